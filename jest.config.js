@@ -1,0 +1,18 @@
+/** Test tiers as jest projects: unit (pure), workflow (real Temporal), e2e (HTTP + real Postgres), replay (saved histories). */
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+const project = (name, extra = {}) => ({
+  displayName: name,
+  testEnvironment: 'node',
+  transform,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  ...extra,
+});
+
+module.exports = {
+  transform,
+  // Workflow tests wait on real timers and retries of the real server.
+  testTimeout: 60_000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  projects: [project('unit'), project('workflow'), project('e2e'), project('replay')],
+};

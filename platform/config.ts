@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * The one typed configuration of every process. Parsed from the environment once, at start-up,
+ * so a bad value stops the process before it serves anything.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: z.string().url().optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('launchpad-main'),
+
+  API_HOST: z.string().default('127.0.0.1'),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
+  VALIDATE_RESPONSES: bool.optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+
+  /** Where local clusters (Postgres, Temporal dev server) keep their data. */
+  DATA_DIR: z.string().default('.data'),
+
+  PRICE_SOURCE_URL: z.string().url().default('https://lite-api.jup.ag/price/v3'),
+  PRICE_REFRESH_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(300),
+  WATCHDOG_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(60),
+  WATCHDOG_DISK_PATH: z.string().default('/'),
+  HEARTBEAT_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(15),
+  /** Daemons deployed in this topology (comma-separated); only these are expected to beat. */
+  EXPECTED_DAEMONS: z
+    .string()
+    .default('api,worker')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['api', 'worker', 'ingest', 'scheduler']))),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  TEMPORAL_CLI_PATH: z.string().optional(),
+});
+
+export type Config = {
+  env: 'development' | 'test' | 'production';
+  logLevel: string;
+  databaseUrl: string | undefined;
+  dbPoolMax: number;
+  temporal: { address: string | undefined; namespace: string; taskQueue: string };
+  api: { host: string; port: number; validateResponses: boolean; publicBaseUrl: string | undefined };
+  dataDir: string;
+  price: { sourceUrl: string; refreshIntervalS: number };
+  watchdog: { intervalS: number; diskPath: string };
+  heartbeatIntervalS: number;
+  expectedDaemons: readonly string[];
+  workerMetricsPort: number;
+  temporalCliPath: string | undefined;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const c = parsed.data;
+  return {
+    env: c.NODE_ENV,
+    logLevel: c.LOG_LEVEL,
+    databaseUrl: c.DATABASE_URL,
+    dbPoolMax: c.DB_POOL_MAX,
+    temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
+    api: {
+      host: c.API_HOST,
+      port: c.API_PORT,
+      validateResponses: c.VALIDATE_RESPONSES ?? c.NODE_ENV !== 'production',
+      publicBaseUrl: c.PUBLIC_BASE_URL,
+    },
+    dataDir: c.DATA_DIR,
+    price: { sourceUrl: c.PRICE_SOURCE_URL, refreshIntervalS: c.PRICE_REFRESH_INTERVAL_S },
+    watchdog: { intervalS: c.WATCHDOG_INTERVAL_S, diskPath: c.WATCHDOG_DISK_PATH },
+    heartbeatIntervalS: c.HEARTBEAT_INTERVAL_S,
+    expectedDaemons: c.EXPECTED_DAEMONS,
+    workerMetricsPort: c.WORKER_METRICS_PORT,
+    temporalCliPath: c.TEMPORAL_CLI_PATH,
+  };
+}
+
+/** For processes that cannot run without a database or Temporal: fail fast with a clear message. */
+export function requireSetting<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`${name} is required for this process`);
+  return value;
+}

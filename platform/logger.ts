@@ -1,0 +1,22 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** Structured JSON logs. Secrets never reach a log line: request headers that carry keys are redacted. */
+export function createLogger(level: string, name: string): Logger {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        '*.api_key',
+        '*.secret',
+        '*.signature_b58',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
