@@ -1,0 +1,72 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { createJupiterPriceClient } from '../clients/jupiter-price-client';
+import { createHeartbeatStore } from '../db/ops/heartbeat-store';
+import { createWatchdogStore } from '../db/ops/watchdog-store';
+import { createPriceStore } from '../db/market/price-store';
+import { migrateToLatest } from '../db/migrate';
+import { loadConfig, requireSetting } from '../platform/config';
+import { createDb } from '../platform/db';
+import { startHeartbeat } from '../platform/heartbeat';
+import { createLogger } from '../platform/logger';
+import { createMetrics } from '../platform/metrics';
+import { serveMetrics } from '../platform/metrics-server';
+import { connectTemporalClient } from '../platform/temporal-connection';
+import { buildWorker } from './build-worker';
+import { ensureSchedules, scheduleSpecs } from './schedules';
+import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
+import { WORKFLOW_DEADLINES_S } from './workflow-deadlines';
+
+/** Composition root of the worker process: wires stores, clients and activities, then polls Temporal. */
+async function main() {
+  const cfg = loadConfig();
+  const log = createLogger(cfg.logLevel, 'worker');
+  installTemporalRuntimeLogger(log);
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  await migrateToLatest(db);
+  const address = requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS');
+  const client = await connectTemporalClient(address, cfg.temporal.namespace);
+  const connection = await NativeConnection.connect({ address });
+  const metrics = createMetrics('worker');
+  const heartbeatStore = createHeartbeatStore(db);
+
+  const activities = createActivities({
+    watchdogStore: createWatchdogStore(db),
+    heartbeatStore,
+    temporal: client,
+    diskPath: cfg.watchdog.diskPath,
+    workflowDeadlinesS: WORKFLOW_DEADLINES_S,
+    heartbeatIntervalS: cfg.heartbeatIntervalS,
+    watchdogIntervalS: cfg.watchdog.intervalS,
+    expectedDaemons: cfg.expectedDaemons,
+    priceClient: createJupiterPriceClient(cfg.price.sourceUrl),
+    priceStore: createPriceStore(db),
+    sourceName: 'jupiter-price-v3',
+    now: () => new Date(),
+  });
+
+  const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics });
+  await ensureSchedules(
+    client,
+    cfg.temporal.taskQueue,
+    scheduleSpecs({ watchdogIntervalS: cfg.watchdog.intervalS, priceRefreshIntervalS: cfg.price.refreshIntervalS }),
+    true,
+  );
+  const stopBeat = startHeartbeat(heartbeatStore, 'worker', cfg.heartbeatIntervalS, log);
+  const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
+  log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');
+
+  // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks have finished.
+  await worker.run();
+  stopBeat();
+  metricsServer.close();
+  await connection.close();
+  await client.connection.close();
+  await db.destroy();
+  log.info('worker stopped');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { NATIVE_COIN_PRICE_SCHEDULE_ID, NATIVE_COIN_PRICE_WORKFLOW, NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX } from '../workflows/market/native-coin-price-contract';
+import { WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW, WATCHDOG_WORKFLOW_ID_PREFIX } from '../workflows/ops/watchdog-contract';
+
+type ScheduleSpec = { scheduleId: string; workflowType: string; workflowIdPrefix: string; everyS: number; runTimeoutS: number };
+
+export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number }): ScheduleSpec[] {
+  return [
+    { scheduleId: WATCHDOG_SCHEDULE_ID, workflowType: WATCHDOG_WORKFLOW, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: o.watchdogIntervalS, runTimeoutS: 120 },
+    {
+      scheduleId: NATIVE_COIN_PRICE_SCHEDULE_ID,
+      workflowType: NATIVE_COIN_PRICE_WORKFLOW,
+      workflowIdPrefix: NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX,
+      everyS: o.priceRefreshIntervalS,
+      runTimeoutS: 240,
+    },
+  ];
+}
+
+/**
+ * Creates the recurring jobs as Temporal Schedules, or brings existing ones up to date. Idempotent, so every
+ * worker start may call it. A late tick is skipped rather than queued behind a running one.
+ */
+export async function ensureSchedules(client: Client, taskQueue: string, specs: ScheduleSpec[], triggerNow = false): Promise<void> {
+  for (const s of specs) {
+    const action = {
+      type: 'startWorkflow' as const,
+      workflowType: s.workflowType,
+      workflowId: s.workflowIdPrefix,
+      taskQueue,
+      workflowRunTimeout: s.runTimeoutS * 1000,
+    };
+    const spec = { intervals: [{ every: s.everyS * 1000 }] };
+    const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 };
+    try {
+      await client.schedule.create({ scheduleId: s.scheduleId, spec, action, policies, state: { triggerImmediately: triggerNow } });
+    } catch (e) {
+      if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+      await client.schedule.getHandle(s.scheduleId).update((prev) => ({ ...prev, spec, action, policies }));
+    }
+  }
+}

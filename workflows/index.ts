@@ -1,0 +1,3 @@
+// Every workflow the worker registers. Workflow code is bundled from here and must stay deterministic.
+export { watchdogTick } from './ops/watchdog-workflow';
+export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';

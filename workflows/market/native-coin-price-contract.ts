@@ -1,0 +1,5 @@
+export const NATIVE_COIN_PRICE_WORKFLOW = 'refreshNativeCoinPrice';
+export const NATIVE_COIN_PRICE_SCHEDULE_ID = 'schedule:native-coin-price';
+export const NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX = 'native-coin-price';
+
+export type PriceRefreshResult = { ok: true; usd: number } | { ok: false; error: string };

@@ -1,0 +1,7 @@
+/** Contract of the watchdog: the only watchdog module that non-workflow code imports at runtime. */
+export const WATCHDOG_WORKFLOW = 'watchdogTick';
+export const WATCHDOG_SCHEDULE_ID = 'schedule:watchdog';
+/** Temporal appends the scheduled time, so each tick has its own id: `watchdog-<time>`. */
+export const WATCHDOG_WORKFLOW_ID_PREFIX = 'watchdog';
+
+export type WatchdogResult = { raised: string[]; cleared: string[]; alerts: number };
