@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
+
+export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
+
+export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Record<string, string> }): Router {
+  const r = Router();
+  r.get('/api/scope', async (_req, res) => {
+    const c = await d.corpusSummary();
+    res.set('Cache-Control', 'public, max-age=60').json({
+      launchpad: LAUNCHPAD,
+      predictions: PREDICTIONS,
+      corpus: {
+        description: 'mints this deployment observed from launch and resolved at 24 h; nothing fitted on data from outside the service',
+        resolved_mints: c.resolvedMints,
+        oldest_resolved_at: c.oldest?.toISOString() ?? null,
+        newest_resolved_at: c.newest?.toISOString() ?? null,
+        resolution_horizon_h: 24,
+      },
+      in_scope: IN_SCOPE,
+      out_of_scope: OUT_OF_SCOPE,
+      model_versions: d.modelVersions(),
+    });
+  });
+  return r;
+}
