@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import YAML from 'yaml';
+import { createApp, API_SPEC_PATH } from '../api/app';
+import { createHeartbeatStore } from '../db/ops/heartbeat-store';
+import { createWatchdogStore } from '../db/ops/watchdog-store';
+import { createPriceStore } from '../db/market/price-store';
+import { migrateToLatest } from '../db/migrate';
+import { WSOL_MINT } from '../domain/market/native-coin';
+import { LatencyWindow } from '../domain/ops/latency-window';
+import { createDb } from '../platform/db';
+import { createLogger } from '../platform/logger';
+import { createMetrics } from '../platform/metrics';
+import { ensureDatabase, startLocalPostgres } from './lib/local-postgres';
+
+/**
+ * `npm run fuzz`: schemathesis against the running API over every operation in openapi.yaml.
+ * Live operations get every check (no 5xx, responses conform, invalid input → 422, valid input accepted).
+ * Operations whose capability is not built yet answer a documented 501, so for them the 5xx and
+ * acceptance checks are skipped while conformance and invalid-input rejection still apply.
+ */
+const root = path.resolve(__dirname, '..');
+const FUZZ_PG_PORT = 54339;
+
+async function main() {
+  const pg = await startLocalPostgres(path.join(root, '.data'), 'test', FUZZ_PG_PORT);
+  await ensureDatabase(pg.url('postgres'), 'launchpad_fuzz');
+  const db = createDb(pg.url('launchpad_fuzz'), 5);
+  await migrateToLatest(db);
+  // A running system has a cached price; without one the endpoint's documented 503 would be all it shows.
+  await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date() });
+  const app = createApp({
+    log: createLogger('error', 'api-fuzz'),
+    metrics: createMetrics('api-fuzz'),
+    validateResponses: true,
+    version: 'fuzz',
+    startedAt: new Date(),
+    liveLatency: new LatencyWindow(60_000),
+    heartbeatStore: createHeartbeatStore(db),
+    watchdogStore: createWatchdogStore(db),
+    priceStore: createPriceStore(db),
+    corpusSummary: async () => ({ resolvedMints: 0, oldest: null, newest: null }),
+    modelVersions: () => ({}),
+    heartbeatIntervalS: 15,
+    watchdogIntervalS: 60,
+    priceRefreshIntervalS: 300,
+    expectedDaemons: ['api', 'worker'],
+    now: () => new Date(),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, { operationId: string; 'x-capability'?: string }>> };
+  const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+  const live = ops.filter((o) => !o['x-capability']).map((o) => o.operationId);
+  const planned = ops.filter((o) => o['x-capability']).map((o) => o.operationId);
+
+  const st = path.join(root, '.cache', 'venv', 'bin', 'schemathesis');
+  const common = ['run', API_SPEC_PATH, '--url', url, '--workers', '2'];
+  let failed = false;
+  const runSt = (label: string, args: string[]) =>
+    new Promise<number>((resolve) => {
+      console.log(`\n• schemathesis: ${label}`);
+      spawn(st, [...common, ...args], { stdio: 'inherit', cwd: root }).on('exit', (code) => resolve(code ?? 1));
+    });
+  if ((await runSt(`${live.length} live operations, every check`, [...live.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all', '--exclude-checks', 'ignored_auth'])) !== 0) failed = true;
+  if (planned.length) {
+    const code = await runSt(`${planned.length} operations not built yet (documented 501)`, [
+      ...planned.flatMap((id) => ['--include-operation-id', id]),
+      '--checks',
+      'all',
+      '--exclude-checks',
+      'not_a_server_error,positive_data_acceptance,ignored_auth,use_after_free,ensure_resource_availability',
+    ]);
+    if (code !== 0) failed = true;
+  }
+
+  server.close();
+  server.closeAllConnections();
+  await db.destroy();
+  await pg.stop();
+  console.log(failed ? 'fuzz: schemathesis found problems' : 'fuzz: schemathesis found nothing');
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

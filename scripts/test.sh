@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`): type check, lint (code and openapi.yaml), then every jest tier
+# against real PostgreSQL and a real Temporal dev server, which the jest global setup starts on test ports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "• type check"; npx tsc -p tsconfig.json --noEmit
+echo "• eslint"; npx eslint .
+echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
+
+mkdir -p .cache/test
+status=0
+npx jest --ci --json --outputFile=.cache/test/jest-results.json "$@" || status=$?
+# A plain closing line that any CI can read, whatever jest prints above it.
+node -e '
+  const r = require("./.cache/test/jest-results.json");
+  console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
+' || status=1
+exit $status
