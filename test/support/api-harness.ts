@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp, type ApiDeps } from '../../api/app';
+import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
+import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { createPriceStore } from '../../db/market/price-store';
+import { LatencyWindow } from '../../domain/ops/latency-window';
+import type { Knex } from '../../platform/db';
+import { createLogger } from '../../platform/logger';
+import { createMetrics } from '../../platform/metrics';
+
+/** The real app on a loopback port, over a test database, with response validation on. */
+export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
+  const deps: ApiDeps = {
+    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api-test'),
+    metrics: createMetrics('api-test'),
+    validateResponses: true,
+    version: 'test',
+    startedAt: new Date(),
+    liveLatency: new LatencyWindow(60_000),
+    heartbeatStore: createHeartbeatStore(db),
+    watchdogStore: createWatchdogStore(db),
+    priceStore: createPriceStore(db),
+    corpusSummary: async () => ({ resolvedMints: 0, oldest: null, newest: null }),
+    modelVersions: () => ({}),
+    heartbeatIntervalS: 15,
+    watchdogIntervalS: 60,
+    priceRefreshIntervalS: 300,
+    expectedDaemons: ['api', 'worker'],
+    now: () => new Date(),
+    ...overrides,
+  };
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** fetch + JSON, returning status, headers and parsed body. */
+export async function call(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* html or text */
+  }
+  return { status: res.status, headers: res.headers, body };
+}

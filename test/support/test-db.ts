@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { createDb, type Knex } from '../../platform/db';
+import { readTestEnv } from './test-env';
+
+/** A fresh, migrated database for one test file, copied from the run's template. Dropped by `drop()`. */
+export async function createTestDatabase(): Promise<{ db: Knex; url: string; drop: () => Promise<void> }> {
+  const env = readTestEnv();
+  const name = `launchpad_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: env.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${env.templateDb}"`);
+  await admin.end();
+  const u = new URL(env.adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const db = createDb(url, 5);
+  return {
+    db,
+    url,
+    drop: async () => {
+      await db.destroy();
+      const c = new Client({ connectionString: env.adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

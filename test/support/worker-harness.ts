@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
+import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
+import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { createPriceStore } from '../../db/market/price-store';
+import type { Knex } from '../../platform/db';
+import { createMetrics } from '../../platform/metrics';
+import { buildWorker } from '../../workers/build-worker';
+import { WORKFLOW_DEADLINES_S } from '../../workers/workflow-deadlines';
+import { ROOT, readTestEnv } from './test-env';
+
+let runtimeInstalled = false;
+
+/** A real worker on its own task queue against the run's Temporal server, with the prebuilt workflow bundle. */
+export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {}) {
+  const env = readTestEnv();
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    runtimeInstalled = true;
+  }
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection, namespace: 'default' });
+  const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
+  const metrics = createMetrics('worker-test');
+  const deps: ActivityDeps = {
+    watchdogStore: createWatchdogStore(db),
+    heartbeatStore: createHeartbeatStore(db),
+    temporal: client,
+    diskPath: '/',
+    workflowDeadlinesS: WORKFLOW_DEADLINES_S,
+    heartbeatIntervalS: 15,
+    watchdogIntervalS: 60,
+    expectedDaemons: ['api', 'worker'],
+    priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }),
+    priceStore: createPriceStore(db),
+    sourceName: 'jupiter-price-v3',
+    now: () => new Date(),
+    ...overrides,
+  };
+  const worker: Worker = await buildWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    activities: createActivities(deps),
+    metrics,
+    workflowBundle: { codePath: env.workflowBundlePath },
+  });
+  const running = worker.run();
+  return {
+    client,
+    taskQueue,
+    metrics,
+    worker,
+    /** Saves a finished workflow's history under test/replay/histories when RECORD_HISTORIES=1. */
+    async maybeRecordHistory(workflowId: string, name: string) {
+      if (process.env.RECORD_HISTORIES !== '1') return;
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      const dir = path.join(ROOT, 'test', 'replay', 'histories');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId, history: JSON.parse(historyToJSON(history)) }, null, 1));
+    },
+    async stop() {
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+}
+
+export const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
