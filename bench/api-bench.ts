@@ -58,7 +58,7 @@ async function main() {
     console.log(`  ${route}: ${(on / off).toFixed(2)}×`);
   }
   await db.destroy();
-  await pg.stop();
+  if (pg.startedHere) await pg.stop();
 }
 
 main().catch((e) => {

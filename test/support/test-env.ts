@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** What global setup started for this run, shared with test files through a small JSON file. */
-export type TestEnv = { adminUrl: string; templateDb: string; temporalAddress: string; workflowBundlePath: string };
+export type TestEnv = { adminUrl: string; templateDb: string; dbPrefix: string; temporalAddress: string; workflowBundlePath: string };
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+// Jest's global setup and its test workers share this run's id through the environment it inherits.
+export const RUN_ID = process.env.JEST_RUN_ID ?? (process.env.JEST_RUN_ID = String(process.pid));
 export const CACHE_DIR = path.join(ROOT, '.cache', 'test');
-const ENV_FILE = path.join(CACHE_DIR, 'env.json');
+const ENV_FILE = path.join(CACHE_DIR, `env-${RUN_ID}.json`);
 
 export function writeTestEnv(env: TestEnv): void {
   fs.mkdirSync(CACHE_DIR, { recursive: true });
@@ -19,3 +21,7 @@ export function readTestEnv(): TestEnv {
 
 /** Recorded launchpad data lives beside the repository and is never copied into it. */
 export const SHARED_DATA = path.resolve(ROOT, '..', 'shared', 'data');
+
+export function removeTestEnv(): void {
+  fs.rmSync(ENV_FILE, { force: true });
+}
