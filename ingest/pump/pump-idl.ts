@@ -27,7 +27,7 @@ export function loadPumpIdl(filePath: string, expectedProgramId: string = PUMP_P
   try {
     json = JSON.parse(fs.readFileSync(filePath, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read the launchpad IDL at ${filePath}: ${(e as Error).message}`);
+    throw new Error(`cannot read the launchpad IDL at ${filePath}: ${(e as Error).message}`, { cause: e });
   }
   const parsed = idlShape.safeParse(json);
   if (!parsed.success) {
