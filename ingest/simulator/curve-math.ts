@@ -1,5 +1,10 @@
 import { CURVE } from '../../domain/mint/launch-events';
 
+// Bound once: global lookups are slow under jest's vm sandbox (see seeded-random.ts).
+const { floor } = Math;
+const big = BigInt;
+const num = Number;
+
 /**
  * Constant-product swaps on the launchpad's virtual reserves (vSol * vTokens = k), as the program computes
  * them: integer amounts, rounded in the curve's favour, so k never decreases. The products reach ~3e25, past
@@ -25,26 +30,26 @@ export const isComplete = (r: CurveReserves) => realTokensRemaining(r) <= 0 || r
 export function buy(r: CurveReserves, solLamports: number): Swap | null {
   const remaining = realTokensRemaining(r);
   if (remaining <= 0 || solLamports <= 0) return null;
-  const vSol = BigInt(r.vSolLamports);
-  const vTok = BigInt(r.vTokensRaw);
-  let sol = BigInt(Math.floor(solLamports));
+  const vSol = big(r.vSolLamports);
+  const vTok = big(r.vTokensRaw);
+  let sol = big(floor(solLamports));
   let out = (vTok * sol) / (vSol + sol);
-  if (out > BigInt(remaining)) {
-    out = BigInt(remaining);
+  if (out > big(remaining)) {
+    out = big(remaining);
     // Ceiling, so the curve is never short-changed on the capped buy.
     sol = (vSol * out + (vTok - out) - 1n) / (vTok - out);
   }
   if (out <= 0n) return null;
-  return { solLamports: Number(sol), tokensRaw: Number(out), vSolLamports: Number(vSol + sol), vTokensRaw: Number(vTok - out) };
+  return { solLamports: num(sol), tokensRaw: num(out), vSolLamports: num(vSol + sol), vTokensRaw: num(vTok - out) };
 }
 
 /** Sells `tokensRaw` for SOL. Null when the sale would return nothing. */
 export function sell(r: CurveReserves, tokensRaw: number): Swap | null {
   if (tokensRaw <= 0) return null;
-  const vSol = BigInt(r.vSolLamports);
-  const vTok = BigInt(r.vTokensRaw);
-  const tokens = BigInt(Math.floor(tokensRaw));
+  const vSol = big(r.vSolLamports);
+  const vTok = big(r.vTokensRaw);
+  const tokens = big(floor(tokensRaw));
   const solOut = (vSol * tokens) / (vTok + tokens);
   if (solOut <= 0n) return null;
-  return { solLamports: Number(solOut), tokensRaw: Number(tokens), vSolLamports: Number(vSol - solOut), vTokensRaw: Number(vTok + tokens) };
+  return { solLamports: num(solOut), tokensRaw: num(tokens), vSolLamports: num(vSol - solOut), vTokensRaw: num(vTok + tokens) };
 }
