@@ -16,14 +16,17 @@ export class PriceSourceError extends Error {
   }
 }
 
-export type PriceClient = { nativeCoinUsd(): Promise<PriceQuote> };
+export type PriceClient = {
+  nativeCoinUsd(): Promise<PriceQuote>;
+  /** A token's DEX price in SOL (its USD price over SOL's, from one reply); null when the source has no price for it. */
+  tokenPriceSol(mint: string): Promise<number | null>;
+};
 
 export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: number; now?: () => Date } = {}): PriceClient {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const now = opts.now ?? (() => new Date());
-  return {
-    async nativeCoinUsd() {
-      const url = `${baseUrl}?ids=${WSOL_MINT}`;
+  async function fetchPrices(ids: string[]): Promise<Record<string, { usdPrice: number } | null>> {
+      const url = `${baseUrl}?ids=${ids.join(',')}`;
       let res: Response;
       try {
         res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
@@ -43,9 +46,22 @@ export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: nu
       }
       const parsed = body.safeParse(json);
       if (!parsed.success) throw new PriceSourceError(`price source answered an unexpected shape: ${parsed.error.issues[0]?.message}`, false);
-      const sol = parsed.data[WSOL_MINT];
+      return parsed.data;
+  }
+
+  return {
+    async nativeCoinUsd() {
+      const sol = (await fetchPrices([WSOL_MINT]))[WSOL_MINT];
       if (!sol) throw new PriceSourceError('price source has no SOL price', true);
       return { symbol: 'SOL', mint: WSOL_MINT, usd: sol.usdPrice, source: 'jupiter-price-v3', fetchedAt: now() };
+    },
+
+    async tokenPriceSol(mint: string) {
+      const prices = await fetchPrices([mint, WSOL_MINT]);
+      const sol = prices[WSOL_MINT];
+      if (!sol) throw new PriceSourceError('price source has no SOL price', true);
+      const token = prices[mint];
+      return token ? token.usdPrice / sol.usdPrice : null;
     },
   };
 }

@@ -41,6 +41,25 @@ const schema = z.object({
     .pipe(z.array(z.enum(['api', 'worker', 'ingest', 'scheduler']))),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   TEMPORAL_CLI_PATH: z.string().optional(),
+
+  /** Mint pipeline. */
+  LIVE_WINDOW_S: z.coerce.number().int().min(60).max(86_400).default(300),
+  LIVE_MAX_ENTRIES: z.coerce.number().int().min(10).max(5000).default(500),
+  LIVE_REFRESH_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
+  MODEL_REFIT_EVERY_S: z.coerce.number().int().min(10).max(86_400).default(600),
+  CORPUS_LIMIT: z.coerce.number().int().min(100).max(5_000_000).default(200_000),
+  /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal. */
+  INGEST_FEEDS: z.string().default('simulator'),
+  REPLAY_FILE: z.string().optional(),
+  REPLAY_SPEED: z.coerce.number().min(0).max(1000).default(1),
+  SIMULATOR_SEED: z.coerce.number().int().default(42),
+  SIMULATOR_LAUNCHES_PER_S: z.coerce.number().min(0.001).max(50).default(0.3),
+  SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+  SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
+  SOLANA_WS_URL: z.string().url().default('wss://api.mainnet-beta.solana.com'),
+  PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
+  /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
+  PUMP_IDL_PATH: z.string().optional(),
 });
 
 export type Config = {
@@ -57,6 +76,17 @@ export type Config = {
   expectedDaemons: readonly string[];
   workerMetricsPort: number;
   temporalCliPath: string | undefined;
+  mint: { liveWindowS: number; liveMaxEntries: number; liveRefreshMs: number; modelRefitEveryS: number; corpusLimit: number };
+  ingest: {
+    feeds: string[];
+    replayFile: string | undefined;
+    replaySpeed: number;
+    simulator: { seed: number; launchesPerS: number; graduationShare: number };
+    solanaRpcUrl: string;
+    solanaWsUrl: string;
+    pumpPortalWsUrl: string;
+    pumpIdlPath: string | undefined;
+  };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -85,6 +115,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expectedDaemons: c.EXPECTED_DAEMONS,
     workerMetricsPort: c.WORKER_METRICS_PORT,
     temporalCliPath: c.TEMPORAL_CLI_PATH,
+    mint: {
+      liveWindowS: c.LIVE_WINDOW_S,
+      liveMaxEntries: c.LIVE_MAX_ENTRIES,
+      liveRefreshMs: c.LIVE_REFRESH_MS,
+      modelRefitEveryS: c.MODEL_REFIT_EVERY_S,
+      corpusLimit: c.CORPUS_LIMIT,
+    },
+    ingest: {
+      feeds: c.INGEST_FEEDS.split(',').map((x) => x.trim()).filter(Boolean),
+      replayFile: c.REPLAY_FILE,
+      replaySpeed: c.REPLAY_SPEED,
+      simulator: { seed: c.SIMULATOR_SEED, launchesPerS: c.SIMULATOR_LAUNCHES_PER_S, graduationShare: c.SIMULATOR_GRADUATION_SHARE },
+      solanaRpcUrl: c.SOLANA_RPC_URL,
+      solanaWsUrl: c.SOLANA_WS_URL,
+      pumpPortalWsUrl: c.PUMPPORTAL_WS_URL,
+      pumpIdlPath: c.PUMP_IDL_PATH,
+    },
   };
 }
 

@@ -2,8 +2,6 @@ import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createJupiterPriceClient } from '../clients/jupiter-price-client';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
-import { createWatchdogStore } from '../db/ops/watchdog-store';
-import { createPriceStore } from '../db/market/price-store';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
@@ -12,10 +10,11 @@ import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
 import { connectTemporalClient } from '../platform/temporal-connection';
+import { buildActivityDeps } from './activity-deps';
 import { buildWorker } from './build-worker';
+import { ensureLiveProjector } from './live-projector-starter';
 import { ensureSchedules, scheduleSpecs } from './schedules';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
-import { WORKFLOW_DEADLINES_S } from './workflow-deadlines';
 
 /** Composition root of the worker process: wires stores, clients and activities, then polls Temporal. */
 async function main() {
@@ -30,21 +29,7 @@ async function main() {
   const metrics = createMetrics('worker');
   const heartbeatStore = createHeartbeatStore(db);
 
-  const activities = createActivities({
-    watchdogStore: createWatchdogStore(db),
-    heartbeatStore,
-    temporal: client,
-    diskPath: cfg.watchdog.diskPath,
-    workflowDeadlinesS: WORKFLOW_DEADLINES_S,
-    heartbeatIntervalS: cfg.heartbeatIntervalS,
-    watchdogIntervalS: cfg.watchdog.intervalS,
-    expectedDaemons: cfg.expectedDaemons,
-    priceClient: createJupiterPriceClient(cfg.price.sourceUrl),
-    priceStore: createPriceStore(db),
-    sourceName: 'jupiter-price-v3',
-    now: () => new Date(),
-  });
-
+  const activities = createActivities(buildActivityDeps(db, { cfg, temporal: client, priceClient: createJupiterPriceClient(cfg.price.sourceUrl), log }));
   const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics });
   await ensureSchedules(
     client,
@@ -52,6 +37,7 @@ async function main() {
     scheduleSpecs({ watchdogIntervalS: cfg.watchdog.intervalS, priceRefreshIntervalS: cfg.price.refreshIntervalS }),
     true,
   );
+  await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
   const stopBeat = startHeartbeat(heartbeatStore, 'worker', cfg.heartbeatIntervalS, log);
   const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
   log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');

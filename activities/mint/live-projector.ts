@@ -1,0 +1,112 @@
+import type { LiveStore, LiveMintRow } from '../../db/mint/live-store';
+import type { PriceStore } from '../../db/market/price-store';
+import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
+import { MintTape } from '../../domain/mint/mint-tape';
+
+export const LIVE_SNAPSHOT = 'live';
+
+export type LiveProjectorDeps = {
+  liveStore: LiveStore;
+  priceStore: PriceStore;
+  /** Mints younger than this are tracked on the live list. */
+  liveWindowS: number;
+  /** Most entries the snapshot keeps (best first). */
+  liveMaxEntries: number;
+  refreshIntervalS: number;
+  now: () => Date;
+};
+
+type Tracked = { row: LiveMintRow; tape: MintTape; freshFirst3: number | null };
+
+/**
+ * Keeps the live list current: folds new trades into per-mint tapes incrementally (by trade seq), drops
+ * mints that leave the window, and writes one pre-serialized snapshot that the API serves as is. State lives
+ * in this worker's memory and is rebuilt from Postgres after a restart, bounded by the live window.
+ */
+export function createLiveProjector(d: LiveProjectorDeps) {
+  const tracked = new Map<string, Tracked>();
+  let lastSeq = -1;
+
+  async function coldStart(since: Date) {
+    const rows = await d.liveStore.mintsSince(since);
+    lastSeq = await d.liveStore.maxTradeSeq();
+    for (const row of rows) tracked.set(row.mint, { row, tape: new MintTape(row), freshFirst3: null });
+    for (const t of await d.liveStore.tradesOf(rows.map((r) => r.mint))) tracked.get(t.mint)?.tape.apply(t);
+  }
+
+  async function refresh(): Promise<{ version: number; tracked: number; listed: number; tradesApplied: number }> {
+    const now = d.now();
+    const since = new Date(now.getTime() - d.liveWindowS * 1000);
+    let tradesApplied = 0;
+    if (lastSeq < 0) await coldStart(since);
+    else {
+      for (const row of await d.liveStore.mintsSince(since)) {
+        const t = tracked.get(row.mint);
+        if (!t) tracked.set(row.mint, { row, tape: new MintTape(row), freshFirst3: null });
+        else t.row = row; // picks up graduation
+      }
+      for (;;) {
+        const { trades, lastSeq: next } = await d.liveStore.tradesAfter(lastSeq, 20_000);
+        for (const t of trades) {
+          const m = tracked.get(t.mint);
+          if (m) {
+            m.tape.apply(t);
+            tradesApplied++;
+          }
+        }
+        lastSeq = next;
+        if (trades.length < 20_000) break;
+      }
+    }
+    for (const [mint, t] of tracked) if (t.row.at.getTime() < since.getTime()) tracked.delete(mint);
+
+    // Fresh-wallet check once per mint, when its first three buyers are known.
+    for (const t of tracked.values()) {
+      if (t.freshFirst3 === null && t.tape.firstBuyers.length === 3) {
+        const seen = await d.liveStore.walletsWithHistory(t.tape.firstBuyers, t.row.at);
+        t.freshFirst3 = 3 - seen.size;
+      }
+    }
+
+    const mints = [...tracked.keys()];
+    const [predictions, creators, price] = await Promise.all([
+      d.liveStore.latestPredictions(mints),
+      d.liveStore.creatorRecords([...new Set([...tracked.values()].map((t) => t.row.creator))]),
+      d.priceStore.latestQuote('SOL'),
+    ]);
+    const entries: EnrichedMint[] = [];
+    for (const t of tracked.values()) {
+      entries.push(
+        enrichMint({
+          tape: t.tape,
+          now,
+          prediction: predictions.get(t.row.mint) ?? null,
+          creator: creators.get(t.row.creator) ?? null,
+          solUsd: price?.usd ?? null,
+          freshFirst3: t.freshFirst3,
+          graduatedAt: t.row.graduatedAt,
+        }),
+      );
+    }
+    // The dashboard hides flagged mints; /probe still returns them.
+    const listed = entries.filter((e) => e.hide_reason === null);
+    listed.sort((a, b) => (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || b.created_at.localeCompare(a.created_at));
+    const top = listed.slice(0, d.liveMaxEntries);
+    const body = JSON.stringify({ generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top });
+    const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, body, top.length, now);
+    return { version, tracked: tracked.size, listed: top.length, tradesApplied };
+  }
+
+  return {
+    /** Serialised: two overlapping refreshes on one worker would fold the same trades twice. */
+    refreshLiveSnapshot: (() => {
+      let running: Promise<unknown> = Promise.resolve();
+      return () => {
+        const next = running.then(refresh, refresh);
+        running = next.catch(() => undefined);
+        return next;
+      };
+    })(),
+  };
+}
+export type LiveProjectorActivities = ReturnType<typeof createLiveProjector>;

@@ -1,0 +1,102 @@
+import type { PriceClient } from '../../clients/jupiter-price-client';
+import type { MintReadStore } from '../../db/mint/mint-read-store';
+import type { OutcomeStore } from '../../db/mint/outcome-store';
+import type { PredictionStore } from '../../db/mint/prediction-store';
+import { priceSol } from '../../domain/mint/launch-events';
+import { peakMultFrom, priceAt, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { GradProbScorer } from './grad-prob-scorer';
+
+export type MintDeps = {
+  mintReadStore: MintReadStore;
+  predictionStore: PredictionStore;
+  outcomeStore: OutcomeStore;
+  gradProbScorer: GradProbScorer;
+  dexPriceClient: PriceClient;
+  dexPriceSourceName: string;
+  now: () => Date;
+};
+
+export function createMintActivities(d: MintDeps) {
+  const mustGetMint = async (mint: string) => {
+    const m = await d.mintReadStore.getMint(mint);
+    // The workflow starts only after the mint row is durable, so a missing row is a bug, not a transient state.
+    if (!m) throw ApplicationFailure.nonRetryable(`unknown mint ${mint}`, 'UnknownMint');
+    return m;
+  };
+
+  return {
+    /** Scores a mint at `asOf` from its trades up to then, and logs the immutable prediction once. */
+    async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<{ predictionId: number; gradProb: number; inserted: boolean }> {
+      const asOf = new Date(input.asOf);
+      const create = await mustGetMint(input.mint);
+      const trades = await d.mintReadStore.tradesUntil(input.mint, asOf);
+      const s = await d.gradProbScorer.score(create, trades, { bucket: input.bucket, ageS: (asOf.getTime() - create.at.getTime()) / 1000 });
+      const r = await d.predictionStore.insertOnce({
+        mint: input.mint,
+        ageBucket: input.bucket,
+        asOf,
+        predictedAt: d.now(),
+        gradProb: s.prob,
+        rawProb: s.raw,
+        modelVersion: s.modelVersion,
+        features: s.features,
+        calibration: s.calibration,
+        priceSol: priceAt(create, trades, asOf),
+      });
+      return { predictionId: r.id, gradProb: r.gradProb, inserted: r.inserted };
+    },
+
+    /** One DEX price checkpoint after graduation: did the price hold 80% of the graduation price? */
+    async recordPostGradCheckpoint(input: { mint: string; afterS: number; graduatedAt: string }): Promise<{ heldAt80: boolean | null }> {
+      const create = await mustGetMint(input.mint);
+      const curve = await d.mintReadStore.tradesUntil(input.mint, new Date(input.graduatedAt));
+      const last = curve[curve.length - 1];
+      const gradPrice = last ? priceSol(last.vSolLamports, last.vTokensRaw) : priceSol(create.vSolLamports, create.vTokensRaw);
+      const price = await d.dexPriceClient.tokenPriceSol(input.mint);
+      const held = price === null ? null : price >= SUSTAIN_SHARE * gradPrice;
+      await d.outcomeStore.recordCheckpoint({
+        mint: input.mint,
+        afterS: input.afterS,
+        observedAt: d.now(),
+        graduationPriceSol: gradPrice,
+        priceSol: price,
+        held80: held,
+        source: d.dexPriceSourceName,
+        error: price === null ? 'no DEX price for this mint' : null,
+      });
+      return { heldAt80: held };
+    },
+
+    async recordCheckpointUnavailable(input: { mint: string; afterS: number; error: string }): Promise<void> {
+      await d.outcomeStore.recordCheckpoint({
+        mint: input.mint,
+        afterS: input.afterS,
+        observedAt: d.now(),
+        graduationPriceSol: null,
+        priceSol: null,
+        held80: null,
+        source: d.dexPriceSourceName,
+        error: input.error.slice(0, 500),
+      });
+    },
+
+    /** Resolves the versioned outcome labels at the horizon and updates the creator's record. */
+    async resolveMint(input: { mint: string; horizonAt: string }): Promise<{ graduated: boolean; peakMult24h: number | null; rugged: boolean }> {
+      const horizonAt = new Date(input.horizonAt);
+      const create = await mustGetMint(input.mint);
+      const trades = await d.mintReadStore.tradesUntil(input.mint, horizonAt);
+      const checkpointPrices = await d.outcomeStore.checkpointPrices(input.mint);
+      const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt: create.graduatedAt, checkpointPricesSol: checkpointPrices });
+      const predictions = await d.predictionStore.byMint(input.mint);
+      const perPrediction = predictions.map((p) => ({
+        predictionId: p.id,
+        peakMult24h: peakMultFrom(p.priceSol, p.asOf, trades, horizonAt, outcome.graduated ? checkpointPrices : []),
+      }));
+      await d.outcomeStore.recordOutcome(input.mint, create.creator, outcome, perPrediction, d.now());
+      const first = perPrediction[0];
+      return { graduated: outcome.graduated, peakMult24h: first ? first.peakMult24h : null, rugged: outcome.rugged };
+    },
+  };
+}
+export type MintActivities = ReturnType<typeof createMintActivities>;

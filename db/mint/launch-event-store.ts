@@ -1,0 +1,142 @@
+import type { Knex } from 'knex';
+import { eventKey, type CompleteEvent, type CreateEvent, type LaunchEvent, type MigrateEvent, type TradeEvent } from '../../domain/mint/launch-events';
+
+export type NewMint = { mint: string; createdAt: Date; mayhem: boolean };
+export type WriteResult = { newMints: NewMint[]; newGraduations: { mint: string; at: Date }[]; tradesInserted: number };
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest table. */
+const CHUNK = 1000;
+
+function chunks<T>(xs: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
+  return out;
+}
+
+/**
+ * Writes a batch of feed events in one transaction. Every insert is keyed by the feeds' natural keys and
+ * ignores conflicts, so the same batch written twice (a retry, a second feed) changes nothing twice. Returns
+ * what is new, so the caller starts workflows and sends graduation signals only once the rows are durable.
+ */
+export function createLaunchEventStore(db: Knex) {
+  return {
+    async writeBatch(events: LaunchEvent[]): Promise<WriteResult> {
+      const creates = events.filter((e): e is CreateEvent => e.kind === 'create');
+      const trades = events.filter((e): e is TradeEvent => e.kind === 'trade');
+      const completes = events.filter((e): e is CompleteEvent => e.kind === 'complete');
+      const migrates = events.filter((e): e is MigrateEvent => e.kind === 'migrate');
+      return db.transaction(async (trx) => {
+        const newMints: NewMint[] = [];
+        for (const part of chunks(dedupe(creates, (c) => c.mint))) {
+          const rows = await trx('mints')
+            .insert(
+              part.map((c) => ({
+                mint: c.mint,
+                creator: c.creator,
+                name: c.name.slice(0, 200),
+                symbol: c.symbol.slice(0, 50),
+                uri: c.uri.slice(0, 500),
+                bonding_curve: c.bondingCurve,
+                mayhem: c.mayhem,
+                created_at: c.at,
+                create_signature: c.signature,
+                slot: c.slot,
+                initial_v_sol_lamports: c.vSolLamports,
+                initial_v_tokens_raw: c.vTokensRaw,
+                source: c.source,
+              })),
+            )
+            .onConflict('mint')
+            .ignore()
+            .returning(['mint', 'created_at', 'mayhem']);
+          for (const r of rows) newMints.push({ mint: r.mint, createdAt: r.created_at, mayhem: r.mayhem });
+        }
+
+        let tradesInserted = 0;
+        for (const part of chunks(dedupe(trades, eventKey))) {
+          const rows = await trx('trades')
+            .insert(
+              part.map((t) => ({
+                event_key: eventKey(t),
+                mint: t.mint,
+                signature: t.signature,
+                at: t.at,
+                slot: t.slot,
+                trader: t.trader,
+                is_buy: t.isBuy,
+                sol_lamports: t.solLamports,
+                tokens_raw: t.tokensRaw,
+                v_sol_lamports: t.vSolLamports,
+                v_tokens_raw: t.vTokensRaw,
+                source: t.source,
+              })),
+            )
+            .onConflict('event_key')
+            .ignore()
+            .returning('seq');
+          tradesInserted += rows.length;
+        }
+
+        // A graduation is new when this batch creates its row, from either the complete or the migrate event.
+        const newGraduations: { mint: string; at: Date }[] = [];
+        for (const c of dedupe(completes, (e) => e.mint)) {
+          const r = await trx.raw(
+            `INSERT INTO mint_graduations (mint, completed_at, complete_signature, source) VALUES (?, ?, ?, ?)
+             ON CONFLICT (mint) DO UPDATE SET completed_at = COALESCE(mint_graduations.completed_at, EXCLUDED.completed_at),
+               complete_signature = COALESCE(mint_graduations.complete_signature, EXCLUDED.complete_signature)
+             RETURNING (xmax = 0) AS inserted`,
+            [c.mint, c.at, c.signature, c.source],
+          );
+          if (r.rows[0]?.inserted) newGraduations.push({ mint: c.mint, at: c.at });
+        }
+        for (const m of dedupe(migrates, (e) => e.mint)) {
+          const r = await trx.raw(
+            `INSERT INTO mint_graduations (mint, migrated_at, pool, source) VALUES (?, ?, ?, ?)
+             ON CONFLICT (mint) DO UPDATE SET migrated_at = COALESCE(mint_graduations.migrated_at, EXCLUDED.migrated_at),
+               pool = COALESCE(mint_graduations.pool, EXCLUDED.pool)
+             RETURNING (xmax = 0) AS inserted`,
+            [m.mint, m.at, m.pool, m.source],
+          );
+          if (r.rows[0]?.inserted) newGraduations.push({ mint: m.mint, at: m.at });
+        }
+        return { newMints, newGraduations, tradesInserted };
+      });
+    },
+
+    /** Non-mayhem mints whose lifecycle workflow has not been confirmed started (the outbox). */
+    async pendingWorkflowStarts(since: Date, limit: number): Promise<NewMint[]> {
+      const rows = await db('mints')
+        .whereNull('workflow_started_at')
+        .where('mayhem', false)
+        .where('created_at', '>=', since)
+        .orderBy('created_at')
+        .limit(limit)
+        .select('mint', 'created_at', 'mayhem');
+      return rows.map((r) => ({ mint: r.mint, createdAt: r.created_at, mayhem: r.mayhem }));
+    },
+
+    async markWorkflowStarted(mints: string[], at: Date): Promise<void> {
+      if (mints.length) await db('mints').whereIn('mint', mints).update({ workflow_started_at: at });
+    },
+
+    async pendingGraduationSignals(limit: number): Promise<{ mint: string; at: Date }[]> {
+      const rows = await db('mint_graduations').whereNull('signalled_at').limit(limit).select('mint', 'completed_at', 'migrated_at');
+      return rows.map((r) => ({ mint: r.mint, at: r.completed_at ?? r.migrated_at }));
+    },
+
+    async markSignalled(mints: string[], at: Date): Promise<void> {
+      if (mints.length) await db('mint_graduations').whereIn('mint', mints).update({ signalled_at: at });
+    },
+  };
+}
+export type LaunchEventStore = ReturnType<typeof createLaunchEventStore>;
+
+function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = key(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

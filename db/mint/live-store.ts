@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreatorRecord, LatestPrediction } from '../../domain/mint/enriched-mint';
+import { toTrade } from './mint-read-store';
+
+export type LiveMintRow = CreateEvent & { graduatedAt: Date | null };
+
+/** Reads the live projector needs, and the snapshot it writes. */
+export function createLiveStore(db: Knex) {
+  return {
+    async mintsSince(since: Date): Promise<LiveMintRow[]> {
+      const rows = await db('mints as m')
+        .leftJoin('mint_graduations as g', 'g.mint', 'm.mint')
+        .where('m.created_at', '>=', since)
+        .where('m.mayhem', false)
+        .select('m.*', 'g.completed_at', 'g.migrated_at');
+      return rows.map((r) => ({
+        kind: 'create' as const,
+        mint: r.mint,
+        signature: r.create_signature,
+        ordinal: 0,
+        slot: r.slot,
+        at: r.created_at,
+        source: r.source,
+        name: r.name,
+        symbol: r.symbol,
+        uri: r.uri,
+        bondingCurve: r.bonding_curve,
+        creator: r.creator,
+        mayhem: r.mayhem,
+        vSolLamports: r.initial_v_sol_lamports,
+        vTokensRaw: r.initial_v_tokens_raw,
+        graduatedAt: r.completed_at ?? r.migrated_at ?? null,
+      }));
+    },
+
+    /** Trades after `afterSeq` in ingest order (ingestion commits batches one at a time, so seq order is commit order). */
+    async tradesAfter(afterSeq: number, limit: number): Promise<{ trades: TradeEvent[]; lastSeq: number }> {
+      const rows = await db('trades').where('seq', '>', afterSeq).orderBy('seq').limit(limit);
+      return { trades: rows.map(toTrade), lastSeq: rows.length ? rows[rows.length - 1].seq : afterSeq };
+    },
+
+    async tradesOf(mints: string[]): Promise<TradeEvent[]> {
+      if (!mints.length) return [];
+      const rows = await db('trades').whereIn('mint', mints).orderBy('seq');
+      return rows.map(toTrade);
+    },
+
+    async maxTradeSeq(): Promise<number> {
+      const r = await db('trades').max('seq as s').first();
+      return Number(r?.s ?? 0);
+    },
+
+    async latestPredictions(mints: string[]): Promise<Map<string, LatestPrediction>> {
+      if (!mints.length) return new Map();
+      const rows = await db('predictions').distinctOn('mint').whereIn('mint', mints).orderBy([{ column: 'mint' }, { column: 'age_bucket', order: 'desc' }]).select('mint', 'age_bucket', 'grad_prob', 'calibration');
+      return new Map(rows.map((r) => [r.mint, { ageBucket: r.age_bucket, gradProb: r.grad_prob, calibration: r.calibration }]));
+    },
+
+    async creatorRecords(creators: string[]): Promise<Map<string, CreatorRecord>> {
+      if (!creators.length) return new Map();
+      const launches = await db('mints').whereIn('creator', creators).groupBy('creator').select('creator').count('* as n');
+      const resolved = await db('creators').whereIn('creator', creators).select('creator', 'n_resolved', 'n_5x');
+      const res = new Map(resolved.map((r) => [r.creator, r]));
+      // Launches before the current one: every creator here has at least the live mint itself.
+      return new Map(launches.map((l) => [l.creator as string, { nLaunches: Math.max(0, Number(l.n) - 1), nResolved: res.get(l.creator)?.n_resolved ?? 0, n5x: res.get(l.creator)?.n_5x ?? 0 }]));
+    },
+
+    /** How many of `wallets` traded anything before `before` (fresh wallets have no history). */
+    async walletsWithHistory(wallets: string[], before: Date): Promise<Set<string>> {
+      if (!wallets.length) return new Set();
+      const rows = await db('trades').whereIn('trader', wallets).where('at', '<', before).distinct('trader');
+      return new Set(rows.map((r) => r.trader));
+    },
+
+    async writeSnapshot(name: string, body: string, count: number, builtAt: Date): Promise<number> {
+      const r = await db.raw(
+        `INSERT INTO live_snapshots (name, version, built_at, count, body) VALUES (?, 1, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET version = live_snapshots.version + 1, built_at = EXCLUDED.built_at, count = EXCLUDED.count, body = EXCLUDED.body
+         RETURNING version`,
+        [name, builtAt, count, body],
+      );
+      return Number(r.rows[0].version);
+    },
+
+    async readSnapshot(name: string): Promise<{ version: number; builtAt: Date; body: string } | undefined> {
+      const r = await db('live_snapshots').where({ name }).first('version', 'built_at', 'body');
+      return r ? { version: Number(r.version), builtAt: r.built_at, body: r.body } : undefined;
+    },
+
+    async snapshotVersion(name: string): Promise<number | undefined> {
+      const r = await db('live_snapshots').where({ name }).first('version');
+      return r ? Number(r.version) : undefined;
+    },
+  };
+}
+export type LiveStore = ReturnType<typeof createLiveStore>;

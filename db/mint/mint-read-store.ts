@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+
+export type MintRow = CreateEvent & { graduatedAt: Date | null };
+
+const toCreate = (r: any): MintRow => ({
+  kind: 'create',
+  mint: r.mint,
+  signature: r.create_signature,
+  ordinal: 0,
+  slot: r.slot,
+  at: r.created_at,
+  source: r.source,
+  name: r.name,
+  symbol: r.symbol,
+  uri: r.uri,
+  bondingCurve: r.bonding_curve,
+  creator: r.creator,
+  mayhem: r.mayhem,
+  vSolLamports: r.initial_v_sol_lamports,
+  vTokensRaw: r.initial_v_tokens_raw,
+  graduatedAt: r.completed_at ?? r.migrated_at ?? null,
+});
+
+export const toTrade = (r: any): TradeEvent => ({
+  kind: 'trade',
+  mint: r.mint,
+  signature: r.signature,
+  ordinal: 0,
+  slot: r.slot,
+  at: r.at,
+  source: r.source,
+  trader: r.trader,
+  isBuy: r.is_buy,
+  solLamports: r.sol_lamports,
+  tokensRaw: r.tokens_raw,
+  vSolLamports: r.v_sol_lamports,
+  vTokensRaw: r.v_tokens_raw,
+});
+
+/** Point-in-time reads of one mint's facts, for scoring and resolution. */
+export function createMintReadStore(db: Knex) {
+  return {
+    async getMint(mint: string): Promise<MintRow | undefined> {
+      const r = await db('mints as m')
+        .leftJoin('mint_graduations as g', 'g.mint', 'm.mint')
+        .where('m.mint', mint)
+        .first('m.*', 'g.completed_at', 'g.migrated_at');
+      return r ? toCreate(r) : undefined;
+    },
+
+    /** Trades at or before `until`, in time order (ties in ingest order). */
+    async tradesUntil(mint: string, until: Date): Promise<TradeEvent[]> {
+      const rows = await db('trades').where({ mint }).where('at', '<=', until).orderBy([{ column: 'at' }, { column: 'seq' }]);
+      return rows.map(toTrade);
+    },
+  };
+}
+export type MintReadStore = ReturnType<typeof createMintReadStore>;

@@ -1,0 +1,57 @@
+import { createLaunchEventStore } from '../db/mint/launch-event-store';
+import { createStatsStore } from '../db/mint/stats-store';
+import { createHeartbeatStore } from '../db/ops/heartbeat-store';
+import { migrateToLatest } from '../db/migrate';
+import { loadConfig, requireSetting } from '../platform/config';
+import { createDb } from '../platform/db';
+import { startHeartbeat } from '../platform/heartbeat';
+import { createLogger } from '../platform/logger';
+import { connectTemporalClient } from '../platform/temporal-connection';
+import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
+import { buildFeeds } from './build-feeds';
+import { createIngestPipeline } from './pipeline/ingest-pipeline';
+import { createLifecycleStarter } from './pipeline/lifecycle-starter';
+
+/** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
+async function main() {
+  const cfg = loadConfig();
+  const log = createLogger(cfg.logLevel, 'ingest');
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  await migrateToLatest(db);
+  const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
+  const pipeline = createIngestPipeline({
+    store: createLaunchEventStore(db),
+    starter: createLifecycleStarter(client, cfg.temporal.taskQueue, DEFAULT_TIMING),
+    log,
+    now: () => new Date(),
+  });
+  // Whatever an earlier run committed but did not hand to Temporal is re-driven first.
+  await pipeline.sweep();
+  const feeds = buildFeeds(cfg, log);
+  for (const f of feeds) f.start((events) => pipeline.handle(events));
+  const stats = createStatsStore(db);
+  const timer = setInterval(() => {
+    void pipeline.sweep().catch((e) => log.warn({ err: e }, 'outbox sweep failed'));
+    for (const f of feeds) void stats.recordFeedStats(f.name, f.stats(), new Date()).catch(() => undefined);
+    log.info({ ...pipeline.counters }, 'ingest progress');
+  }, 30_000);
+  const stopBeat = startHeartbeat(createHeartbeatStore(db), 'ingest', cfg.heartbeatIntervalS, log);
+  log.info({ feeds: feeds.map((f) => f.name) }, 'ingest started');
+
+  const shutdown = async () => {
+    clearInterval(timer);
+    stopBeat();
+    await Promise.all(feeds.map((f) => f.stop()));
+    await client.connection.close();
+    await db.destroy();
+    log.info('ingest stopped');
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
