@@ -1,13 +1,10 @@
-import { createHeartbeatStore } from '../db/ops/heartbeat-store';
-import { createWatchdogStore } from '../db/ops/watchdog-store';
-import { createPriceStore } from '../db/market/price-store';
 import { migrateToLatest } from '../db/migrate';
-import { LatencyWindow } from '../domain/ops/latency-window';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
+import { buildApiDeps } from './api-deps';
 import { createApp } from './app';
 import { version } from '../package.json';
 
@@ -17,27 +14,18 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
-  const heartbeatStore = createHeartbeatStore(db);
-  const app = createApp({
+  const deps = buildApiDeps(db, {
     log,
     metrics: createMetrics('api'),
     validateResponses: cfg.api.validateResponses,
     version,
-    startedAt: new Date(),
-    liveLatency: new LatencyWindow(5 * 60_000),
-    heartbeatStore,
-    watchdogStore: createWatchdogStore(db),
-    priceStore: createPriceStore(db),
-    // No corpus exists until the mint pipeline resolves its first mints.
-    corpusSummary: async () => ({ resolvedMints: 0, oldest: null, newest: null }),
-    modelVersions: () => ({}),
     heartbeatIntervalS: cfg.heartbeatIntervalS,
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
     expectedDaemons: cfg.expectedDaemons,
-    now: () => new Date(),
   });
-  const stopBeat = startHeartbeat(heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
+  const app = createApp(deps);
+  const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
   server.keepAliveTimeout = 65_000;
 

@@ -3,13 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import YAML from 'yaml';
+import { buildApiDeps } from '../api/api-deps';
 import { createApp, API_SPEC_PATH } from '../api/app';
-import { createHeartbeatStore } from '../db/ops/heartbeat-store';
-import { createWatchdogStore } from '../db/ops/watchdog-store';
 import { createPriceStore } from '../db/market/price-store';
 import { migrateToLatest } from '../db/migrate';
 import { WSOL_MINT } from '../domain/market/native-coin';
-import { LatencyWindow } from '../domain/ops/latency-window';
 import { createDb } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
@@ -31,24 +29,18 @@ async function main() {
   await migrateToLatest(db);
   // A running system has a cached price; without one the endpoint's documented 503 would be all it shows.
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date() });
-  const app = createApp({
-    log: createLogger('error', 'api-fuzz'),
-    metrics: createMetrics('api-fuzz'),
-    validateResponses: true,
-    version: 'fuzz',
-    startedAt: new Date(),
-    liveLatency: new LatencyWindow(60_000),
-    heartbeatStore: createHeartbeatStore(db),
-    watchdogStore: createWatchdogStore(db),
-    priceStore: createPriceStore(db),
-    corpusSummary: async () => ({ resolvedMints: 0, oldest: null, newest: null }),
-    modelVersions: () => ({}),
-    heartbeatIntervalS: 15,
-    watchdogIntervalS: 60,
-    priceRefreshIntervalS: 300,
-    expectedDaemons: ['api', 'worker'],
-    now: () => new Date(),
-  });
+  const app = createApp(
+    buildApiDeps(db, {
+      log: createLogger('error', 'api-fuzz'),
+      metrics: createMetrics('api-fuzz'),
+      validateResponses: true,
+      version: 'fuzz',
+      heartbeatIntervalS: 15,
+      watchdogIntervalS: 60,
+      priceRefreshIntervalS: 300,
+      expectedDaemons: ['api', 'worker'],
+    }),
+  );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -52,12 +52,13 @@ async function main() {
     stops.push(temporal.stop);
   }
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
+  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest' };
   const children: ChildProcess[] = [];
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
   for (const [name, entry] of [
     ['worker', 'workers/main-worker.ts'],
     ['api', 'api/server.ts'],
+    ['ingest', 'ingest/main-ingest.ts'],
   ] as const) {
     const child = spawn(tsx, [path.join(root, entry)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (code, signal) => {
@@ -72,6 +73,7 @@ async function main() {
   console.log(`
   API              ${apiUrl}
   Interactive docs ${apiUrl}/docs
+  Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporal?.uiUrl ?? '(external Temporal at ' + temporalAddress + ')'}
   Press Ctrl-C to stop.

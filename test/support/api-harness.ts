@@ -1,10 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { buildApiDeps } from '../../api/api-deps';
 import { createApp, type ApiDeps } from '../../api/app';
-import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
-import { createWatchdogStore } from '../../db/ops/watchdog-store';
-import { createPriceStore } from '../../db/market/price-store';
-import { LatencyWindow } from '../../domain/ops/latency-window';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
@@ -12,22 +9,17 @@ import { createMetrics } from '../../platform/metrics';
 /** The real app on a loopback port, over a test database, with response validation on. */
 export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
-    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api-test'),
-    metrics: createMetrics('api-test'),
-    validateResponses: true,
-    version: 'test',
-    startedAt: new Date(),
-    liveLatency: new LatencyWindow(60_000),
-    heartbeatStore: createHeartbeatStore(db),
-    watchdogStore: createWatchdogStore(db),
-    priceStore: createPriceStore(db),
-    corpusSummary: async () => ({ resolvedMints: 0, oldest: null, newest: null }),
-    modelVersions: () => ({}),
-    heartbeatIntervalS: 15,
-    watchdogIntervalS: 60,
-    priceRefreshIntervalS: 300,
-    expectedDaemons: ['api', 'worker'],
-    now: () => new Date(),
+    ...buildApiDeps(db, {
+      log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api-test'),
+      metrics: createMetrics('api-test'),
+      validateResponses: true,
+      version: 'test',
+      heartbeatIntervalS: 15,
+      watchdogIntervalS: 60,
+      priceRefreshIntervalS: 300,
+      expectedDaemons: ['api', 'worker'],
+      now: overrides.now,
+    }),
     ...overrides,
   };
   const app = createApp(deps);

@@ -6,19 +6,18 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
-import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
-import { createWatchdogStore } from '../../db/ops/watchdog-store';
-import { createPriceStore } from '../../db/market/price-store';
 import type { Knex } from '../../platform/db';
 import { createMetrics } from '../../platform/metrics';
+import { buildActivityDeps } from '../../workers/activity-deps';
 import { buildWorker } from '../../workers/build-worker';
-import { WORKFLOW_DEADLINES_S } from '../../workers/workflow-deadlines';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
 import { ROOT, readTestEnv } from './test-env';
 
 let runtimeInstalled = false;
 
 /** A real worker on its own task queue against the run's Temporal server, with the prebuilt workflow bundle. */
-export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {}) {
+export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {}, configOverrides: Record<string, string> = {}) {
   const env = readTestEnv();
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -30,18 +29,12 @@ export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
   const metrics = createMetrics('worker-test');
   const deps: ActivityDeps = {
-    watchdogStore: createWatchdogStore(db),
-    heartbeatStore: createHeartbeatStore(db),
-    temporal: client,
-    diskPath: '/',
-    workflowDeadlinesS: WORKFLOW_DEADLINES_S,
-    heartbeatIntervalS: 15,
-    watchdogIntervalS: 60,
-    expectedDaemons: ['api', 'worker'],
-    priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }),
-    priceStore: createPriceStore(db),
-    sourceName: 'jupiter-price-v3',
-    now: () => new Date(),
+    ...buildActivityDeps(db, {
+      cfg: loadConfig({ WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...configOverrides }),
+      temporal: client,
+      priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }),
+      log: createLogger('silent', 'worker-test'),
+    }),
     ...overrides,
   };
   const worker: Worker = await buildWorker({

@@ -1,0 +1,67 @@
+import { Router } from 'express';
+import type { LiveStore } from '../../db/mint/live-store';
+import type { MintReadStore } from '../../db/mint/mint-read-store';
+import type { PredictionStore } from '../../db/mint/prediction-store';
+import type { PriceStore } from '../../db/market/price-store';
+import { enrichMint } from '../../domain/mint/enriched-mint';
+import { MintTape } from '../../domain/mint/mint-tape';
+import { notFound } from '../http/http-error';
+
+export type MintRouteDeps = { mintReadStore: MintReadStore; liveStore: LiveStore; predictionStore: PredictionStore; priceStore: PriceStore; now: () => Date };
+
+const hourStart = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_600_000);
+
+export function mintRoutes(d: MintRouteDeps): Router {
+  const r = Router();
+
+  // The full enriched record, even for mints the dashboard would hide (hide_reason says why).
+  r.get('/api/v1/probe/:mint', async (req, res) => {
+    const now = d.now();
+    const mint = await d.mintReadStore.getMint(req.params.mint);
+    if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
+    if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
+    const tape = new MintTape(mint);
+    for (const t of await d.mintReadStore.tradesUntil(mint.mint, now)) tape.apply(t);
+    const [predictions, creators, price] = await Promise.all([
+      d.liveStore.latestPredictions([mint.mint]),
+      d.liveStore.creatorRecords([mint.creator]),
+      d.priceStore.latestQuote('SOL'),
+    ]);
+    const fresh = tape.firstBuyers.length === 3 ? 3 - (await d.liveStore.walletsWithHistory(tape.firstBuyers, mint.at)).size : null;
+    res.set('Cache-Control', 'no-store').json(
+      enrichMint({
+        tape,
+        now,
+        prediction: predictions.get(mint.mint) ?? null,
+        creator: creators.get(mint.creator) ?? null,
+        solUsd: price?.usd ?? null,
+        freshFirst3: fresh,
+        graduatedAt: mint.graduatedAt,
+      }),
+    );
+  });
+
+  // Every logged (age bucket × probability) row, with the outcome once resolved.
+  r.get('/api/predictions/by_mint/:mint', async (req, res) => {
+    const mint = await d.mintReadStore.getMint(req.params.mint);
+    if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
+    const rows = await d.predictionStore.byMint(mint.mint);
+    res.set('Cache-Control', 'public, max-age=10').json({
+      mint: mint.mint,
+      count: rows.length,
+      predictions: rows.map((p) => ({
+        prediction_id: p.id,
+        age_bucket: p.ageBucket,
+        predicted_prob: p.gradProb,
+        predicted_at: p.predictedAt.toISOString(),
+        model_version: p.modelVersion,
+        ledger_hour_start: hourStart(p.predictedAt).toISOString(),
+        // The hourly merkle ledger is not live yet: nothing is committed.
+        committed: false,
+        did_graduate: p.graduated,
+        resolved_at: p.resolvedAt ? p.resolvedAt.toISOString() : null,
+      })),
+    });
+  });
+  return r;
+}
