@@ -84,7 +84,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: API_SPEC_PATH,
-      validateRequests: { allErrors: true, coerceTypes: true },
+      // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
+      validateRequests: { allErrors: true, coerceTypes: false },
       validateResponses: d.validateResponses ? { removeAdditional: false } : false,
       // Keys, tiers and quotas are checked by our own middleware so their errors carry documented bodies.
       validateSecurity: false,

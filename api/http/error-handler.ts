@@ -33,7 +33,15 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     if (status === 415) {
-      res.status(415).json({ error: 'unsupported_media_type', message: 'send application/json' });
+      // A required body that is missing or not JSON is bad input like any other: the spec's 422.
+      const missing = !req.headers['content-type'] || Number(req.headers['content-length'] ?? 0) === 0;
+      res.status(422).json({
+        detail: [
+          missing
+            ? { loc: ['body'], msg: 'request body is required', type: 'missing' }
+            : { loc: ['body'], msg: 'request body must be application/json', type: 'json_type', input: req.headers['content-type'] },
+        ],
+      });
       return;
     }
     if (status === 400 && Array.isArray(err.errors)) {
