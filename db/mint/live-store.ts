@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { TradeEvent } from '../../domain/mint/launch-events';
 import type { CreatorRecord, LatestPrediction } from '../../domain/mint/enriched-mint';
-import { toTrade } from './mint-read-store';
+import { toMintRow, toTrade, type MintRow } from './mint-read-store';
 
-export type LiveMintRow = CreateEvent & { graduatedAt: Date | null };
+export type LiveMintRow = MintRow;
 
 /** Reads the live projector needs, and the snapshot it writes. */
 export function createLiveStore(db: Knex) {
@@ -14,24 +14,7 @@ export function createLiveStore(db: Knex) {
         .where('m.created_at', '>=', since)
         .where('m.mayhem', false)
         .select('m.*', 'g.completed_at', 'g.migrated_at');
-      return rows.map((r) => ({
-        kind: 'create' as const,
-        mint: r.mint,
-        signature: r.create_signature,
-        ordinal: 0,
-        slot: r.slot,
-        at: r.created_at,
-        source: r.source,
-        name: r.name,
-        symbol: r.symbol,
-        uri: r.uri,
-        bondingCurve: r.bonding_curve,
-        creator: r.creator,
-        mayhem: r.mayhem,
-        vSolLamports: r.initial_v_sol_lamports,
-        vTokensRaw: r.initial_v_tokens_raw,
-        graduatedAt: r.completed_at ?? r.migrated_at ?? null,
-      }));
+      return rows.map(toMintRow);
     },
 
     /** Trades after `afterSeq` in ingest order (ingestion commits batches one at a time, so seq order is commit order). */

@@ -3,7 +3,8 @@ import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
 
 export type MintRow = CreateEvent & { graduatedAt: Date | null };
 
-const toCreate = (r: any): MintRow => ({
+/** A `mints` row (joined with its graduation) as the domain's create event. */
+export const toMintRow = (r: any): MintRow => ({
   kind: 'create',
   mint: r.mint,
   signature: r.create_signature,
@@ -46,7 +47,7 @@ export function createMintReadStore(db: Knex) {
         .leftJoin('mint_graduations as g', 'g.mint', 'm.mint')
         .where('m.mint', mint)
         .first('m.*', 'g.completed_at', 'g.migrated_at');
-      return r ? toCreate(r) : undefined;
+      return r ? toMintRow(r) : undefined;
     },
 
     /** Trades at or before `until`, in time order (ties in ingest order). */
