@@ -3,7 +3,8 @@ import type { Logger } from '../../platform/logger';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
 import type { BackoffOptions } from '../feed-runtime/backoff';
 import { BoundedMap } from '../feed-runtime/bounded-map';
-import { EventBatcher } from '../feed-runtime/event-batcher';
+import type { EventBatcher } from '../feed-runtime/event-batcher';
+import { createWebsocketFeedBatcher } from '../feed-runtime/websocket-feed-batcher';
 import { FeedStatsRecorder } from '../feed-runtime/feed-stats-recorder';
 import { ReconnectingWebSocket } from '../feed-runtime/reconnecting-websocket';
 import { parsePumpPortalFrame } from './pumpportal-parser';
@@ -48,7 +49,6 @@ export class PumpPortalFeed implements LaunchFeed {
   private everOpened = false;
   private awaitingFirstFrame = false;
   private gap: ReturnType<FeedStatsRecorder['openGap']> | null = null;
-  private overflowGap: ReturnType<FeedStatsRecorder['openGap']> | null = null;
   private counters = { droppedEvents: 0, ignoredFrames: 0, trackRefused: 0 };
 
   constructor(private readonly o: PumpPortalFeedOptions) {
@@ -69,26 +69,7 @@ export class PumpPortalFeed implements LaunchFeed {
 
   start(sink: (events: LaunchEvent[]) => Promise<void>): void {
     if (this.batcher) throw new Error(`${this.name} already started`);
-    this.batcher = new EventBatcher(
-      sink,
-      {
-        maxBatch: this.o.batch?.maxEvents ?? 200,
-        maxDelayMs: this.o.batch?.maxDelayMs ?? 250,
-        maxBuffered: this.o.maxBufferedEvents ?? 20_000,
-        retry: { baseMs: 200, maxMs: 5_000 },
-        drainTimeoutMs: 5_000,
-      },
-      {
-        logger: this.o.logger,
-        delivered: (events) => this.rec.emitted(events.length),
-        overflowStarted: (from) => (this.overflowGap = this.rec.openGap(from)),
-        overflowEnded: (to, dropped) => {
-          if (this.overflowGap) this.rec.closeGap(this.overflowGap, to);
-          this.overflowGap = null;
-          this.counters.droppedEvents += dropped;
-        },
-      },
-    );
+    this.batcher = createWebsocketFeedBatcher(sink, this.o, this.rec, (n) => (this.counters.droppedEvents += n));
     this.socket.start();
   }
 
