@@ -14,7 +14,8 @@ import { CACHE_DIR, ROOT, RUN_ID, writeTestEnv } from './test-env';
  * TEST_TEMPORAL_ADDRESS), so neither a running `npm start` nor another test run is ever touched.
  * A migrated template database makes each test file's fresh database a cheap copy.
  */
-const TEST_PG_PORT = 54339;
+// TEST_PG_PORT lets a second checkout (a git worktree) run its tests beside this one's cluster.
+const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
 /** Databases of this run carry its pid, so a later run can tell leftovers of dead runs from live ones. */
 export const RUN_DB_PREFIX = `launchpad_t${process.pid}_`;
 const TEMPLATE_DB = `${RUN_DB_PREFIX}template`;
