@@ -1,3 +1,4 @@
+import { createMarketConditionsStore } from '../db/market/market-conditions-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
@@ -24,6 +25,8 @@ export function buildApiDeps(
     heartbeatIntervalS: number;
     watchdogIntervalS: number;
     priceRefreshIntervalS: number;
+    conditionsRefreshS?: number;
+    conditionsMinHistoryH?: number;
     expectedDaemons: readonly string[];
     now?: () => Date;
   },
@@ -38,6 +41,9 @@ export function buildApiDeps(
     heartbeatStore: createHeartbeatStore(db),
     watchdogStore: createWatchdogStore(db),
     priceStore: createPriceStore(db),
+    marketConditionsStore: createMarketConditionsStore(db),
+    conditionsRefreshS: o.conditionsRefreshS ?? 300,
+    conditionsMinHistoryH: o.conditionsMinHistoryH ?? 24,
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
     mintReadStore: createMintReadStore(db),

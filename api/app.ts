@@ -4,6 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
 import type { HeartbeatStore } from '../db/ops/heartbeat-store';
 import type { WatchdogStore } from '../db/ops/watchdog-store';
+import type { MarketConditionsStore } from '../db/market/market-conditions-store';
 import type { PriceStore } from '../db/market/price-store';
 import type { LiveStore } from '../db/mint/live-store';
 import type { MintReadStore } from '../db/mint/mint-read-store';
@@ -15,6 +16,7 @@ import type { Metrics } from '../platform/metrics';
 import { keysRoutes } from './billing/keys-routes';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
+import { conditionsRoutes } from './market/conditions-routes';
 import { nativeCoinPriceRoutes } from './market/native-coin-price-routes';
 import type { LiveSnapshotCache } from './mint/live-snapshot-cache';
 import { liveRoutes } from './mint/live-routes';
@@ -40,6 +42,9 @@ export type ApiDeps = {
   heartbeatStore: HeartbeatStore;
   watchdogStore: WatchdogStore;
   priceStore: PriceStore;
+  marketConditionsStore: MarketConditionsStore;
+  conditionsRefreshS: number;
+  conditionsMinHistoryH: number;
   liveStore: LiveStore;
   liveCache: LiveSnapshotCache;
   mintReadStore: MintReadStore;
@@ -101,6 +106,7 @@ export function createApp(d: ApiDeps): Express {
   app.use(keysRoutes());
   app.use(liveRoutes({ cache: d.liveCache }));
   app.use(mintRoutes(d));
+  app.use(conditionsRoutes(d));
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));
 
   app.use(notImplemented);

@@ -22,6 +22,8 @@ async function main() {
     heartbeatIntervalS: cfg.heartbeatIntervalS,
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
+    conditionsRefreshS: cfg.conditions.refreshS,
+    conditionsMinHistoryH: cfg.conditions.minHistoryH,
     expectedDaemons: cfg.expectedDaemons,
   });
   const app = createApp(deps);

@@ -32,6 +32,9 @@ const schema = z.object({
   PRICE_REFRESH_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(300),
   WATCHDOG_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(60),
   WATCHDOG_DISK_PATH: z.string().default('/'),
+  /** Market temperature (/api/v1/conditions): refresh period and the history it needs before publishing. */
+  CONDITIONS_REFRESH_S: z.coerce.number().int().min(10).max(3600).default(300),
+  CONDITIONS_MIN_HISTORY_H: z.coerce.number().int().min(1).max(840).default(24),
   HEARTBEAT_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(15),
   /** Daemons deployed in this topology (comma-separated); only these are expected to beat. */
   EXPECTED_DAEMONS: z
@@ -72,6 +75,7 @@ export type Config = {
   dataDir: string;
   price: { sourceUrl: string; refreshIntervalS: number };
   watchdog: { intervalS: number; diskPath: string };
+  conditions: { refreshS: number; minHistoryH: number };
   heartbeatIntervalS: number;
   expectedDaemons: readonly string[];
   workerMetricsPort: number;
@@ -111,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: c.DATA_DIR,
     price: { sourceUrl: c.PRICE_SOURCE_URL, refreshIntervalS: c.PRICE_REFRESH_INTERVAL_S },
     watchdog: { intervalS: c.WATCHDOG_INTERVAL_S, diskPath: c.WATCHDOG_DISK_PATH },
+    conditions: { refreshS: c.CONDITIONS_REFRESH_S, minHistoryH: c.CONDITIONS_MIN_HISTORY_H },
     heartbeatIntervalS: c.HEARTBEAT_INTERVAL_S,
     expectedDaemons: c.EXPECTED_DAEMONS,
     workerMetricsPort: c.WORKER_METRICS_PORT,

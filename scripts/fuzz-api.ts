@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import YAML from 'yaml';
 import { buildApiDeps } from '../api/api-deps';
+import { createMarketConditionsActivities } from '../activities/market/market-conditions-activities';
 import { createLiveProjector } from '../activities/mint/live-projector';
+import { createMarketConditionsStore } from '../db/market/market-conditions-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
@@ -36,6 +38,10 @@ async function main() {
   const now = Date.now();
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
   await createLaunchEventStore(db).writeBatch([...createMarketSimulator({ seed: 1, launchesPerSecond: 0.3 }).events(now - 600_000, now)]);
+  // A day of quiet history before that, so /api/v1/conditions has hours to rank the last one against.
+  const history = [...createMarketSimulator({ seed: 2, launchesPerSecond: 0.001 }).events(now - 26 * 3_600_000, now - 600_000)];
+  for (let i = 0; i < history.length; i += 2000) await createLaunchEventStore(db).writeBatch(history.slice(i, i + 2000));
+  await createMarketConditionsActivities({ marketConditionsStore: createMarketConditionsStore(db), conditionsMinHistoryH: 24, now: () => new Date(now) }).refreshMarketConditions();
   await createLiveProjector({ liveStore: createLiveStore(db), priceStore: createPriceStore(db), liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) }).refreshLiveSnapshot();
   const app = createApp(
     buildApiDeps(db, {

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import { createKnnGradProbScorer } from '../activities/mint/knn-grad-prob-scorer';
 import type { PriceClient } from '../clients/jupiter-price-client';
+import { createMarketConditionsStore } from '../db/market/market-conditions-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createCorpusStore } from '../db/mint/corpus-store';
 import { createLiveStore } from '../db/mint/live-store';
@@ -30,6 +31,8 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     priceClient: o.priceClient,
     priceStore: createPriceStore(db),
     sourceName: 'jupiter-price-v3',
+    marketConditionsStore: createMarketConditionsStore(db),
+    conditionsMinHistoryH: o.cfg.conditions.minHistoryH,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),

@@ -1,5 +1,6 @@
 // Every workflow the worker registers. Workflow code is bundled from here and must stay deterministic.
 export { watchdogTick } from './ops/watchdog-workflow';
 export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';
+export { refreshMarketConditions } from './market/market-conditions-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
