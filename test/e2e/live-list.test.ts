@@ -57,6 +57,16 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'less_than_equal', ctx: { le: 200 } });
 
+    // The same bytes either way: gzip for clients that ask (Node's fetch does), plain for those that don't.
+    for (const path of ['/api/live', '/api/v1/live?limit=3']) {
+      const gz = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      const plain = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(await gz.json()).toEqual(await plain.json());
+    }
+
     // An incremental refresh folds only new trades, and bumps the version (new ETag).
     const second = await projector.refreshLiveSnapshot();
     expect(second.version).toBe(first.version + 1);

@@ -11,7 +11,7 @@ import { createLogger } from '../../platform/logger';
 import { waitFor, sleep } from '../../scripts/lib/run';
 import { mintWorkflowId, type LifecycleState, type LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
 import { startSolanaRpcServer, type CapturedTx, type SolanaRpcFake } from '../fakes/solana-rpc-server';
-import { startDaemon } from '../support/daemon-process';
+import { startDaemon } from '../../scripts/lib/daemon-process';
 import { createTestDatabase } from '../support/test-db';
 import { readTestEnv, SHARED_DATA } from '../support/test-env';
 import { uniqueId } from '../support/worker-harness';

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './test-env';
+
+const ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * One of the project's daemons (`ingest/main-ingest.ts`, `workers/main-worker.ts`) as a real OS process, so a
- * test can SIGKILL it mid-stream the way a crash or an OOM kill would, and start it again.
+ * test can SIGKILL it mid-stream the way a crash or an OOM kill would, and start it again; benchmarks run the
+ * daemons the same way, each in its own process as in production.
  */
 export function startDaemon(entry: string, env: Record<string, string>): { child: ChildProcess; kill: () => Promise<void>; output: () => string } {
   let out = '';

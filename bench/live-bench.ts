@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { Client } from 'pg';
+import { createLiveProjector } from '../activities/mint/live-projector';
+import { createPriceStore } from '../db/market/price-store';
+import { migrateToLatest } from '../db/migrate';
+import { createLaunchEventStore } from '../db/mint/launch-event-store';
+import { createLiveStore } from '../db/mint/live-store';
+import { WSOL_MINT } from '../domain/market/native-coin';
+import { createMarketSimulator } from '../ingest/simulator/market-simulator';
+import { createDb } from '../platform/db';
+import { startLocalPostgres } from '../scripts/lib/local-postgres';
+import { freePort } from '../scripts/lib/local-temporal';
+import { machineLine, measure, type LoadResult, spawnApi } from './lib/load';
+
+const root = path.resolve(__dirname, '..');
+
+/**
+ * `npm run bench:live [-- seconds]`: requests/s and p99 of the live list with 500 live mints, as production
+ * serves it (response validation off): `/api/live` (pre-serialized bytes), `/api/v1/live` at its default and
+ * largest limit, and a `min_prob` filter. The market is the simulator's, written as ingestion writes it, and the
+ * snapshot is the projector's own.
+ */
+const DURATION_S = Number(process.argv[2] ?? 8);
+const CONNECTIONS = 16;
+const DB = 'launchpad_bench_live';
+const ROUTES = ['/api/live', '/api/v1/live', '/api/v1/live?limit=200', '/api/v1/live?limit=200&min_prob=0.5'];
+/** Dashboards and HTTP libraries ask for gzip; a bare client does not. Both are measured. */
+const ENCODINGS: Record<string, Record<string, string>> = { identity: {}, gzip: { 'accept-encoding': 'gzip' } };
+
+async function main() {
+  const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', 54349);
+  const admin = new Client({ connectionString: pg.url('postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  const db = createDb(pg.url(DB), 4);
+  await migrateToLatest(db);
+
+  // Five minutes of a busy market (2.5 launches/s) leaves more than 500 non-mayhem mints in the live window.
+  const now = Date.now();
+  const events = [...createMarketSimulator({ seed: 5, launchesPerSecond: 2.5 }).events(now - 300_000, now)];
+  for (let i = 0; i < events.length; i += 5000) await createLaunchEventStore(db).writeBatch(events.slice(i, i + 5000));
+  await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 80, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
+  const projector = createLiveProjector({ liveStore: createLiveStore(db), priceStore: createPriceStore(db), liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) });
+  const { tracked } = await projector.refreshLiveSnapshot();
+  await db.destroy();
+
+  const api = await spawnApi(pg.url(DB), await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
+  const bytes = (await (await fetch(`${api.base}/api/live`)).arrayBuffer()).byteLength;
+  const results: [string, string, LoadResult][] = [];
+  for (const [encoding, headers] of Object.entries(ENCODINGS)) {
+    for (const route of ROUTES) results.push([route, encoding, await measure(api.base + route, { connections: CONNECTIONS, durationS: DURATION_S, headers })]);
+  }
+  await api.stop();
+  if (pg.startedHere) await pg.stop();
+
+  console.log(`\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`);
+  console.log('| route | encoding | req/s | p50 ms | p99 ms | statuses |\n|---|---|---|---|---|---|');
+  for (const [route, encoding, x] of results) console.log(`| ${route} | ${encoding} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.status} |`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
