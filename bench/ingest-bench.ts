@@ -1,15 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import { createDb } from '../platform/db';
-import { migrateToLatest } from '../db/migrate';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { writeReplayFile } from '../ingest/replay/replay-format';
-import { startLocalPostgres } from '../scripts/lib/local-postgres';
+import { freshBenchDatabase } from './lib/bench-db';
 import { freePort, startLocalTemporal } from '../scripts/lib/local-temporal';
+import type { Knex } from '../platform/db';
 import { sleep, waitFor } from '../scripts/lib/run';
 import { startDaemon } from '../scripts/lib/daemon-process';
+import { machineLine } from './lib/load';
 import { quantiles, peakRss, type ProcessGroup } from './lib/process-stats';
 
 /**
@@ -39,21 +37,15 @@ async function main() {
   const expected = countEvents(replayFile);
   console.log(`replay file: ${expected.total} events (${expected.create} launches, ${expected.trade} trades, ${expected.complete} completions) over ${MINUTES} min`);
 
-  const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', 54349);
-  const admin = new Client({ connectionString: pg.url('postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const db = createDb(pg.url(DB), 4);
-  await migrateToLatest(db);
+  const bench = await freshBenchDatabase(DB);
+  const { db } = bench;
 
   const temporalDb = path.join(work, 'temporal-ingest-bench.db');
   fs.rmSync(temporalDb, { force: true });
   const temporal = await startLocalTemporal({ port: await freePort(), dbFile: temporalDb, logFile: path.join(work, 'temporal.log') });
   const apiPort = await freePort();
   const env = {
-    DATABASE_URL: pg.url(DB),
+    DATABASE_URL: bench.url,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: 'bench-ingest',
     WORKER_METRICS_PORT: '0',
@@ -72,7 +64,7 @@ async function main() {
     { name: 'worker', pids: () => [worker.child.pid!] },
     { name: 'api', pids: () => [api.child.pid!] },
     { name: 'temporal', pids: () => [temporal.process!.pid!] },
-    { name: 'postgres', pids: () => postgresPids(path.join(root, '.data', 'postgres', 'bench')) },
+    { name: 'postgres', pids: () => postgresPids(bench.dataDir) },
   ];
   const started = Date.now();
   const ingest = startDaemon('ingest/main-ingest.ts', { ...env, INGEST_FEEDS: 'replay', REPLAY_FILE: replayFile, REPLAY_SPEED: '1' });
@@ -108,11 +100,10 @@ async function main() {
   await api.kill();
   await db.destroy();
   await temporal.stop();
-  if (pg.startedHere) await pg.stop();
+  await bench.stop();
 
   const lost = expected.trade - stored.trade + (expected.create - stored.create) + (expected.complete - stored.complete);
-  const cpu = os.cpus();
-  console.log(`\nbench:ingest — ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB; all processes on this machine`);
+  console.log(`\nbench:ingest — ${machineLine()}; all processes on this machine`);
   console.log(`market: ${LAUNCHES_PER_S} launches/s, trade intensity ${TRADE_INTENSITY}, ${MINUTES} min replayed at real time`);
   console.log('| figure | value |\n|---|---|');
   const row = (k: string, v: string) => console.log(`| ${k} | ${v} |`);
@@ -144,13 +135,13 @@ function countEvents(file: string) {
   return c;
 }
 
-async function storedCounts(db: ReturnType<typeof createDb>) {
+async function storedCounts(db: Knex) {
   const r = await db.raw(`SELECT (SELECT count(*) FROM trades) AS trade, (SELECT count(*) FROM mints) AS create, (SELECT count(*) FROM mint_graduations WHERE completed_at IS NOT NULL) AS complete`);
   return r.rows[0] as { trade: number; create: number; complete: number };
 }
 
 /** Seconds between a score's due time (creation + bucket) and the moment its prediction row was written. */
-async function scoreLateness(db: ReturnType<typeof createDb>) {
+async function scoreLateness(db: Knex) {
   const rows = (
     await db.raw(`SELECT p.age_bucket, extract(epoch FROM p.predicted_at - (m.created_at + make_interval(secs => p.age_bucket)))::float AS late
                     FROM predictions p JOIN mints m USING (mint)`)

@@ -1,18 +1,12 @@
-import path from 'node:path';
-import { Client } from 'pg';
 import { createLiveProjector } from '../activities/mint/live-projector';
 import { createPriceStore } from '../db/market/price-store';
-import { migrateToLatest } from '../db/migrate';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { WSOL_MINT } from '../domain/market/native-coin';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
-import { createDb } from '../platform/db';
-import { startLocalPostgres } from '../scripts/lib/local-postgres';
+import { freshBenchDatabase } from './lib/bench-db';
 import { freePort } from '../scripts/lib/local-temporal';
 import { machineLine, measure, type LoadResult, spawnApi } from './lib/load';
-
-const root = path.resolve(__dirname, '..');
 
 /**
  * `npm run bench:live [-- seconds]`: requests/s and p99 of the live list with 500 live mints, as production
@@ -28,14 +22,8 @@ const ROUTES = ['/api/live', '/api/v1/live', '/api/v1/live?limit=200', '/api/v1/
 const ENCODINGS: Record<string, Record<string, string>> = { identity: {}, gzip: { 'accept-encoding': 'gzip' } };
 
 async function main() {
-  const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', 54349);
-  const admin = new Client({ connectionString: pg.url('postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const db = createDb(pg.url(DB), 4);
-  await migrateToLatest(db);
+  const bench = await freshBenchDatabase(DB);
+  const { db } = bench;
 
   // Five minutes of a busy market (2.5 launches/s) leaves more than 500 non-mayhem mints in the live window.
   const now = Date.now();
@@ -46,14 +34,14 @@ async function main() {
   const { tracked } = await projector.refreshLiveSnapshot();
   await db.destroy();
 
-  const api = await spawnApi(pg.url(DB), await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
+  const api = await spawnApi(bench.url, await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
   const bytes = (await (await fetch(`${api.base}/api/live`)).arrayBuffer()).byteLength;
   const results: [string, string, LoadResult][] = [];
   for (const [encoding, headers] of Object.entries(ENCODINGS)) {
     for (const route of ROUTES) results.push([route, encoding, await measure(api.base + route, { connections: CONNECTIONS, durationS: DURATION_S, headers })]);
   }
   await api.stop();
-  if (pg.startedHere) await pg.stop();
+  await bench.stop();
 
   console.log(`\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`);
   console.log('| route | encoding | req/s | p50 ms | p99 ms | statuses |\n|---|---|---|---|---|---|');
