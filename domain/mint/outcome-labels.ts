@@ -10,11 +10,18 @@ import { priceSol, type CreateEvent, type TradeEvent } from './launch-events';
  * - peak_mult_24h of a prediction: peak price after the prediction's as-of time ÷ the price at that time.
  * - rugged: not graduated, and the final price fell to ≤ 30% of the peak while the creator (or a wallet that
  *   bought in the creation slot) sold — a dump, not a slow fade.
- * - sustained (post-graduation): a checkpoint price held ≥ 80% of the graduation price.
+ * - sustained_30m (graduates only): the DEX price held ≥ 80% of the graduation price at every checkpoint up to
+ *   30 min after graduation, the 30 min checkpoint included. A checkpoint below 80% settles it false even if
+ *   a later one is missing; with no price at 30 min and no earlier fall it is unknown (null).
+ * - peak_mult_from_launch: peak price ÷ launch price (the creator record's 5× uses it; runner odds never do).
  */
 export const LABEL_VERSION = 'v1';
 export const RUG_FINAL_TO_PEAK = 0.3;
 export const SUSTAIN_SHARE = 0.8;
+/** The sustain horizon after graduation, and the DEX checkpoints the lifecycle takes up to it. */
+export const SUSTAIN_HORIZON_S = 1800;
+
+export type CheckpointObservation = { afterS: number; held80: boolean | null };
 
 export type OutcomeInput = {
   create: CreateEvent;
@@ -23,6 +30,7 @@ export type OutcomeInput = {
   horizonAt: Date;
   graduatedAt: Date | null;
   checkpointPricesSol: number[];
+  checkpoints?: readonly CheckpointObservation[];
 };
 
 export type MintOutcome = {
@@ -31,7 +39,9 @@ export type MintOutcome = {
   timeToGraduationS: number | null;
   peakPriceSol: number;
   finalPriceSol: number;
+  peakMultFromLaunch: number;
   rugged: boolean;
+  sustained30m: boolean | null;
 };
 
 export function resolveOutcome(o: OutcomeInput): MintOutcome {
@@ -52,6 +62,8 @@ export function resolveOutcome(o: OutcomeInput): MintOutcome {
     timeToGraduationS: graduated ? (o.graduatedAt!.getTime() - o.create.at.getTime()) / 1000 : null,
     peakPriceSol: peak,
     finalPriceSol: finalPrice,
+    peakMultFromLaunch: peak / launchPrice,
+    sustained30m: graduated ? sustained30m(o.checkpoints ?? []) : null,
     rugged: !graduated && insiderSold && finalPrice <= RUG_FINAL_TO_PEAK * peak,
   };
 }
@@ -76,4 +88,11 @@ export function priceAt(create: CreateEvent, trades: TradeEvent[], at: Date): nu
     p = priceSol(t.vSolLamports, t.vTokensRaw);
   }
   return p;
+}
+
+/** The sustain_30m label of one graduate from its DEX checkpoints (see the v1 definition above). */
+export function sustained30m(checkpoints: readonly CheckpointObservation[]): boolean | null {
+  const within = checkpoints.filter((c) => c.afterS <= SUSTAIN_HORIZON_S);
+  if (within.some((c) => c.held80 === false)) return false;
+  return within.some((c) => c.afterS === SUSTAIN_HORIZON_S && c.held80 === true) ? true : null;
 }
