@@ -1,6 +1,6 @@
 import type { ModelFit, ModelFitStore } from '../../db/accuracy/model-fit-store';
 import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/corpus-store';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
 import { computeFeatures } from '../../domain/scoring/mint-features';
@@ -49,7 +49,7 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
 
   async function fitAll(age: ScoreAge): Promise<AgeModels> {
     const started = d.now();
-    const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, d.corpusLimit);
+    const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, d.corpusLimit);
     const grad = await runStepsAsync(fitGradProbModelSteps(rows.map((r) => ({ ...r, ageBucket: age })), { ageBucket: age }), yieldToEventLoop);
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
@@ -133,7 +133,7 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
 
 
 const rugCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
-  rows.flatMap((r) => (r.rugFeatures ? [{ mint: r.mint, ageBucket: age, features: r.rugFeatures, rugged: r.rugged, observedAt: r.observedAt }] : []));
+  rows.flatMap((r) => (r.rugFeatures && r.rugged !== null ? [{ mint: r.mint, ageBucket: age, features: r.rugFeatures, rugged: r.rugged, observedAt: r.observedAt }] : []));
 
 const runnerCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
   rows.flatMap((r) => (r.peakMult !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, peakMult: r.peakMult, observedAt: r.observedAt }] : []));

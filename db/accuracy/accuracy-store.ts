@@ -8,9 +8,9 @@ export function createAccuracyStore(db: Knex) {
   return {
     /**
      * Resolved forward predictions logged since `since`: each row was logged before its outcome was resolved
-     * (checked, not assumed), under `labelVersion`.
+     * (checked, not assumed), under `labelVersion`; `rugged` is null where another rug definition labelled it.
      */
-    async forwardPredictions(since: Date, labelVersion: string): Promise<ForwardPrediction[]> {
+    async forwardPredictions(since: Date, labelVersion: string, rugLabelVersion: string): Promise<ForwardPrediction[]> {
       const rows = await db('predictions as p')
         .join('prediction_outcomes as po', 'po.prediction_id', 'p.id')
         .join('mint_outcomes as o', 'o.mint', 'p.mint')
@@ -18,7 +18,7 @@ export function createAccuracyStore(db: Knex) {
         .whereRaw('p.predicted_at < po.resolved_at')
         .where('po.label_version', labelVersion)
         .where('o.label_version', labelVersion)
-        .select('p.mint', 'p.age_bucket', 'p.predicted_at', 'p.grad_prob', 'p.model_version', 'p.rug_prob', 'p.runner_odds', 'p.survival_prob', 'p.model_versions', 'po.graduated', 'po.peak_mult_24h', 'o.rugged');
+        .select('p.mint', 'p.age_bucket', 'p.predicted_at', 'p.grad_prob', 'p.model_version', 'p.rug_prob', 'p.runner_odds', 'p.survival_prob', 'p.model_versions', 'po.graduated', 'po.peak_mult_24h', 'o.rugged', 'o.rug_label_version');
       return rows.map((r) => ({
         mint: r.mint,
         ageBucket: r.age_bucket,
@@ -31,7 +31,7 @@ export function createAccuracyStore(db: Knex) {
         runnerVersion: r.model_versions?.runner_prob ?? null,
         survivalProb: r.survival_prob ?? null,
         graduated: r.graduated,
-        rugged: r.rugged,
+        rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
         peakMult: r.peak_mult_24h,
       }));
     },

@@ -23,7 +23,10 @@ export async function up(knex: Knex): Promise<void> {
     t.double('peak_mult_from_launch');
     // Graduates with a known 30-minute outcome only (outcome-labels.ts).
     t.boolean('sustained_30m');
+    // The rug definition `rugged` was labelled with; it is versioned apart from the others.
+    t.text('rug_label_version');
   });
+  await knex('mint_outcomes').update({ rug_label_version: 'rug-v1' });
   await knex.raw(
     `UPDATE mint_outcomes o SET peak_mult_from_launch = o.peak_price_sol_24h / ((m.initial_v_sol_lamports::float8 / 1e9) / (m.initial_v_tokens_raw::float8 / 1e6))
      FROM mints m WHERE m.mint = o.mint`,

@@ -20,20 +20,21 @@ export function createCreatorStore(db: Knex) {
 export type CreatorStore = ReturnType<typeof createCreatorStore>;
 
 /**
- * Recomputes one creator's aggregates from its resolved launches under `labelVersion`, inside the caller's
+ * Recomputes one creator's aggregates from its resolved launches under `labelVersion` (rugs under
+ * `rugLabelVersion`), inside the caller's
  * transaction. Recomputed, not incremented: a retried activity cannot count a launch twice.
  */
-export async function recomputeCreator(trx: Knex.Transaction, creator: string, labelVersion: string, at: Date): Promise<void> {
+export async function recomputeCreator(trx: Knex.Transaction, creator: string, labelVersion: string, rugLabelVersion: string, at: Date): Promise<void> {
   await trx.raw(
     `INSERT INTO creators (creator, n_launches, n_resolved, n_graduated, n_5x, n_rugged, label_version, last_resolved_at, updated_at)
      SELECT m.creator, count(*), count(o.mint), count(*) FILTER (WHERE o.graduated),
-            count(*) FILTER (WHERE o.peak_mult_from_launch >= ?), count(*) FILTER (WHERE o.rugged), ?, max(o.resolved_at), ?
+            count(*) FILTER (WHERE o.peak_mult_from_launch >= ?), count(*) FILTER (WHERE o.rugged AND o.rug_label_version = ?), ?, max(o.resolved_at), ?
      FROM mints m LEFT JOIN mint_outcomes o ON o.mint = m.mint AND o.label_version = ?
      WHERE m.creator = ? AND NOT m.mayhem
      GROUP BY m.creator
      ON CONFLICT (creator) DO UPDATE SET n_launches = EXCLUDED.n_launches, n_resolved = EXCLUDED.n_resolved,
        n_graduated = EXCLUDED.n_graduated, n_5x = EXCLUDED.n_5x, n_rugged = EXCLUDED.n_rugged,
        label_version = EXCLUDED.label_version, last_resolved_at = EXCLUDED.last_resolved_at, updated_at = EXCLUDED.updated_at`,
-    [CREATOR_5X, labelVersion, at, labelVersion, creator],
+    [CREATOR_5X, rugLabelVersion, labelVersion, at, labelVersion, creator],
   );
 }

@@ -39,6 +39,7 @@ export function createOutcomeStore(db: Knex) {
             time_to_graduation_s: o.timeToGraduationS,
             peak_price_sol_24h: o.peakPriceSol,
             rugged: o.rugged,
+            rug_label_version: o.rugLabelVersion,
             peak_mult_from_launch: o.peakMultFromLaunch,
             sustained_30m: o.sustained30m,
             resolved_at: resolvedAt,
@@ -51,7 +52,7 @@ export function createOutcomeStore(db: Knex) {
             .onConflict('prediction_id')
             .ignore();
         }
-        await recomputeCreator(trx, creator, o.labelVersion, resolvedAt);
+        await recomputeCreator(trx, creator, o.labelVersion, o.rugLabelVersion, resolvedAt);
       });
     },
   };

@@ -22,7 +22,8 @@ export type ForwardPrediction = {
   runnerVersion: string | null;
   survivalProb: number | null;
   graduated: boolean;
-  rugged: boolean;
+  /** Null where the outcome was labelled by another rug definition than the current one. */
+  rugged: boolean | null;
   /** Peak price within 24 h after the prediction ÷ the price at the prediction. */
   peakMult: number;
 };
@@ -116,7 +117,7 @@ function forwardAccuracy(family: string, target: string, xs: readonly Tagged[]) 
 export function buildAccuracyReport(i: AccuracyInput) {
   const tag = (p: ForwardPrediction, family: string, prob: number, label: boolean): Tagged => ({ prob, label, family, ageBucket: p.ageBucket, predictedAt: p.predictedAt });
   const grad = i.predictions.map((p) => tag(p, modelFamily(p.gradVersion), p.gradProb, p.graduated));
-  const rug = i.predictions.flatMap((p) => (p.rugProb === null || p.rugVersion === null ? [] : [tag(p, modelFamily(p.rugVersion), p.rugProb, p.rugged)]));
+  const rug = i.predictions.flatMap((p) => (p.rugProb === null || p.rugVersion === null || p.rugged === null ? [] : [tag(p, modelFamily(p.rugVersion), p.rugProb, p.rugged)]));
   const runner = RUNNER_TIERS.map((t) => ({
     tier: tierKey(t),
     xs: i.predictions.flatMap((p) => {

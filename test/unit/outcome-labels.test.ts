@@ -1,5 +1,5 @@
 import { creatorRecord, RUNNER_CREATOR_MIN_RATE } from '../../domain/mint/creator-record';
-import { resolveOutcome, SUSTAIN_HORIZON_S, sustained30m } from '../../domain/mint/outcome-labels';
+import { resolveOutcome, RUG_LABEL_VERSION, RUG_MIN_PUMP, SUSTAIN_HORIZON_S, sustained30m } from '../../domain/mint/outcome-labels';
 import { CREATE_SLOT, T0, handBuiltMint } from '../support/hand-built-mint';
 
 describe('sustain_30m label', () => {
@@ -28,14 +28,43 @@ describe('sustain_30m label', () => {
     expect(dud.sustained30m).toBeNull();
   });
 
-  it('labels a rug when an insider dumped the price to 30% of its peak', () => {
+});
+
+describe('rug label (rug-v2)', () => {
+  const resolve = (m: ReturnType<typeof handBuiltMint>, graduatedAt: Date | null = null) =>
+    resolveOutcome({ create: m.create, trades: m.trades, horizonAt: new Date(T0 + 86_400_000), graduatedAt, checkpointPricesSol: [] });
+
+  it('labels a rug when the insiders exit a pump and the price gives back most of its gain', () => {
     const m = handBuiltMint();
-    const bundle = m.buy(0.1, 'B1', 40, CREATE_SLOT);
-    m.buy(5, 'A', 1);
+    const dev = m.buy(0, 'DEV', 1, CREATE_SLOT);
+    const bundle = m.buy(0.1, 'B1', 4, CREATE_SLOT);
+    m.buy(5, 'A', 2); // pumped to ~1.5x launch
     m.sell(40, 'B1', bundle);
-    const o = resolveOutcome({ create: m.create, trades: m.trades, horizonAt: new Date(T0 + 86_400_000), graduatedAt: null, checkpointPricesSol: [] });
-    expect(o.finalPriceSol / o.peakPriceSol).toBeLessThanOrEqual(0.3);
-    expect(o.rugged).toBe(true);
+    m.sell(41, 'DEV', dev);
+    const o = resolve(m);
+    expect(o.peakMultFromLaunch).toBeGreaterThanOrEqual(RUG_MIN_PUMP);
+    expect(o).toMatchObject({ rugged: true, rugLabelVersion: RUG_LABEL_VERSION });
+    expect(resolve(m, new Date(T0 + 60_000)).rugged).toBe(false); // a graduate is never a rug
+  });
+
+  it('is not a rug when the insiders only trim, when there was no pump, or when outsiders sold it down', () => {
+    const trim = handBuiltMint();
+    const b = trim.buy(0.1, 'B1', 4, CREATE_SLOT);
+    trim.buy(5, 'A', 2);
+    trim.sell(40, 'B1', Math.floor(b * 0.4));
+    trim.sell(41, 'A', 1e12);
+    expect(resolve(trim).rugged).toBe(false);
+
+    const flat = handBuiltMint();
+    const d = flat.buy(0, 'DEV', 0.5, CREATE_SLOT);
+    flat.sell(60, 'DEV', d); // the dev left a launch nobody bought: ~1.03x peak
+    expect(resolve(flat).rugged).toBe(false);
+
+    const fade = handBuiltMint();
+    fade.buy(0, 'DEV', 0.2, CREATE_SLOT);
+    const a = fade.buy(5, 'A', 6);
+    fade.sell(60, 'A', a); // the only big holder was an outsider
+    expect(resolve(fade).rugged).toBe(false);
   });
 });
 
