@@ -13,7 +13,14 @@ import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/
 import type { Logger } from '../../platform/logger';
 import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
 
-type AgeModels = { grad: GradProbModel; rug: RugModel; runner: RunnerModel; survival: SurvivalModel; cells: ForwardCell[]; fittedAt: number };
+type AgeModels = { grad: GradProbModel; rug: RugModel; runner: RunnerModel; survival: SurvivalModel; cells: ForwardCell[]; corpusRows: number; fittedAt: number };
+
+/**
+ * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
+ * minutes on the flat index (measured: ~17 s for grad_prob alone at 100k rows), longer than a scoring
+ * activity may wait; 20k rows take about a second per model.
+ */
+export const COLD_START_CORPUS = 20_000;
 
 export type KnnMintScorerDeps = {
   corpusStore: CorpusStore;
@@ -22,6 +29,8 @@ export type KnnMintScorerDeps = {
   corpusLimit: number;
   log: Logger;
   now: () => number;
+  /** Rows of the first fit after a start (default COLD_START_CORPUS). */
+  coldStartCorpus?: number;
 };
 
 /** Lifecycle timings are configurable, but models exist only for the published ages. */
@@ -38,7 +47,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * all fitted from one corpus read (resolved prediction rows with their labels). Models are refitted in the
  * background every `refitEveryS` (by `startRefitLoop`, and on a score that finds them stale); scoring keeps
  * using the previous models meanwhile, and the fit yields to the event loop between chunks of work, so a
- * refit never blocks scoring. Only the very first score of an age waits for its first fit.
+ * refit never blocks scoring. Only the first score of an age after a start waits, for a cold-start fit on the
+ * newest rows (COLD_START_CORPUS); the full corpus is fitted right after, in the background.
  *
  * The refit runs in each worker process on a timer rather than as a Temporal Schedule: the index lives in
  * that worker's memory, and a scheduled activity would refit only whichever worker picked it up.
@@ -47,9 +57,9 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
 
-  async function fitAll(age: ScoreAge): Promise<AgeModels> {
+  async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
-    const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, d.corpusLimit);
+    const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
     const grad = await runStepsAsync(fitGradProbModelSteps(rows.map((r) => ({ ...r, ageBucket: age })), { ageBucket: age }), yieldToEventLoop);
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
@@ -70,14 +80,14 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
       fit('post_grad_survival', survival, survival.status, survival.labels[0]!.positives, survival.minSamples, survival.labels[0]!.calibration),
     ]);
     d.log.info({ age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs }, 'models fitted');
-    return { grad, rug, runner, survival, cells, fittedAt };
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt };
   }
 
-  function refit(ageS: number): Promise<AgeModels> {
+  function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
     const age = isScoreAgeOrThrow(ageS);
     const running = refitting.get(age);
     if (running) return running;
-    const p = fitAll(age)
+    const p = fitAll(age, limit)
       .then((m) => {
         fitted.set(age, m);
         return m;
@@ -91,7 +101,13 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
 
   async function current(age: number): Promise<AgeModels> {
     const f = fitted.get(age);
-    if (!f) return refit(age);
+    if (!f) {
+      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
+      const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
+      const cold = await refit(age, coldLimit);
+      if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
+      return cold;
+    }
     if (d.now() - f.fittedAt > d.refitEveryS * 1000) refitInBackground(age);
     return f;
   }
@@ -99,6 +115,8 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
   return {
     refit,
     startRefitLoop(ages) {
+      // Fit at once, before the first score asks.
+      for (const a of ages) void current(a).catch((e) => d.log.warn({ err: e, age: a }, 'initial model fit failed; the next score retries'));
       const timer = setInterval(() => ages.forEach(refitInBackground), d.refitEveryS * 1000);
       timer.unref();
       return () => clearInterval(timer);

@@ -209,14 +209,21 @@ describe('GET /api/accuracy', () => {
     expectConforms('get', '/api/predictor/health', 200, before.body);
     expect(before.body.predictors.every((p: { status: string; model_version: string | null; calibration_fresh: boolean }) => (p.status === 'warming' || p.status === 'suspended') && p.model_version === null && !p.calibration_fresh)).toBe(true);
 
-    // The real scorer fits every model from the seeded corpus and records its fits.
-    const scorer = createKnnMintScorer({ corpusStore: createCorpusStore(t.db), modelFitStore: createModelFitStore(t.db), refitEveryS: 600, corpusLimit: 100_000, log: createLogger('silent', 'test'), now: () => now.getTime() });
-    await scorer.refit(30);
+    // The real scorer fits every model from the seeded corpus and records its fits: a quick cold-start fit on
+    // the newest 50 rows, then the full corpus in the background.
+    const scorer = createKnnMintScorer({ corpusStore: createCorpusStore(t.db), modelFitStore: createModelFitStore(t.db), refitEveryS: 600, corpusLimit: 100_000, coldStartCorpus: 50, log: createLogger('silent', 'test'), now: () => now.getTime() });
+    const stop = scorer.startRefitLoop([30]);
+    const resolved30 = await t.db('predictions as p').join('mint_outcomes as o', 'o.mint', 'p.mint').where('p.age_bucket', 30).select('o.graduated', 'o.rugged', 'o.rug_label_version');
+    let fitted = 0;
+    for (let i = 0; i < 200 && fitted !== resolved30.length; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      fitted = (await t.db('model_fits').where({ predictor: 'grad_prob', age_bucket: 30 }).first())?.samples_total ?? 0;
+    }
+    stop();
     const r = await call(`${api.url}/api/predictor/health`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/predictor/health', 200, r.body);
     const at30 = (name: string) => r.body.predictors.find((p: { name: string; age_bucket: number }) => p.name === name && p.age_bucket === 30);
-    const resolved30 = await t.db('predictions as p').join('mint_outcomes as o', 'o.mint', 'p.mint').where('p.age_bucket', 30).select('o.graduated', 'o.rugged', 'o.rug_label_version');
     expect(at30('grad_prob')).toMatchObject({
       status: 'live',
       samples: { total: resolved30.length, positive: resolved30.filter((x) => x.graduated).length, negative: resolved30.filter((x) => !x.graduated).length },
