@@ -35,6 +35,7 @@ export function buildApiDeps(
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
+  const modelFitStore = createModelFitStore(db);
   const now = o.now ?? (() => new Date());
   return {
     ...o,
@@ -52,12 +53,12 @@ export function buildApiDeps(
     creatorStore: createCreatorStore(db),
     gateStore: createGateStore(db),
     accuracyStore: createAccuracyStore(db),
-    modelFitStore: createModelFitStore(db),
+    modelFitStore,
     // The corpus is the set of mints this deployment resolved at 24 h.
     corpusSummary: async () => {
       const r = await db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first();
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
     },
-    modelVersions: () => ({}),
+    modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
   };
 }

@@ -59,7 +59,8 @@ export type ApiDeps = {
   modelRefitEveryS: number;
   accuracyRefreshS: number;
   corpusSummary: () => Promise<CorpusSummary>;
-  modelVersions: () => Record<string, string>;
+  /** The models being published now, by `<predictor>@<age>`. */
+  modelVersions: () => Promise<Record<string, string>>;
   heartbeatIntervalS: number;
   watchdogIntervalS: number;
   priceRefreshIntervalS: number;

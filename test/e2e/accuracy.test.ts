@@ -236,6 +236,9 @@ describe('GET /api/accuracy', () => {
     expect(rugLabelled.length).toBeLessThan(resolved30.length);
     expect(at30('rug_prob')).toMatchObject({ status: 'live', samples: { total: rugLabelled.length, positive: rugLabelled.filter((x) => x.rugged).length }, min_samples: 200 });
     expect(at30('post_grad_survival').status).toBe('suspended');
+    const scope = await call(`${api.url}/api/scope`);
+    expectConforms('get', '/api/scope', 200, scope.body);
+    expect(scope.body.model_versions['grad_prob@30']).toBe(at30('grad_prob').model_version);
     expect(r.body.predictors.find((p: { name: string; age_bucket: number }) => p.name === 'grad_prob' && p.age_bucket === 60)).toMatchObject({ status: 'warming', model_version: null });
   });
 });
