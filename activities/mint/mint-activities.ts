@@ -11,7 +11,7 @@ import { creatorRecord } from '../../domain/mint/creator-record';
 import { mintSignals } from '../../domain/mint/mint-signals';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
-import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
+import { freshAmongFirstBuyers, freshFirst3, unknownBuyers } from '../../domain/mint/wallet-freshness';
 import type { MintScorer } from './mint-scorer';
 
 export type MintDeps = {
@@ -44,11 +44,12 @@ export function createMintActivities(d: MintDeps) {
       const trades = await d.mintReadStore.tradesUntil(input.mint, asOf);
       const tape = new MintTape(create);
       for (const t of trades) tape.apply(t);
+      const buyers = unknownBuyers(tape, new Map());
       const [history, creators] = await Promise.all([
-        d.mintReadStore.walletsWithHistory(tape.firstBuyers.map((wallet) => ({ mint: create.mint, wallet }))),
+        d.mintReadStore.walletsWithHistory(buyers.map((wallet) => ({ mint: create.mint, wallet }))),
         d.creatorStore.aggregates([create.creator], LABEL_VERSION),
       ]);
-      const freshness = new Map(tape.firstBuyers.map((w) => [w, !history.has(pairKey(create.mint, w))]));
+      const freshness = new Map(buyers.map((w) => [w, !history.has(pairKey(create.mint, w))]));
       const s = await d.mintScorer.score({
         create,
         tradesSoFar: trades,
