@@ -25,6 +25,8 @@ async function main() {
     conditionsRefreshS: cfg.conditions.refreshS,
     conditionsMinHistoryH: cfg.conditions.minHistoryH,
     expectedDaemons: cfg.expectedDaemons,
+    modelRefitEveryS: cfg.mint.modelRefitEveryS,
+    accuracyRefreshS: cfg.accuracy.refreshIntervalS,
   });
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);

@@ -8,7 +8,8 @@ import { createMarketConditionsActivities } from '../activities/market/market-co
 import { createLiveProjector } from '../activities/mint/live-projector';
 import { createMarketConditionsStore } from '../db/market/market-conditions-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
-import { createLiveStore } from '../db/mint/live-store';
+import { createAccuracyActivities } from '../activities/accuracy/accuracy-activities';
+import { buildAccuracyDeps, buildLiveProjectorDeps } from '../workers/activity-deps';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { createApp, API_SPEC_PATH } from '../api/app';
 import { createPriceStore } from '../db/market/price-store';
@@ -42,7 +43,8 @@ async function main() {
   const history = [...createMarketSimulator({ seed: 2, launchesPerSecond: 0.001 }).events(now - 26 * 3_600_000, now - 600_000)];
   for (let i = 0; i < history.length; i += 2000) await createLaunchEventStore(db).writeBatch(history.slice(i, i + 2000));
   await createMarketConditionsActivities({ marketConditionsStore: createMarketConditionsStore(db), conditionsMinHistoryH: 24, now: () => new Date(now) }).refreshMarketConditions();
-  await createLiveProjector({ liveStore: createLiveStore(db), priceStore: createPriceStore(db), liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) }).refreshLiveSnapshot();
+  await createLiveProjector(buildLiveProjectorDeps(db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) })).refreshLiveSnapshot();
+  await createAccuracyActivities(buildAccuracyDeps(db, { windowDays: 30, now: () => new Date(now) })).recomputeAccuracy();
   const app = createApp(
     buildApiDeps(db, {
       log: createLogger('error', 'api-fuzz'),
@@ -53,6 +55,8 @@ async function main() {
       watchdogIntervalS: 60,
       priceRefreshIntervalS: 300,
       expectedDaemons: ['api', 'worker'],
+      modelRefitEveryS: 600,
+      accuracyRefreshS: 300,
     }),
   );
   const server = app.listen(0, '127.0.0.1');

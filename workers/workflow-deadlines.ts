@@ -1,4 +1,5 @@
 import { MARKET_CONDITIONS_WORKFLOW } from '../workflows/market/market-conditions-contract';
+import { ACCURACY_WORKFLOW } from '../workflows/accuracy/accuracy-contract';
 import { NATIVE_COIN_PRICE_WORKFLOW } from '../workflows/market/native-coin-price-contract';
 import { WATCHDOG_WORKFLOW } from '../workflows/ops/watchdog-contract';
 
@@ -7,4 +8,5 @@ export const WORKFLOW_DEADLINES_S: Record<string, number> = {
   [WATCHDOG_WORKFLOW]: 5 * 60,
   [NATIVE_COIN_PRICE_WORKFLOW]: 10 * 60,
   [MARKET_CONDITIONS_WORKFLOW]: 30 * 60,
+  [ACCURACY_WORKFLOW]: 15 * 60,
 };

@@ -4,3 +4,4 @@ export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';
 export { refreshMarketConditions } from './market/market-conditions-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
+export { recomputeAccuracy } from './accuracy/accuracy-workflow';
