@@ -1,3 +1,6 @@
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createUsageStore } from '../db/access/usage-store';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
 import { createPriceStore } from '../db/market/price-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
@@ -10,8 +13,19 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import type { ApiDeps } from './app';
-import { LIVE_SNAPSHOT } from '../activities/mint/live-projector';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../activities/mint/live-projector';
 import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
+import { createKeyCache } from './access/key-cache';
+import { createQuotaCounter } from './access/quota-counter';
+import type { AccessSettings } from './access/key-auth';
+
+/** Paid access as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_ACCESS: AccessSettings = {
+  authEnabled: true,
+  keyRequiredAfter: new Date(DEFAULT_KEY_REQUIRED_AFTER),
+  keyCacheTtlMs: 5000,
+  holderThresholds: { signals: 500_000, api: 2_500_000 },
+};
 
 /** Builds every API dependency over one database; used by the server, tests, fuzzing and benchmarks alike. */
 export function buildApiDeps(
@@ -25,13 +39,22 @@ export function buildApiDeps(
     watchdogIntervalS: number;
     priceRefreshIntervalS: number;
     expectedDaemons: readonly string[];
+    access?: Partial<AccessSettings>;
     now?: () => Date;
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
   const now = o.now ?? (() => new Date());
+  const access = { ...DEFAULT_ACCESS, ...o.access };
+  const apiKeyStore = createApiKeyStore(db, { now });
+  const usageStore = createUsageStore(db);
   return {
     ...o,
+    access,
+    apiKeyStore,
+    usageStore,
+    quotaCounter: createQuotaCounter(usageStore),
+    keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), access.keyCacheTtlMs),
     now,
     startedAt: now(),
     liveLatency: new LatencyWindow(5 * 60_000),
@@ -40,6 +63,7 @@ export function buildApiDeps(
     priceStore: createPriceStore(db),
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
+    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),

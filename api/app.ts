@@ -12,6 +12,12 @@ import type { StatsStore } from '../db/mint/stats-store';
 import type { LatencyWindow } from '../domain/ops/latency-window';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
+import type { ApiKeyStore } from '../db/access/api-key-store';
+import type { UsageStore } from '../db/access/usage-store';
+import type { KeyCache } from './access/key-cache';
+import type { QuotaCounter } from './access/quota-counter';
+import { keyAuth, type AccessSettings } from './access/key-auth';
+import { meRoutes } from './access/me-routes';
 import { keysRoutes } from './billing/keys-routes';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
@@ -42,6 +48,7 @@ export type ApiDeps = {
   priceStore: PriceStore;
   liveStore: LiveStore;
   liveCache: LiveSnapshotCache;
+  liveDelayedCache: LiveSnapshotCache;
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   statsStore: StatsStore;
@@ -51,6 +58,11 @@ export type ApiDeps = {
   watchdogIntervalS: number;
   priceRefreshIntervalS: number;
   expectedDaemons: readonly string[];
+  apiKeyStore: ApiKeyStore;
+  usageStore: UsageStore;
+  keyCache: KeyCache;
+  quotaCounter: QuotaCounter;
+  access: AccessSettings;
   now: () => Date;
 };
 
@@ -93,13 +105,17 @@ export function createApp(d: ApiDeps): Express {
     }),
   );
 
+  // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
+  app.use(keyAuth({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.access, now: d.now }));
+
   app.use(landingRoutes());
   app.use(healthRoutes(d));
   app.use(statusRoutes({ ...d }));
   app.use(nativeCoinPriceRoutes({ priceStore: d.priceStore, refreshIntervalS: d.priceRefreshIntervalS, now: d.now }));
   app.use(scopeRoutes(d));
   app.use(keysRoutes());
-  app.use(liveRoutes({ cache: d.liveCache }));
+  app.use(meRoutes({ apiKeyStore: d.apiKeyStore, settings: d.access, now: d.now }));
+  app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache }));
   app.use(mintRoutes(d));
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));
 

@@ -23,7 +23,14 @@ async function main() {
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
     expectedDaemons: cfg.expectedDaemons,
+    access: {
+      authEnabled: cfg.access.authEnabled,
+      keyRequiredAfter: cfg.access.keyRequiredAfter,
+      keyCacheTtlMs: cfg.access.keyCacheTtlMs,
+      holderThresholds: cfg.access.holder.thresholds,
+    },
   });
+  if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
 
 /**
  * The one typed configuration of every process. Parsed from the environment once, at start-up,
@@ -60,6 +61,18 @@ const schema = z.object({
   PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
   /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
   PUMP_IDL_PATH: z.string().optional(),
+
+  /** Paid access. `false` serves keyed endpoints without any key check (benchmarks only). */
+  API_AUTH_ENABLED: bool.default(true),
+  /** End of the free beta window: until then keyed endpoints also answer without a key. */
+  API_KEY_REQUIRED_AFTER: z.iso.datetime({ offset: true }).default(DEFAULT_KEY_REQUIRED_AFTER),
+  /** How long an API process reuses a key lookup; plan changes and revocations show within this. Quotas are never cached. */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
+  HOLDER_TOKEN_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/).optional(),
+  HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
+  HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
+  HOLDER_RPC_URL: z.string().url().optional(),
 });
 
 export type Config = {
@@ -86,6 +99,12 @@ export type Config = {
     solanaWsUrl: string;
     pumpPortalWsUrl: string;
     pumpIdlPath: string | undefined;
+  };
+  access: {
+    authEnabled: boolean;
+    keyRequiredAfter: Date;
+    keyCacheTtlMs: number;
+    holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string };
   };
 };
 
@@ -131,6 +150,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       solanaWsUrl: c.SOLANA_WS_URL,
       pumpPortalWsUrl: c.PUMPPORTAL_WS_URL,
       pumpIdlPath: c.PUMP_IDL_PATH,
+    },
+    access: {
+      authEnabled: c.API_AUTH_ENABLED,
+      keyRequiredAfter: new Date(c.API_KEY_REQUIRED_AFTER),
+      keyCacheTtlMs: c.API_KEY_CACHE_TTL_MS,
+      holder: {
+        mint: c.HOLDER_TOKEN_MINT,
+        thresholds: { signals: c.HOLDER_SIGNALS_THRESHOLD, api: c.HOLDER_API_THRESHOLD },
+        rpcUrl: c.HOLDER_RPC_URL ?? c.SOLANA_RPC_URL,
+      },
     },
   };
 }

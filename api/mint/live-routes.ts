@@ -1,14 +1,21 @@
 import { Router } from 'express';
 import { unavailable } from '../http/http-error';
+import { callerAccess } from '../access/key-auth';
 import type { LiveSnapshotCache } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
-export function liveRoutes(d: { cache: LiveSnapshotCache }): Router {
+export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache }): Router {
   const r = Router();
   const snapshot = async () => {
     const s = await d.cache.get();
     if (!s) throw unavailable('the live list has not been built yet; the projector refreshes it every few seconds', 5);
+    return s;
+  };
+  // Free keys get the list as it was 5 minutes ago (written by the projector from its own samples).
+  const delayedSnapshot = async () => {
+    const s = await d.delayedCache.get();
+    if (!s) throw unavailable('the delayed live list is not built yet; it appears 5 minutes after the live projector starts', 30);
     return s;
   };
 
@@ -24,7 +31,7 @@ export function liveRoutes(d: { cache: LiveSnapshotCache }): Router {
   });
 
   r.get('/api/v1/live', async (req, res) => {
-    const s = await snapshot();
+    const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
     const q = req.query as unknown as LiveQuery;
     const limit = q.limit ?? 60;
     const minProb = q.min_prob ?? 0;
