@@ -1,6 +1,11 @@
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createUsageStore } from '../db/access/usage-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient, type HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { WalletSignupSettings } from './access/wallet-signup-routes';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
@@ -18,6 +23,15 @@ import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
 import { createKeyCache } from './access/key-cache';
 import { createQuotaCounter } from './access/quota-counter';
 import type { AccessSettings } from './access/key-auth';
+
+/** Holder signup as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_WALLET_SIGNUP: WalletSignupSettings = {
+  ttlS: 900,
+  keyVisibleS: 300,
+  thresholds: { signals: 500_000, api: 2_500_000 },
+  keyRevealSecret: DEV_KEY_REVEAL_SECRET,
+  publicBaseUrl: undefined,
+};
 
 /** Paid access as configured by default (platform/config.ts has the same defaults). */
 export const DEFAULT_ACCESS: AccessSettings = {
@@ -40,6 +54,9 @@ export function buildApiDeps(
     priceRefreshIntervalS: number;
     expectedDaemons: readonly string[];
     access?: Partial<AccessSettings>;
+    walletSignup?: Partial<WalletSignupSettings>;
+    holderBalances?: HolderBalanceClient;
+    temporal?: { client: TemporalClient; taskQueue: string };
     now?: () => Date;
   },
 ): ApiDeps {
@@ -52,6 +69,11 @@ export function buildApiDeps(
     ...o,
     access,
     apiKeyStore,
+    walletLinkStore: createWalletLinkStore(db),
+    // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
+    holderBalances: o.holderBalances ?? createHolderBalanceClient({ rpcUrl: 'http://127.0.0.1:9/', mint: undefined }),
+    walletSignup: { ...DEFAULT_WALLET_SIGNUP, thresholds: access.holderThresholds, ...o.walletSignup },
+    temporal: o.temporal,
     usageStore,
     quotaCounter: createQuotaCounter(usageStore),
     keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), access.keyCacheTtlMs),

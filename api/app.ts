@@ -18,6 +18,11 @@ import type { KeyCache } from './access/key-cache';
 import type { QuotaCounter } from './access/quota-counter';
 import { keyAuth, type AccessSettings } from './access/key-auth';
 import { meRoutes } from './access/me-routes';
+import { walletLinkRoutes } from './access/wallet-link-routes';
+import { walletSignupRoutes, type WalletSignupSettings } from './access/wallet-signup-routes';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { WalletLinkStore } from '../db/access/wallet-link-store';
+import type { HolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { keysRoutes } from './billing/keys-routes';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
@@ -63,6 +68,11 @@ export type ApiDeps = {
   keyCache: KeyCache;
   quotaCounter: QuotaCounter;
   access: AccessSettings;
+  walletLinkStore: WalletLinkStore;
+  holderBalances: HolderBalanceClient;
+  walletSignup: WalletSignupSettings;
+  /** Commands that run as workflows (holder signup); absent when the process runs without Temporal. */
+  temporal: { client: TemporalClient; taskQueue: string } | undefined;
   now: () => Date;
 };
 
@@ -115,6 +125,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(scopeRoutes(d));
   app.use(keysRoutes());
   app.use(meRoutes({ apiKeyStore: d.apiKeyStore, settings: d.access, now: d.now }));
+  app.use(walletLinkRoutes({ apiKeyStore: d.apiKeyStore, holderBalances: d.holderBalances, settings: d.access, now: d.now }));
+  app.use(walletSignupRoutes({ temporal: d.temporal, store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
   app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache }));
   app.use(mintRoutes(d));
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));

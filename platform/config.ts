@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 
 /**
  * The one typed configuration of every process. Parsed from the environment once, at start-up,
@@ -73,6 +74,12 @@ const schema = z.object({
   HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
   HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
   HOLDER_RPC_URL: z.string().url().optional(),
+  /** How often a Temporal Schedule re-reads the balances of linked wallets, so access follows holdings. */
+  HOLDER_RECHECK_INTERVAL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** How long a wallet signup waits for its signature. */
+  WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
+  KEY_REVEAL_SECRET: z.string().min(16).optional(),
 });
 
 export type Config = {
@@ -104,7 +111,10 @@ export type Config = {
     authEnabled: boolean;
     keyRequiredAfter: Date;
     keyCacheTtlMs: number;
-    holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string };
+    holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string; recheckIntervalS: number };
+    walletSignupTtlS: number;
+    /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
+    keyRevealSecret: string | undefined;
   };
 };
 
@@ -159,7 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         mint: c.HOLDER_TOKEN_MINT,
         thresholds: { signals: c.HOLDER_SIGNALS_THRESHOLD, api: c.HOLDER_API_THRESHOLD },
         rpcUrl: c.HOLDER_RPC_URL ?? c.SOLANA_RPC_URL,
+        recheckIntervalS: c.HOLDER_RECHECK_INTERVAL_S,
       },
+      walletSignupTtlS: c.WALLET_SIGNUP_TTL_S,
+      keyRevealSecret: c.KEY_REVEAL_SECRET ?? (c.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
     },
   };
 }

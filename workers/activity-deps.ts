@@ -3,6 +3,9 @@ import type { ActivityDeps } from '../activities';
 import { createKnnGradProbScorer } from '../activities/mint/knn-grad-prob-scorer';
 import type { PriceClient } from '../clients/jupiter-price-client';
 import { createPriceStore } from '../db/market/price-store';
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { createCorpusStore } from '../db/mint/corpus-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
@@ -40,6 +43,10 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     liveWindowS: o.cfg.mint.liveWindowS,
     liveMaxEntries: o.cfg.mint.liveMaxEntries,
     refreshIntervalS: Math.max(1, Math.round(o.cfg.mint.liveRefreshMs / 1000)),
+    apiKeyStore: createApiKeyStore(db, { now }),
+    walletLinkStore: createWalletLinkStore(db),
+    holderBalances: createHolderBalanceClient({ rpcUrl: o.cfg.access.holder.rpcUrl, mint: o.cfg.access.holder.mint }),
+    keyRevealSecret: o.cfg.access.keyRevealSecret,
     now,
   };
 }

@@ -3,3 +3,5 @@ export { watchdogTick } from './ops/watchdog-workflow';
 export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
+export { walletSignup } from './access/wallet-signup-workflow';
+export { recheckHolderBalances } from './access/holder-recheck-workflow';
