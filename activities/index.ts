@@ -1,11 +1,12 @@
 import { createMarketConditionsActivities, type MarketConditionsDeps } from './market/market-conditions-activities';
 import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy-activities';
+import { createWalletSignupActivities, type WalletSignupDeps } from './access/wallet-signup-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
 import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
 import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
 
-export type ActivityDeps = WatchdogDeps & PriceDeps & MarketConditionsDeps & MintDeps & LiveProjectorDeps & AccuracyDeps;
+export type ActivityDeps = WatchdogDeps & PriceDeps & MarketConditionsDeps & MintDeps & LiveProjectorDeps & AccuracyDeps & WalletSignupDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
@@ -16,5 +17,6 @@ export function createActivities(d: ActivityDeps) {
     ...createMintActivities(d),
     ...createLiveProjector(d),
     ...createAccuracyActivities(d),
+    ...createWalletSignupActivities(d),
   };
 }

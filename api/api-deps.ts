@@ -2,6 +2,14 @@ import { createMarketConditionsStore } from '../db/market/market-conditions-stor
 import { createAccuracyStore } from '../db/accuracy/accuracy-store';
 import { createGateStore } from '../db/accuracy/gate-store';
 import { createModelFitStore } from '../db/accuracy/model-fit-store';
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createUsageStore } from '../db/access/usage-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient, type HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { WalletSignupSettings } from './access/wallet-signup-routes';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
 import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
@@ -15,8 +23,28 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import type { ApiDeps } from './app';
-import { LIVE_SNAPSHOT } from '../activities/mint/live-projector';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../activities/mint/live-projector';
 import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
+import { createKeyCache } from './access/key-cache';
+import { createQuotaCounter } from './access/quota-counter';
+import type { AccessSettings } from './access/key-auth';
+
+/** Holder signup as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_WALLET_SIGNUP: WalletSignupSettings = {
+  ttlS: 900,
+  keyVisibleS: 300,
+  thresholds: { signals: 500_000, api: 2_500_000 },
+  keyRevealSecret: DEV_KEY_REVEAL_SECRET,
+  publicBaseUrl: undefined,
+};
+
+/** Paid access as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_ACCESS: AccessSettings = {
+  authEnabled: true,
+  keyRequiredAfter: new Date(DEFAULT_KEY_REQUIRED_AFTER),
+  keyCacheTtlMs: 5000,
+  holderThresholds: { signals: 500_000, api: 2_500_000 },
+};
 
 /** Builds every API dependency over one database; used by the server, tests, fuzzing and benchmarks alike. */
 export function buildApiDeps(
@@ -34,14 +62,31 @@ export function buildApiDeps(
     expectedDaemons: readonly string[];
     modelRefitEveryS: number;
     accuracyRefreshS: number;
+    access?: Partial<AccessSettings>;
+    walletSignup?: Partial<WalletSignupSettings>;
+    holderBalances?: HolderBalanceClient;
+    temporal?: { client: TemporalClient; taskQueue: string };
     now?: () => Date;
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
   const modelFitStore = createModelFitStore(db);
   const now = o.now ?? (() => new Date());
+  const access = { ...DEFAULT_ACCESS, ...o.access };
+  const apiKeyStore = createApiKeyStore(db, { now });
+  const usageStore = createUsageStore(db);
   return {
     ...o,
+    access,
+    apiKeyStore,
+    walletLinkStore: createWalletLinkStore(db),
+    // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
+    holderBalances: o.holderBalances ?? createHolderBalanceClient({ rpcUrl: 'http://127.0.0.1:9/', mint: undefined }),
+    walletSignup: { ...DEFAULT_WALLET_SIGNUP, thresholds: access.holderThresholds, ...o.walletSignup },
+    temporal: o.temporal,
+    usageStore,
+    quotaCounter: createQuotaCounter(usageStore),
+    keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), access.keyCacheTtlMs),
     now,
     startedAt: now(),
     liveLatency: new LatencyWindow(5 * 60_000),
@@ -53,6 +98,7 @@ export function buildApiDeps(
     conditionsMinHistoryH: o.conditionsMinHistoryH ?? 24,
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
+    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),

@@ -18,6 +18,17 @@ import type { LatencyWindow } from '../domain/ops/latency-window';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { accuracyRoutes } from './accuracy/accuracy-routes';
+import type { ApiKeyStore } from '../db/access/api-key-store';
+import type { UsageStore } from '../db/access/usage-store';
+import type { KeyCache } from './access/key-cache';
+import type { QuotaCounter } from './access/quota-counter';
+import { keyAuth, type AccessSettings } from './access/key-auth';
+import { meRoutes } from './access/me-routes';
+import { walletLinkRoutes } from './access/wallet-link-routes';
+import { walletSignupRoutes, type WalletSignupSettings } from './access/wallet-signup-routes';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { WalletLinkStore } from '../db/access/wallet-link-store';
+import type { HolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { keysRoutes } from './billing/keys-routes';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
@@ -53,6 +64,7 @@ export type ApiDeps = {
   conditionsMinHistoryH: number;
   liveStore: LiveStore;
   liveCache: LiveSnapshotCache;
+  liveDelayedCache: LiveSnapshotCache;
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   statsStore: StatsStore;
@@ -70,6 +82,16 @@ export type ApiDeps = {
   watchdogIntervalS: number;
   priceRefreshIntervalS: number;
   expectedDaemons: readonly string[];
+  apiKeyStore: ApiKeyStore;
+  usageStore: UsageStore;
+  keyCache: KeyCache;
+  quotaCounter: QuotaCounter;
+  access: AccessSettings;
+  walletLinkStore: WalletLinkStore;
+  holderBalances: HolderBalanceClient;
+  walletSignup: WalletSignupSettings;
+  /** Commands that run as workflows (holder signup); absent when the process runs without Temporal. */
+  temporal: { client: TemporalClient; taskQueue: string } | undefined;
   now: () => Date;
 };
 
@@ -112,13 +134,19 @@ export function createApp(d: ApiDeps): Express {
     }),
   );
 
+  // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
+  app.use(keyAuth({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.access, now: d.now }));
+
   app.use(landingRoutes());
   app.use(healthRoutes(d));
   app.use(statusRoutes({ ...d }));
   app.use(nativeCoinPriceRoutes({ priceStore: d.priceStore, refreshIntervalS: d.priceRefreshIntervalS, now: d.now }));
   app.use(scopeRoutes(d));
   app.use(keysRoutes());
-  app.use(liveRoutes({ cache: d.liveCache }));
+  app.use(meRoutes({ apiKeyStore: d.apiKeyStore, settings: d.access, now: d.now }));
+  app.use(walletLinkRoutes({ apiKeyStore: d.apiKeyStore, holderBalances: d.holderBalances, settings: d.access, now: d.now }));
+  app.use(walletSignupRoutes({ temporal: d.temporal, store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
+  app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache }));
   app.use(mintRoutes(d));
   app.use(conditionsRoutes(d));
   app.use(runnersRoutes({ cache: d.liveCache }));

@@ -4,6 +4,8 @@ import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
+import { connectTemporalClient } from '../platform/temporal-connection';
+import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { buildApiDeps } from './api-deps';
 import { createApp } from './app';
 import { version } from '../package.json';
@@ -14,6 +16,8 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
+  // Holder signup runs as workflows; without TEMPORAL_ADDRESS its endpoints answer 503 and the rest still serves.
+  const temporal = cfg.temporal.address ? { client: await connectTemporalClient(cfg.temporal.address, cfg.temporal.namespace), taskQueue: cfg.temporal.taskQueue } : undefined;
   const deps = buildApiDeps(db, {
     log,
     metrics: createMetrics('api'),
@@ -27,7 +31,17 @@ async function main() {
     expectedDaemons: cfg.expectedDaemons,
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,
+    access: {
+      authEnabled: cfg.access.authEnabled,
+      keyRequiredAfter: cfg.access.keyRequiredAfter,
+      keyCacheTtlMs: cfg.access.keyCacheTtlMs,
+      holderThresholds: cfg.access.holder.thresholds,
+    },
+    holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
+    walletSignup: { ttlS: cfg.access.walletSignupTtlS, keyRevealSecret: cfg.access.keyRevealSecret, publicBaseUrl: cfg.api.publicBaseUrl },
+    temporal,
   });
+  if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));

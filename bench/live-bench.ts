@@ -1,4 +1,5 @@
 import { createLiveProjector } from '../activities/mint/live-projector';
+import { createApiKeyStore } from '../db/access/api-key-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { WSOL_MINT } from '../domain/market/native-coin';
@@ -11,7 +12,7 @@ import { machineLine, measure, type LoadResult, spawnApi } from './lib/load';
 /**
  * `npm run bench:live [-- seconds]`: requests/s and p99 of the live list with 500 live mints, as production
  * serves it (response validation off): `/api/live` (pre-serialized bytes), `/api/v1/live` at its default and
- * largest limit, and a `min_prob` filter. The market is the simulator's, written as ingestion writes it, and the
+ * largest limit, and a `min_prob` filter (keyed routes with an Enterprise key: authenticated and quota-counted). The market is the simulator's, written as ingestion writes it, and the
  * snapshot is the projector's own.
  */
 const DURATION_S = Number(process.argv[2] ?? 8);
@@ -32,13 +33,18 @@ async function main() {
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 80, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
   const projector = createLiveProjector(buildLiveProjectorDeps(db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) }));
   const { tracked } = await projector.refreshLiveSnapshot();
+  // Keyed routes are measured as production serves them: authenticated and quota-counted.
+  const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   await db.destroy();
 
   const api = await spawnApi(bench.url, await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
   const bytes = (await (await fetch(`${api.base}/api/live`)).arrayBuffer()).byteLength;
   const results: [string, string, LoadResult][] = [];
   for (const [encoding, headers] of Object.entries(ENCODINGS)) {
-    for (const route of ROUTES) results.push([route, encoding, await measure(api.base + route, { connections: CONNECTIONS, durationS: DURATION_S, headers })]);
+    for (const route of ROUTES) {
+      const auth: Record<string, string> = route.startsWith('/api/v1/') ? { 'x-api-key': key.plaintext } : {};
+      results.push([route, encoding, await measure(api.base + route, { connections: CONNECTIONS, durationS: DURATION_S, headers: { ...headers, ...auth } })]);
+    }
   }
   await api.stop();
   await bench.stop();

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 
 /**
  * The one typed configuration of every process. Parsed from the environment once, at start-up,
@@ -66,6 +68,24 @@ const schema = z.object({
   PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
   /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
   PUMP_IDL_PATH: z.string().optional(),
+
+  /** Paid access. `false` serves keyed endpoints without any key check (benchmarks only). */
+  API_AUTH_ENABLED: bool.default(true),
+  /** End of the free beta window: until then keyed endpoints also answer without a key. */
+  API_KEY_REQUIRED_AFTER: z.iso.datetime({ offset: true }).default(DEFAULT_KEY_REQUIRED_AFTER),
+  /** How long an API process reuses a key lookup; plan changes and revocations show within this. Quotas are never cached. */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
+  HOLDER_TOKEN_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/).optional(),
+  HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
+  HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
+  HOLDER_RPC_URL: z.string().url().optional(),
+  /** How often a Temporal Schedule re-reads the balances of linked wallets, so access follows holdings. */
+  HOLDER_RECHECK_INTERVAL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** How long a wallet signup waits for its signature. */
+  WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
+  KEY_REVEAL_SECRET: z.string().min(16).optional(),
 });
 
 export type Config = {
@@ -94,6 +114,15 @@ export type Config = {
     solanaWsUrl: string;
     pumpPortalWsUrl: string;
     pumpIdlPath: string | undefined;
+  };
+  access: {
+    authEnabled: boolean;
+    keyRequiredAfter: Date;
+    keyCacheTtlMs: number;
+    holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string; recheckIntervalS: number };
+    walletSignupTtlS: number;
+    /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
+    keyRevealSecret: string | undefined;
   };
 };
 
@@ -141,6 +170,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       solanaWsUrl: c.SOLANA_WS_URL,
       pumpPortalWsUrl: c.PUMPPORTAL_WS_URL,
       pumpIdlPath: c.PUMP_IDL_PATH,
+    },
+    access: {
+      authEnabled: c.API_AUTH_ENABLED,
+      keyRequiredAfter: new Date(c.API_KEY_REQUIRED_AFTER),
+      keyCacheTtlMs: c.API_KEY_CACHE_TTL_MS,
+      holder: {
+        mint: c.HOLDER_TOKEN_MINT,
+        thresholds: { signals: c.HOLDER_SIGNALS_THRESHOLD, api: c.HOLDER_API_THRESHOLD },
+        rpcUrl: c.HOLDER_RPC_URL ?? c.SOLANA_RPC_URL,
+        recheckIntervalS: c.HOLDER_RECHECK_INTERVAL_S,
+      },
+      walletSignupTtlS: c.WALLET_SIGNUP_TTL_S,
+      keyRevealSecret: c.KEY_REVEAL_SECRET ?? (c.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
     },
   };
 }

@@ -9,6 +9,9 @@ import { createPriceStore } from '../db/market/price-store';
 import { createAccuracyStore } from '../db/accuracy/accuracy-store';
 import { createGateStore } from '../db/accuracy/gate-store';
 import { createModelFitStore } from '../db/accuracy/model-fit-store';
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { createCorpusStore } from '../db/mint/corpus-store';
 import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
@@ -58,6 +61,10 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     dexPriceSourceName: 'jupiter-price-v3',
     ...buildAccuracyDeps(db, { windowDays: o.cfg.accuracy.windowDays, now }),
     accuracyWindowDays: o.cfg.accuracy.windowDays,
+    apiKeyStore: createApiKeyStore(db, { now }),
+    walletLinkStore: createWalletLinkStore(db),
+    holderBalances: createHolderBalanceClient({ rpcUrl: o.cfg.access.holder.rpcUrl, mint: o.cfg.access.holder.mint }),
+    keyRevealSecret: o.cfg.access.keyRevealSecret,
     now,
   };
 }

@@ -36,12 +36,7 @@ async function main() {
   await ensureSchedules(
     client,
     cfg.temporal.taskQueue,
-    scheduleSpecs({
-      watchdogIntervalS: cfg.watchdog.intervalS,
-      priceRefreshIntervalS: cfg.price.refreshIntervalS,
-      conditionsRefreshS: cfg.conditions.refreshS,
-      accuracyRefreshIntervalS: cfg.accuracy.refreshIntervalS,
-    }),
+    scheduleSpecs(cfg),
     true,
   );
   await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);

@@ -1,12 +1,22 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Config } from '../platform/config';
 import { MARKET_CONDITIONS_SCHEDULE_ID, MARKET_CONDITIONS_WORKFLOW, MARKET_CONDITIONS_WORKFLOW_ID_PREFIX } from '../workflows/market/market-conditions-contract';
 import { ACCURACY_SCHEDULE_ID, ACCURACY_WORKFLOW, ACCURACY_WORKFLOW_ID_PREFIX } from '../workflows/accuracy/accuracy-contract';
 import { NATIVE_COIN_PRICE_SCHEDULE_ID, NATIVE_COIN_PRICE_WORKFLOW, NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX } from '../workflows/market/native-coin-price-contract';
+import { HOLDER_RECHECK_SCHEDULE_ID, HOLDER_RECHECK_WORKFLOW, HOLDER_RECHECK_WORKFLOW_ID_PREFIX } from '../workflows/access/holder-recheck-contract';
 import { WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW, WATCHDOG_WORKFLOW_ID_PREFIX } from '../workflows/ops/watchdog-contract';
 
 type ScheduleSpec = { scheduleId: string; workflowType: string; workflowIdPrefix: string; everyS: number; runTimeoutS: number };
 
-export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number; conditionsRefreshS: number; accuracyRefreshIntervalS: number }): ScheduleSpec[] {
+/** Every recurring job, at the periods the typed config gives. */
+export function scheduleSpecs(cfg: Config): ScheduleSpec[] {
+  const o = {
+    watchdogIntervalS: cfg.watchdog.intervalS,
+    priceRefreshIntervalS: cfg.price.refreshIntervalS,
+    conditionsRefreshS: cfg.conditions.refreshS,
+    accuracyRefreshIntervalS: cfg.accuracy.refreshIntervalS,
+    holderRecheckIntervalS: cfg.access.holder.recheckIntervalS,
+  };
   return [
     { scheduleId: WATCHDOG_SCHEDULE_ID, workflowType: WATCHDOG_WORKFLOW, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: o.watchdogIntervalS, runTimeoutS: 120 },
     {
@@ -29,6 +39,13 @@ export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshInterv
       workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX,
       everyS: o.accuracyRefreshIntervalS,
       runTimeoutS: 600,
+    },
+    {
+      scheduleId: HOLDER_RECHECK_SCHEDULE_ID,
+      workflowType: HOLDER_RECHECK_WORKFLOW,
+      workflowIdPrefix: HOLDER_RECHECK_WORKFLOW_ID_PREFIX,
+      everyS: o.holderRecheckIntervalS,
+      runTimeoutS: Math.max(600, o.holderRecheckIntervalS),
     },
   ];
 }

@@ -5,3 +5,5 @@ export { refreshMarketConditions } from './market/market-conditions-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
 export { recomputeAccuracy } from './accuracy/accuracy-workflow';
+export { walletSignup } from './access/wallet-signup-workflow';
+export { recheckHolderBalances } from './access/holder-recheck-workflow';

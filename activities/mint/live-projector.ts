@@ -9,8 +9,12 @@ import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { unknownBuyers } from '../../domain/mint/wallet-freshness';
+import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
+import { createLiveDelayLine } from './live-delay-line';
 
 export const LIVE_SNAPSHOT = 'live';
+/** The Free tier's list: the newest snapshot at least FREE_LIVE_DELAY_S old, with `delay_s` set. */
+export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
 
 export type LiveProjectorDeps = {
   liveStore: LiveStore;
@@ -36,6 +40,7 @@ type Tracked = { row: LiveMintRow; tape: MintTape; freshness: Map<string, boolea
 export function createLiveProjector(d: LiveProjectorDeps) {
   const tracked = new Map<string, Tracked>();
   let lastSeq = -1;
+  const delayLine = createLiveDelayLine(FREE_LIVE_DELAY_S, 15);
 
   async function coldStart(since: Date) {
     const rows = await d.liveStore.mintsSince(since);
@@ -102,8 +107,10 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     const listed = entries.filter((e) => e.hide_reason === null);
     listed.sort((a, b) => (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || b.created_at.localeCompare(a.created_at));
     const top = listed.slice(0, d.liveMaxEntries);
-    const body = JSON.stringify({ generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top });
-    const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, body, top.length, now);
+    const list = { generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top };
+    const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
+    const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
+    if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     return { version, tracked: tracked.size, listed: top.length, tradesApplied };
   }
 

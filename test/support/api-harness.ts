@@ -2,12 +2,23 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildApiDeps } from '../../api/api-deps';
 import { createApp, type ApiDeps } from '../../api/app';
+import type { AccessSettings } from '../../api/access/key-auth';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
 
+/**
+ * Tests of other areas call keyed endpoints without a key: by default the app runs inside the free beta
+ * window, where that is allowed. Access tests pass `access.keyRequiredAfter` (and issue keys with
+ * `issueTestKey`) to test what happens after it.
+ */
+export const OPEN_BETA: Partial<AccessSettings> = { keyRequiredAfter: new Date('9999-12-31T23:59:59Z') };
+
 /** The real app on a loopback port, over a test database, with response validation on. */
-export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
+export async function startApi(
+  db: Knex,
+  { access, ...overrides }: Partial<Omit<ApiDeps, 'access'>> & { access?: Partial<AccessSettings> } = {},
+): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
     ...buildApiDeps(db, {
       log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api-test'),
@@ -20,6 +31,7 @@ export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Prom
       expectedDaemons: ['api', 'worker'],
       modelRefitEveryS: 600,
       accuracyRefreshS: 300,
+      access: { ...OPEN_BETA, ...access },
       now: overrides.now,
     }),
     ...overrides,

@@ -1,3 +1,4 @@
+import { loadConfig } from '../../platform/config';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
@@ -62,7 +63,7 @@ describe('accuracy recompute workflow → cached page → GET /api/accuracy', ()
 
   it('is kept current by a Temporal Schedule', async () => {
     await resolvedMint('MintC', 0.6, true);
-    const spec = scheduleSpecs({ watchdogIntervalS: 60, priceRefreshIntervalS: 300, conditionsRefreshS: 300, accuracyRefreshIntervalS: 300 }).find((s) => s.scheduleId === ACCURACY_SCHEDULE_ID)!;
+    const spec = scheduleSpecs(loadConfig({})).find((s) => s.scheduleId === ACCURACY_SCHEDULE_ID)!;
     const scheduleId = uniqueId('schedule:accuracy');
     // The production spec under a test id, started at once.
     await ensureSchedules(w.client, w.taskQueue, [{ ...spec, scheduleId, workflowIdPrefix: uniqueId('accuracy') }], true);
