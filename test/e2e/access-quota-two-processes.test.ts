@@ -26,8 +26,9 @@ describe('quota across two API processes', () => {
     const calls = Array.from({ length: 320 }, (_, i) => call(`${servers[i % 2]!.url}/api/v1/live`, { headers: i % 3 ? k.bearer : k.xApiKey }));
     const results = await Promise.all(calls);
     const byProcess = [0, 1].map((p) => results.filter((r, i) => i % 2 === p && r.status === 200).length);
-    expect(results.filter((r) => r.status === 200)).toHaveLength(200);
-    expect(results.filter((r) => r.status === 429)).toHaveLength(120);
+    // Counts, not the responses themselves: a failure message must stay small.
+    const statuses = results.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+    expect(statuses).toEqual({ 200: 200, 429: 120 });
     // Both processes served part of the quota: the count was shared, not per process.
     expect(byProcess[0]).toBeGreaterThan(0);
     expect(byProcess[1]).toBeGreaterThan(0);
