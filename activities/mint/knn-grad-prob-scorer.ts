@@ -2,9 +2,10 @@ import type { CorpusStore, ForwardCell } from '../../db/mint/corpus-store';
 import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import { fitGradProbModel, isScoreAgeOrThrow, type GradProbModel } from './knn-model-fit';
+import { fitGradProbModelSteps, isScoreAgeOrThrow, type GradProbModel } from './knn-model-fit';
 import { computeFeatures } from '../../domain/scoring/mint-features';
 import type { Logger } from '../../platform/logger';
+import { runInSlices } from '../../platform/time-slice';
 import type { GradProbScore, GradProbScorer } from './grad-prob-scorer';
 
 type Fitted = { model: GradProbModel; cells: ForwardCell[]; fittedAt: number };
@@ -12,8 +13,9 @@ type Fitted = { model: GradProbModel; cells: ForwardCell[]; fittedAt: number };
 /**
  * The k-NN grad_prob scorer the scoring activity uses. Models are fitted per age bucket from the resolved
  * corpus in Postgres and refitted in the background when older than `refitEveryS`; scoring never waits for
- * a refit once a model exists. The inline calibration record is forward-measured: resolved live predictions
- * in the same (age × confidence) cell.
+ * a refit once a model exists. A refit runs in ~10 ms slices (platform/time-slice.ts) and the new model
+ * replaces the old one in a single assignment, so a score uses one whole model or the other. The inline
+ * calibration record is forward-measured: resolved live predictions in the same (age × confidence) cell.
  */
 export function createKnnGradProbScorer(d: { corpusStore: CorpusStore; refitEveryS: number; corpusLimit: number; log: Logger; now: () => number }): GradProbScorer & { refit(ageS: number): Promise<Fitted> } {
   const fitted = new Map<number, Fitted>();
@@ -25,9 +27,12 @@ export function createKnnGradProbScorer(d: { corpusStore: CorpusStore; refitEver
     const p = (async () => {
       const started = d.now();
       const rows = await d.corpusStore.corpus(ageS, LABEL_VERSION, d.corpusLimit);
-      const model = fitGradProbModel(
-        rows.map((r) => ({ mint: r.mint, ageBucket: isScoreAgeOrThrow(ageS), features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt })),
-        { ageBucket: isScoreAgeOrThrow(ageS) },
+      // Fitted in slices: scoring of the other mints goes on with the previous model meanwhile.
+      const model = await runInSlices(
+        fitGradProbModelSteps(
+          rows.map((r) => ({ mint: r.mint, ageBucket: isScoreAgeOrThrow(ageS), features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt })),
+          { ageBucket: isScoreAgeOrThrow(ageS) },
+        ),
       );
       const f = { model, cells: await d.corpusStore.forwardCells(ageS), fittedAt: d.now() };
       fitted.set(ageS, f);

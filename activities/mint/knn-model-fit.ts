@@ -1,5 +1,5 @@
 import { isScoreAge, type ScoreAge } from '../../domain/scoring/score-age';
-export { fitGradProbModel, type GradProbModel } from '../../domain/scoring/grad-prob-model';
+export { fitGradProbModel, fitGradProbModelSteps, type GradProbModel } from '../../domain/scoring/grad-prob-model';
 
 /** Lifecycle timings are configurable, but a model exists only for the published ages. */
 export function isScoreAgeOrThrow(ageS: number): ScoreAge {

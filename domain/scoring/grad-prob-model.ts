@@ -2,9 +2,11 @@ import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, fitCalibrator,
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from './confidence-band';
 import { ContentHash } from './content-hash';
 import { splitCorpus } from './corpus-split';
-import { DEFAULT_K, buildFlatKnnIndex } from './knn-index';
+import { buildKdTreeIndexSteps } from './kd-tree-index';
+import { DEFAULT_K } from './knn-index';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from './mint-features';
 import type { ScoreAge } from './score-age';
+import { pauseEvery, runSteps, type Steps } from './steps';
 
 export { SCORE_AGES, scoreAgeBucket, type ScoreAge } from './score-age';
 
@@ -77,6 +79,11 @@ export interface GradProbModel {
 }
 
 export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbModelOptions): GradProbModel {
+  return runSteps(fitGradProbModelSteps(corpus, opts));
+}
+
+/** The same fit, pausing between bounded pieces of work (see steps.ts) so a background refit never stalls scoring. */
+export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradProbModelOptions): Steps<GradProbModel> {
   const k = opts.k ?? DEFAULT_K;
   const calibrationShare = opts.calibrationShare ?? 0.3;
   const minCalibrationSamples = opts.minCalibrationSamples ?? DEFAULT_MIN_CALIBRATION_SAMPLES;
@@ -92,7 +99,8 @@ export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbMod
   const { indexRows, calibrationRows } = splitCorpus(corpus, calibrationShare, minCalibrationSamples);
   const grads = corpus.reduce((n, r) => n + (r.graduated ? 1 : 0), 0);
   const baseRate = (grads + BASE_RATE_PRIOR_WEIGHT * priorRate) / (corpus.length + BASE_RATE_PRIOR_WEIGHT);
-  const index = buildFlatKnnIndex(
+  yield;
+  const index = yield* buildKdTreeIndexSteps(
     indexRows.map((r) => ({ vector: toVector(r.features), label: r })),
     FEATURE_VECTOR_KEYS.length,
   );
@@ -102,10 +110,12 @@ export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbMod
   };
 
   // Raw scores of the later slice against the earlier index only: these rows are not in the index.
-  const heldOut = calibrationRows.map((r) => {
+  const heldOut: { row: CorpusRow; grads: number; k: number }[] = [];
+  for (const r of calibrationRows) {
     const { found, grads: g } = neighboursOf(r.features);
-    return { row: r, grads: g, k: found.length };
-  });
+    heldOut.push({ row: r, grads: g, k: found.length });
+    if (pauseEvery(heldOut.length, 256)) yield;
+  }
   const calibration = fitCalibrator(
     heldOut.map((h) => ({ raw: h.grads / h.k, label: h.row.graduated })),
     { baseRate, priorStrength, minSamples: minCalibrationSamples },
@@ -118,7 +128,7 @@ export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbMod
     if (h.row.graduated) cell.positives++;
   }
 
-  const version = `${MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${versionHash(indexRows, calibrationRows, [k, calibrationShare, minCalibrationSamples, priorStrength, priorRate])}`;
+  const version = `${MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${yield* versionHash(indexRows, calibrationRows, [k, calibrationShare, minCalibrationSamples, priorStrength, priorRate])}`;
   return {
     version,
     ageBucket: opts.ageBucket,
@@ -145,11 +155,14 @@ export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbMod
   };
 }
 
-function versionHash(indexRows: readonly CorpusRow[], calibrationRows: readonly CorpusRow[], options: readonly number[]): string {
+function* versionHash(indexRows: readonly CorpusRow[], calibrationRows: readonly CorpusRow[], options: readonly number[]): Steps<string> {
   const h = new ContentHash().update(options.join(','));
   for (const part of [indexRows, calibrationRows]) {
     h.update('|');
-    for (const r of part) h.update(`${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`);
+    for (const [i, r] of part.entries()) {
+      h.update(`${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`);
+      if (pauseEvery(i, 1 << 14)) yield;
+    }
   }
   return h.digest();
 }
