@@ -80,8 +80,8 @@ describe('k-d tree k-NN index', () => {
   it('is exact in other dimensions too (the generic distance loop)', () => {
     const rng = new SeededRandom(13);
     for (const dims of [1, 2, 3, 9]) {
-      const vectors = Array.from({ length: 1500 }, () => Array.from({ length: dims }, () => (rng.chance(0.3) ? rng.int(0, 4) : rng.normal(0, 3))));
-      const queries = Array.from({ length: 10 }, () => Array.from({ length: dims }, () => rng.normal(0, 4)));
+      const vectors = Array.from({ length: 1500 }, () => Array.from({ length: dims }, () => (rng.chance(0.3) ? rng.int(0, 4) : 3 * rng.normal())));
+      const queries = Array.from({ length: 10 }, () => Array.from({ length: dims }, () => 4 * rng.normal()));
       expectExact(vectors, dims, [...queries, vectors[0]!], [1, 50]);
     }
   });
