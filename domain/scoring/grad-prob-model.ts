@@ -6,7 +6,7 @@ import { buildKdTreeIndexSteps } from './kd-tree-index';
 import { DEFAULT_K } from './knn-index';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from './mint-features';
 import type { ScoreAge } from './score-age';
-import { pauseEvery, runSteps, type Steps } from './steps';
+import { mapInPieces, pauseEvery, runSteps, type Steps } from './steps';
 
 export { SCORE_AGES, scoreAgeBucket, type ScoreAge } from './score-age';
 
@@ -101,7 +101,7 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
   const baseRate = (grads + BASE_RATE_PRIOR_WEIGHT * priorRate) / (corpus.length + BASE_RATE_PRIOR_WEIGHT);
   yield;
   const index = yield* buildKdTreeIndexSteps(
-    indexRows.map((r) => ({ vector: toVector(r.features), label: r })),
+    yield* mapInPieces(indexRows, (r) => ({ vector: toVector(r.features), label: r })),
     FEATURE_VECTOR_KEYS.length,
   );
   const neighboursOf = (f: MintFeatures) => {
@@ -114,12 +114,11 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
   for (const r of calibrationRows) {
     const { found, grads: g } = neighboursOf(r.features);
     heldOut.push({ row: r, grads: g, k: found.length });
-    if (pauseEvery(heldOut.length, 256)) yield;
+    if (pauseEvery(heldOut.length, 32)) yield;
   }
-  const calibration = fitCalibrator(
-    heldOut.map((h) => ({ raw: h.grads / h.k, label: h.row.graduated })),
-    { baseRate, priorStrength, minSamples: minCalibrationSamples },
-  );
+  const samples = yield* mapInPieces(heldOut, (h) => ({ raw: h.grads / h.k, label: h.row.graduated }));
+  const calibration = fitCalibrator(samples, { baseRate, priorStrength, minSamples: minCalibrationSamples });
+  yield;
   const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
   for (const h of heldOut) {
     const band = confidenceBand(calibration.apply(h.grads, h.k));
@@ -161,7 +160,7 @@ function* versionHash(indexRows: readonly CorpusRow[], calibrationRows: readonly
     h.update('|');
     for (const [i, r] of part.entries()) {
       h.update(`${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`);
-      if (pauseEvery(i, 1 << 14)) yield;
+      if (pauseEvery(i, 2048)) yield;
     }
   }
   return h.digest();

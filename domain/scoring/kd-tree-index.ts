@@ -25,7 +25,7 @@ import { pauseEvery, runSteps, type Steps } from './steps';
  */
 export const LEAF_SIZE = 8;
 /** Subtrees up to this many points are built in one uninterrupted piece (a few ms). */
-const PIECE_POINTS = 1 << 15;
+const PIECE_POINTS = 1 << 13;
 const ROW_PIECE = 1 << 14;
 
 export function buildKdTreeIndex<L>(rows: readonly KnnRow<L>[], dims: number, scaling?: Scaling): KnnIndex<L> {

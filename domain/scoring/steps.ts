@@ -16,3 +16,13 @@ export function runSteps<T>(steps: Steps<T>): T {
 
 /** Yields every `every` iterations of a plain loop; `every` must be a power of two. */
 export const pauseEvery = (i: number, every: number) => (i & (every - 1)) === every - 1;
+
+/** `xs.map(f)`, pausing every `piece` elements (a power of two). */
+export function* mapInPieces<A, B>(xs: readonly A[], f: (x: A) => B, piece = 4096): Steps<B[]> {
+  const out = new Array<B>(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    out[i] = f(xs[i]!);
+    if (pauseEvery(i, piece)) yield;
+  }
+  return out;
+}
