@@ -1,11 +1,12 @@
+import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
 import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
 import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
 
-export type ActivityDeps = WatchdogDeps & PriceDeps & MintDeps & LiveProjectorDeps;
+export type ActivityDeps = WatchdogDeps & PriceDeps & MintDeps & LiveProjectorDeps & AccuracyDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
-  return { ...createWatchdogActivities(d), ...createPriceActivities(d), ...createMintActivities(d), ...createLiveProjector(d) };
+  return { ...createWatchdogActivities(d), ...createPriceActivities(d), ...createMintActivities(d), ...createLiveProjector(d), ...createAccuracyActivities(d) };
 }

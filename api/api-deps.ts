@@ -1,4 +1,8 @@
+import { createAccuracyStore } from '../db/accuracy/accuracy-store';
+import { createGateStore } from '../db/accuracy/gate-store';
+import { createModelFitStore } from '../db/accuracy/model-fit-store';
 import { createPriceStore } from '../db/market/price-store';
+import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
@@ -25,10 +29,13 @@ export function buildApiDeps(
     watchdogIntervalS: number;
     priceRefreshIntervalS: number;
     expectedDaemons: readonly string[];
+    modelRefitEveryS: number;
+    accuracyRefreshS: number;
     now?: () => Date;
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
+  const modelFitStore = createModelFitStore(db);
   const now = o.now ?? (() => new Date());
   return {
     ...o,
@@ -43,11 +50,15 @@ export function buildApiDeps(
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),
+    creatorStore: createCreatorStore(db),
+    gateStore: createGateStore(db),
+    accuracyStore: createAccuracyStore(db),
+    modelFitStore,
     // The corpus is the set of mints this deployment resolved at 24 h.
     corpusSummary: async () => {
       const r = await db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first();
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
     },
-    modelVersions: () => ({}),
+    modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
   };
 }

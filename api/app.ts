@@ -8,10 +8,15 @@ import type { PriceStore } from '../db/market/price-store';
 import type { LiveStore } from '../db/mint/live-store';
 import type { MintReadStore } from '../db/mint/mint-read-store';
 import type { PredictionStore } from '../db/mint/prediction-store';
+import type { CreatorStore } from '../db/mint/creator-store';
+import type { AccuracyStore } from '../db/accuracy/accuracy-store';
+import type { GateStore } from '../db/accuracy/gate-store';
+import type { ModelFitStore } from '../db/accuracy/model-fit-store';
 import type { StatsStore } from '../db/mint/stats-store';
 import type { LatencyWindow } from '../domain/ops/latency-window';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
+import { accuracyRoutes } from './accuracy/accuracy-routes';
 import { keysRoutes } from './billing/keys-routes';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
@@ -19,6 +24,7 @@ import { nativeCoinPriceRoutes } from './market/native-coin-price-routes';
 import type { LiveSnapshotCache } from './mint/live-snapshot-cache';
 import { liveRoutes } from './mint/live-routes';
 import { mintRoutes } from './mint/mint-routes';
+import { runnersRoutes } from './mint/runners-routes';
 import { statsRoutes } from './mint/stats-routes';
 import { docsRoutes } from './ops/docs-routes';
 import { healthRoutes } from './ops/health-routes';
@@ -45,8 +51,16 @@ export type ApiDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   statsStore: StatsStore;
+  creatorStore: CreatorStore;
+  gateStore: GateStore;
+  accuracyStore: AccuracyStore;
+  modelFitStore: ModelFitStore;
+  /** The worker's model refit period (calibration freshness is judged against it). */
+  modelRefitEveryS: number;
+  accuracyRefreshS: number;
   corpusSummary: () => Promise<CorpusSummary>;
-  modelVersions: () => Record<string, string>;
+  /** The models being published now, by `<predictor>@<age>`. */
+  modelVersions: () => Promise<Record<string, string>>;
   heartbeatIntervalS: number;
   watchdogIntervalS: number;
   priceRefreshIntervalS: number;
@@ -101,6 +115,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(keysRoutes());
   app.use(liveRoutes({ cache: d.liveCache }));
   app.use(mintRoutes(d));
+  app.use(runnersRoutes({ cache: d.liveCache }));
+  app.use(accuracyRoutes(d));
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));
 
   app.use(notImplemented);

@@ -23,6 +23,8 @@ async function main() {
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
     expectedDaemons: cfg.expectedDaemons,
+    modelRefitEveryS: cfg.mint.modelRefitEveryS,
+    accuracyRefreshS: cfg.accuracy.refreshIntervalS,
   });
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);

@@ -48,6 +48,9 @@ const schema = z.object({
   LIVE_REFRESH_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
   MODEL_REFIT_EVERY_S: z.coerce.number().int().min(10).max(86_400).default(600),
   CORPUS_LIMIT: z.coerce.number().int().min(100).max(5_000_000).default(200_000),
+  /** Accuracy page: recompute period, and how many days of resolved forward predictions it covers. */
+  ACCURACY_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(300),
+  ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal. */
   INGEST_FEEDS: z.string().default('simulator'),
   REPLAY_FILE: z.string().optional(),
@@ -77,6 +80,7 @@ export type Config = {
   workerMetricsPort: number;
   temporalCliPath: string | undefined;
   mint: { liveWindowS: number; liveMaxEntries: number; liveRefreshMs: number; modelRefitEveryS: number; corpusLimit: number };
+  accuracy: { refreshIntervalS: number; windowDays: number };
   ingest: {
     feeds: string[];
     replayFile: string | undefined;
@@ -122,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelRefitEveryS: c.MODEL_REFIT_EVERY_S,
       corpusLimit: c.CORPUS_LIMIT,
     },
+    accuracy: { refreshIntervalS: c.ACCURACY_REFRESH_S, windowDays: c.ACCURACY_WINDOW_DAYS },
     ingest: {
       feeds: c.INGEST_FEEDS.split(',').map((x) => x.trim()).filter(Boolean),
       replayFile: c.REPLAY_FILE,

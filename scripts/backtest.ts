@@ -39,7 +39,7 @@ async function main() {
   const started = performance.now();
   const bars = progressBars();
   const outcome = await runBacktest(ds, settings, bars).finally(() => bars.stop());
-  console.log(renderBacktest(outcome, 'not measured: this branch has no runner-odds model yet; the calibration hook is runnerOddsCalibration in domain/backtest/backtest-report.ts.'));
+  console.log(renderBacktest(outcome));
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version})`);
 }
 

@@ -6,7 +6,8 @@ import YAML from 'yaml';
 import { buildApiDeps } from '../api/api-deps';
 import { createLiveProjector } from '../activities/mint/live-projector';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
-import { createLiveStore } from '../db/mint/live-store';
+import { createAccuracyActivities } from '../activities/accuracy/accuracy-activities';
+import { buildAccuracyDeps, buildLiveProjectorDeps } from '../workers/activity-deps';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { createApp, API_SPEC_PATH } from '../api/app';
 import { createPriceStore } from '../db/market/price-store';
@@ -36,7 +37,8 @@ async function main() {
   const now = Date.now();
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
   await createLaunchEventStore(db).writeBatch([...createMarketSimulator({ seed: 1, launchesPerSecond: 0.3 }).events(now - 600_000, now)]);
-  await createLiveProjector({ liveStore: createLiveStore(db), priceStore: createPriceStore(db), liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) }).refreshLiveSnapshot();
+  await createLiveProjector(buildLiveProjectorDeps(db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) })).refreshLiveSnapshot();
+  await createAccuracyActivities(buildAccuracyDeps(db, { windowDays: 30, now: () => new Date(now) })).recomputeAccuracy();
   const app = createApp(
     buildApiDeps(db, {
       log: createLogger('error', 'api-fuzz'),
@@ -47,6 +49,8 @@ async function main() {
       watchdogIntervalS: 60,
       priceRefreshIntervalS: 300,
       expectedDaemons: ['api', 'worker'],
+      modelRefitEveryS: 600,
+      accuracyRefreshS: 300,
     }),
   );
   const server = app.listen(0, '127.0.0.1');

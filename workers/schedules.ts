@@ -1,10 +1,11 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ACCURACY_SCHEDULE_ID, ACCURACY_WORKFLOW, ACCURACY_WORKFLOW_ID_PREFIX } from '../workflows/accuracy/accuracy-contract';
 import { NATIVE_COIN_PRICE_SCHEDULE_ID, NATIVE_COIN_PRICE_WORKFLOW, NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX } from '../workflows/market/native-coin-price-contract';
 import { WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW, WATCHDOG_WORKFLOW_ID_PREFIX } from '../workflows/ops/watchdog-contract';
 
 type ScheduleSpec = { scheduleId: string; workflowType: string; workflowIdPrefix: string; everyS: number; runTimeoutS: number };
 
-export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number }): ScheduleSpec[] {
+export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number; accuracyRefreshIntervalS: number }): ScheduleSpec[] {
   return [
     { scheduleId: WATCHDOG_SCHEDULE_ID, workflowType: WATCHDOG_WORKFLOW, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: o.watchdogIntervalS, runTimeoutS: 120 },
     {
@@ -13,6 +14,13 @@ export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshInterv
       workflowIdPrefix: NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX,
       everyS: o.priceRefreshIntervalS,
       runTimeoutS: 240,
+    },
+    {
+      scheduleId: ACCURACY_SCHEDULE_ID,
+      workflowType: ACCURACY_WORKFLOW,
+      workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX,
+      everyS: o.accuracyRefreshIntervalS,
+      runTimeoutS: 600,
     },
   ];
 }

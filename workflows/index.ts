@@ -3,3 +3,4 @@ export { watchdogTick } from './ops/watchdog-workflow';
 export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
+export { recomputeAccuracy } from './accuracy/accuracy-workflow';

@@ -1,16 +1,11 @@
 import { Router } from 'express';
-import { unavailable } from '../http/http-error';
-import type { LiveSnapshotCache } from './live-snapshot-cache';
+import { requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
 export function liveRoutes(d: { cache: LiveSnapshotCache }): Router {
   const r = Router();
-  const snapshot = async () => {
-    const s = await d.cache.get();
-    if (!s) throw unavailable('the live list has not been built yet; the projector refreshes it every few seconds', 5);
-    return s;
-  };
+  const snapshot = () => requireSnapshot(d.cache);
 
   // Public, pre-serialised and cacheable: the bytes the projector wrote, with a version ETag.
   r.get('/api/live', async (req, res) => {

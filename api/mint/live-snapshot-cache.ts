@@ -1,4 +1,5 @@
 import type { LiveStore } from '../../db/mint/live-store';
+import { unavailable } from '../http/http-error';
 import type { EnrichedMint } from '../../domain/mint/enriched-mint';
 
 export type LiveSnapshot = {
@@ -49,3 +50,10 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
   };
 }
 export type LiveSnapshotCache = ReturnType<typeof createLiveSnapshotCache>;
+
+/** The current snapshot, or the documented 503 before the projector has built one. */
+export async function requireSnapshot(cache: LiveSnapshotCache): Promise<LiveSnapshot> {
+  const s = await cache.get();
+  if (!s) throw unavailable('the live list has not been built yet; the projector refreshes it every few seconds', 5);
+  return s;
+}

@@ -1,12 +1,20 @@
-import { CONFIDENCE_BANDS } from '../scoring/confidence-band';
-import { auc, brierScore, calibrationTable, expectedCalibrationError, positiveRate, thresholdBands, type CalibrationRow, type Scored, type ThresholdBand } from './forward-metrics';
+import { auc, brier, calibrationCells, expectedCalibrationError, thresholdBands, type CellStats, type Scored, type ThresholdBand } from '../accuracy/forward-metrics';
+import { RUNNER_TIERS, tierKey, type RunnerTier } from '../scoring/runner-model';
 import type { ForwardPrediction } from './walk-forward';
 
-/** The bands the product reports precision for (issue 4): predictions at or above each. */
-export const REPORT_THRESHOLDS = [0.5, 0.7, 0.9] as const;
-/** From-call runner tiers of the spec (runner_prob_{N}x_from_now). */
-export const RUNNER_TIERS = [2, 3, 5, 10, 20] as const;
-export type RunnerTier = (typeof RUNNER_TIERS)[number];
+/**
+ * One scoring age's backtest figures, with the accuracy page's own metric functions (domain/accuracy), so a
+ * backtest and the live page can never disagree on what "AUC" or "≥ 0.7 precision" means.
+ */
+export type RunnerCalibration = {
+  tier: RunnerTier;
+  n: number;
+  observedRate: number | null;
+  meanProb: number | null;
+  auc: number | null;
+  brier: number | null;
+  ece: number | null;
+};
 
 export type AgeReport = {
   ageS: number;
@@ -19,44 +27,44 @@ export type AgeReport = {
   brierOfBaseRate: number | null;
   ece: number | null;
   bands: ThresholdBand[];
-  calibration: CalibrationRow[];
+  calibration: CellStats[];
   /** Observed share of predictions after which the price reached N × the price at the call. */
   runnerRatesFromCall: { tier: RunnerTier; rate: number | null }[];
+  /** Runner odds against what the price did after the call, over the predictions the runner model scored. */
+  runnerOdds: RunnerCalibration[];
 };
 
 export function ageReport(ageS: number, preds: readonly ForwardPrediction[]): AgeReport {
   const scored: Scored[] = preds.map((p) => ({ prob: p.prob, label: p.graduated }));
-  const base = positiveRate(scored);
+  const graduated = scored.filter((s) => s.label).length;
+  const base = preds.length === 0 ? null : graduated / preds.length;
   return {
     ageS,
     predictions: preds.length,
-    graduated: scored.filter((s) => s.label).length,
+    graduated,
     baseRate: base,
     auc: auc(scored),
-    brier: brierScore(scored),
-    brierOfBaseRate: base === null ? null : brierScore(scored.map((s) => ({ prob: base, label: s.label }))),
+    brier: brier(scored),
+    brierOfBaseRate: base === null ? null : brier(scored.map((s) => ({ prob: base, label: s.label }))),
     ece: expectedCalibrationError(scored),
-    bands: thresholdBands(scored, REPORT_THRESHOLDS),
-    calibration: calibrationTable(scored, CONFIDENCE_BANDS),
+    bands: thresholdBands(scored),
+    calibration: calibrationCells(scored),
     runnerRatesFromCall: RUNNER_TIERS.map((tier) => ({ tier, rate: preds.length === 0 ? null : preds.filter((p) => p.peakMultFromCall >= tier).length / preds.length })),
+    runnerOdds: runnerOddsCalibration(preds),
   };
 }
 
-export type RunnerCalibration = { tier: RunnerTier; n: number; observedRate: number | null; meanProb: number | null; brier: number | null; ece: number | null };
-
-/**
- * Hook for runner odds: how runner_prob_{N}x_from_now predictions fared against what the price did after
- * the call. Pure and ready; it needs the runner-odds model (branch `models`) to produce the probabilities.
- */
-export function runnerOddsCalibration(preds: readonly { runnerProbs: Record<RunnerTier, number>; peakMultFromCall: number }[]): RunnerCalibration[] {
+export function runnerOddsCalibration(preds: readonly Pick<ForwardPrediction, 'runnerOdds' | 'peakMultFromCall'>[]): RunnerCalibration[] {
   return RUNNER_TIERS.map((tier) => {
-    const scored: Scored[] = preds.map((p) => ({ prob: p.runnerProbs[tier], label: p.peakMultFromCall >= tier }));
+    const scored: Scored[] = preds.flatMap((p) => (p.runnerOdds === null ? [] : [{ prob: p.runnerOdds[tierKey(tier)], label: p.peakMultFromCall >= tier }]));
+    const positives = scored.filter((s) => s.label).length;
     return {
       tier,
       n: scored.length,
-      observedRate: positiveRate(scored),
+      observedRate: scored.length === 0 ? null : positives / scored.length,
       meanProb: scored.length === 0 ? null : scored.reduce((s, x) => s + x.prob, 0) / scored.length,
-      brier: brierScore(scored),
+      auc: auc(scored),
+      brier: brier(scored),
       ece: expectedCalibrationError(scored),
     };
   });

@@ -6,14 +6,14 @@ import { eventKey, priceSol, type CreateEvent, type TradeEvent } from '../mint/l
  * stream, the production functions return the same answers on this subset as on every trade:
  *
  * - every trade up to `keepAllUntilMs` (creation + the last scoring age): features, and the price at each call;
- * - every trade in the creation slot (who the insiders are) and every later sell by an insider (whether one
- *   sold): outcome-labels' rug rule;
+ * - every trade in the creation slot (who the insiders are) and every later trade by an insider (how much of
+ *   what they bought they sold): outcome-labels' rug rule;
  * - of the later trades, the highest-priced (the peak, in the label and in runner odds from the call) and
  *   the last (the final price).
  *
  * `trades()` returns them in arrival order, so a stable sort by time orders ties exactly as it would the
  * whole stream. Exact for a stream in time order; out of order, an insider first seen after one of its own
- * later sells would be missed. Duplicates (same eventKey) are dropped among the kept trades; a duplicate
+ * later trades would miss that trade. Duplicates (same eventKey) are dropped among the kept trades; a duplicate
  * peak or last trade changes neither.
  */
 export class LabelTrades {
@@ -35,7 +35,7 @@ export class LabelTrades {
   add(t: TradeEvent): boolean {
     const seq = this.seq++;
     const inCreationSlot = this.create.slot !== null && t.slot === this.create.slot;
-    if (t.at.getTime() <= this.keepAllUntilMs || inCreationSlot || (!t.isBuy && this.insiders.has(t.trader))) {
+    if (t.at.getTime() <= this.keepAllUntilMs || inCreationSlot || this.insiders.has(t.trader)) {
       const key = eventKey(t);
       if (this.keys.has(key)) return false;
       this.keys.add(key);

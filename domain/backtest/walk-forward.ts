@@ -1,4 +1,5 @@
 import { fitGradProbModel, type CorpusRow, type GradProbModel, type GradProbModelOptions, type ScoreAge } from '../scoring/grad-prob-model';
+import { fitRunnerModel, type RunnerModel, type RunnerOdds } from '../scoring/runner-model';
 
 /**
  * Walk-forward evaluation of grad_prob, the way production would have run it: time is cut into windows of
@@ -6,6 +7,8 @@ import { fitGradProbModel, type CorpusRow, type GradProbModel, type GradProbMode
  * by t (resolved at or before t, the newest `corpusLimit` by observation time, as the corpus store selects
  * them), and scores every row observed inside the window. Inside the fit, the calibrator is fitted on the
  * corpus' later slice, as in production. Nothing predicted was in, or resolved before, its model's corpus.
+ * The runner-odds model is fitted from the same rows (their from-call peak multiples) alongside grad_prob,
+ * as the worker's scorer does.
  */
 export type BacktestRow = CorpusRow & { peakMultFromCall: number };
 
@@ -18,6 +21,8 @@ export type WalkForwardOptions = {
   /** Windows whose corpus is smaller predict only the prior; they are counted, not scored. */
   minCorpus?: number;
   model?: Omit<GradProbModelOptions, 'ageBucket'>;
+  /** Also fit and score runner odds (default true). */
+  runnerOdds?: boolean;
 };
 
 export type ForwardPrediction = {
@@ -29,6 +34,8 @@ export type ForwardPrediction = {
   peakMultFromCall: number;
   modelVersion: string;
   corpusSize: number;
+  /** Null while the runner model is warming (or not fitted). */
+  runnerOdds: RunnerOdds | null;
 };
 
 export type WalkForwardResult = {
@@ -58,6 +65,7 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
   let next = 0;
   let known = 0;
   let model: GradProbModel | null = null;
+  let runner: RunnerModel | null = null;
   let modelKnown = -1;
   for (let w = 0; w < total; w++) {
     const start = t0 + w * stepMs;
@@ -69,13 +77,31 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
       if (known < minCorpus) result.warmup += window.length;
       else {
         if (modelKnown !== known) {
-          model = fitGradProbModel(corpusAt(byResolved, known, opts.corpusLimit), { ...opts.model, ageBucket: opts.ageBucket });
+          const corpus = corpusAt(byResolved, known, opts.corpusLimit);
+          model = fitGradProbModel(corpus, { ...opts.model, ageBucket: opts.ageBucket });
+          runner =
+            opts.runnerOdds === false
+              ? null
+              : fitRunnerModel(
+                  corpus.map((r) => ({ mint: r.mint, ageBucket: r.ageBucket, features: r.features, peakMult: r.peakMultFromCall, observedAt: r.observedAt })),
+                  { ageBucket: opts.ageBucket },
+                );
           modelKnown = known;
           result.fits++;
         }
         for (const r of window) {
           const s = model!.score(r.features);
-          result.predictions.push({ mint: r.mint, observedAt: r.observedAt, prob: s.prob, raw: s.raw, graduated: r.graduated, peakMultFromCall: r.peakMultFromCall, modelVersion: model!.version, corpusSize: model!.corpusSize });
+          result.predictions.push({
+            mint: r.mint,
+            observedAt: r.observedAt,
+            prob: s.prob,
+            raw: s.raw,
+            graduated: r.graduated,
+            peakMultFromCall: r.peakMultFromCall,
+            modelVersion: model!.version,
+            corpusSize: model!.corpusSize,
+            runnerOdds: runner ? runner.score(r.features) : null,
+          });
         }
       }
     }

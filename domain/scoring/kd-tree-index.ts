@@ -1,7 +1,7 @@
 import { BoundedMaxHeap, assertVector, zScoreInto } from './knn-heap';
 import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnRow, type Scaling } from './knn-index';
 import { groupDuplicates, type PointGroups } from './point-groups';
-import { pauseEvery, runSteps, type Steps } from './steps';
+import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 /**
  * Exact k-NN over z-scored vectors with a bucketed k-d tree: the same answer as the flat scan (the k

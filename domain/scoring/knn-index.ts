@@ -9,7 +9,7 @@
  * needs. Both return exactly the k smallest (squared distance, id) pairs.
  */
 import { BoundedMaxHeap, assertVector, zScoreInto } from './knn-heap';
-import { pauseEvery, runSteps, type Steps } from './steps';
+import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 export const DEFAULT_K = 50;
 

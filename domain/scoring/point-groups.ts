@@ -1,4 +1,4 @@
-import { pauseEvery, type Steps } from './steps';
+import { pauseEvery, type Steps } from './stepwise';
 
 /**
  * Groups rows with identical vectors into one point carrying the row ids in ascending order, in O(n) with

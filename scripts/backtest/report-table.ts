@@ -1,8 +1,8 @@
-import { RUNNER_TIERS } from '../../domain/backtest/backtest-report';
+import { RUNNER_TIERS } from '../../domain/scoring/runner-model';
 import type { BacktestOutcome } from './run-backtest';
 
 /** The backtest as Markdown: what the data held, then one row per scoring age, then per-cell calibration. */
-export function renderBacktest(o: BacktestOutcome, runnerOdds: string): string {
+export function renderBacktest(o: BacktestOutcome): string {
   const c = o.counts;
   const out: string[] = [];
   const when = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
@@ -32,7 +32,7 @@ export function renderBacktest(o: BacktestOutcome, runnerOdds: string): string {
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const a of o.ages) {
     const r = a.report;
-    const bands = r.bands.map((b) => `${pct(b.precision)} (${b.count})`);
+    const bands = r.bands.map((b) => `${pct(b.precision)} (${b.n})`);
     out.push(`| ${a.ageS} s | ${r.predictions} | ${r.graduated} | ${pct(r.baseRate, 2)} | ${num(r.auc, 3)} | ${num(r.brier, 4)} | ${num(r.brierOfBaseRate, 4)} | ${num(r.ece, 4)} | ${bands.join(' | ')} |`);
   }
   out.push('');
@@ -49,16 +49,30 @@ export function renderBacktest(o: BacktestOutcome, runnerOdds: string): string {
     cells.forEach((cell, i) => {
       const cols = o.ages.map((a) => {
         const x = a.report.calibration[i]!;
-        return x.n === 0 ? '0' : `${x.n} · ${pct(x.meanProb, 1)} → ${pct(x.actualRate, 1)}`;
+        return x.n === 0 ? '0' : `${x.n} · ${pct(x.meanPredicted, 1)} → ${pct(x.actualRate, 1)}`;
       });
-      out.push(`| [${cell.lo}, ${cell.hi}${i === cells.length - 1 ? ']' : ')'} | ${cols.join(' | ')} |`);
+      out.push(`| [${cell.band.lo}, ${cell.band.hi}${i === cells.length - 1 ? ']' : ')'} | ${cols.join(' | ')} |`);
     });
     out.push('', `Observed from-call runner rates (price reached N × the price at the call within the horizon): ` +
       o.ages.map((a) => `${a.ageS} s: ${a.report.runnerRatesFromCall.map((t) => `≥${t.tier}× ${pct(t.rate, 1)}`).join(', ')}`).join('; ') +
       ` (tiers ${RUNNER_TIERS.join('/')}; curve prices only, no DEX prices after graduation).`);
   }
-  out.push('', `Runner-odds calibration: ${runnerOdds}`);
+  if (!empty) out.push('', ...renderRunnerOdds(o));
   return out.join('\n');
+}
+
+/** runner_prob_{N}x_from_now against what the price did after the call, per age and tier. */
+function renderRunnerOdds(o: BacktestOutcome): string[] {
+  const out = ['Runner odds from the call (runner-model.ts, fitted per window with grad_prob): n · mean predicted → observed, AUC, Brier, ECE', ''];
+  out.push(`| tier | ${o.ages.map((a) => `${a.ageS} s`).join(' | ')} |`, `|---|${o.ages.map(() => '---|').join('')}`);
+  RUNNER_TIERS.forEach((tier, i) => {
+    const cols = o.ages.map((a) => {
+      const t = a.report.runnerOdds[i]!;
+      return t.n === 0 ? 'not published (model warming)' : `${t.n} · ${pct(t.meanProb, 2)} → ${pct(t.observedRate, 2)}, AUC ${num(t.auc, 3)}, Brier ${num(t.brier, 4)}, ECE ${num(t.ece, 4)}`;
+    });
+    out.push(`| ≥ ${tier}× | ${cols.join(' | ')} |`);
+  });
+  return out;
 }
 
 function whyEmpty(o: BacktestOutcome): string {

@@ -18,6 +18,8 @@ export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Prom
       watchdogIntervalS: 60,
       priceRefreshIntervalS: 300,
       expectedDaemons: ['api', 'worker'],
+      modelRefitEveryS: 600,
+      accuracyRefreshS: 300,
       now: overrides.now,
     }),
     ...overrides,

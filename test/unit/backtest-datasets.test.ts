@@ -61,7 +61,7 @@ describe('backtest datasets', () => {
     expect(out.resolved).toBe(0);
     expect(out.ages.map((a) => a.report.predictions)).toEqual([0, 0]);
     expect(out.ages.every((a) => a.report.auc === null && a.report.brier === null)).toBe(true);
-    const text = renderBacktest(out, 'not measured');
+    const text = renderBacktest(out);
     expect(text).toContain('No forward prediction could be evaluated');
     expect(text).toContain('none are invented');
   });

@@ -1,7 +1,7 @@
 import { buildKdTreeIndex, buildKdTreeIndexSteps, LEAF_SIZE, selectNth } from '../../domain/scoring/kd-tree-index';
 import { buildFlatKnnIndex, type KnnIndex } from '../../domain/scoring/knn-index';
 import { groupDuplicates } from '../../domain/scoring/point-groups';
-import { runSteps } from '../../domain/scoring/steps';
+import { runSteps } from '../../domain/scoring/stepwise';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
 
 const rows = (vectors: number[][]) => vectors.map((vector, i) => ({ vector, label: `row-${i}` }));
