@@ -17,7 +17,8 @@ type AgeModels = { grad: GradProbModel; rug: RugModel; runner: RunnerModel; surv
 
 /**
  * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
- * minutes on the flat index (measured: ~17 s for grad_prob alone at 100k rows), longer than a scoring
+ * tens of seconds (grad_prob alone at 100k rows: ~17 s on the earlier flat index, 5–13 s on the k-d tree by
+ * `npm run bench:score` on a shared 2-core machine, mostly scoring the calibration slice), longer than a scoring
  * activity may wait; 20k rows take about a second per model.
  */
 export const COLD_START_CORPUS = 20_000;

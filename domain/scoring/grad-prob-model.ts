@@ -1,7 +1,7 @@
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, type Calibrator } from './calibration';
 import type { ConfidenceBand } from './confidence-band';
 import { DEFAULT_K } from './knn-index';
-import { fitKnnLabelModelSteps, modelVersionHash, type CalibrationCell } from './knn-label-model';
+import { fitKnnLabelModelSteps, modelVersionHashSteps, type CalibrationCell } from './knn-label-model';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from './mint-features';
 import type { ScoreAge } from './score-age';
 import { runSteps, type Steps } from './stepwise';
@@ -108,7 +108,7 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
     baseRatePrior: { rate: priorRate, weight: BASE_RATE_PRIOR_WEIGHT },
   });
   const fit = core.labels[0]!;
-  const hash = modelVersionHash(
+  const hash = yield* modelVersionHashSteps(
     [k, calibrationShare, minCalibrationSamples, priorStrength, priorRate],
     core,
     (r) => `${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`,

@@ -20,3 +20,16 @@ export async function runStepsAsync<T>(steps: Steps<T>, pause: () => Promise<voi
     await pause();
   }
 }
+
+/** True every `every` iterations of a plain loop (`every` a power of two): where a long loop may yield. */
+export const pauseEvery = (i: number, every: number) => (i & (every - 1)) === every - 1;
+
+/** `xs.map(f)`, yielding every `piece` elements (a power of two). */
+export function* mapInPieces<A, B>(xs: readonly A[], f: (x: A) => B, piece = 4096): Steps<B[]> {
+  const out = new Array<B>(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    out[i] = f(xs[i]!);
+    if (pauseEvery(i, piece)) yield;
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import { fitKnnLabelModelSteps, JEFFREYS_PRIOR, modelVersionHash, type LabelFit, type LabelScore } from './knn-label-model';
+import { fitKnnLabelModelSteps, JEFFREYS_PRIOR, modelVersionHashSteps, type LabelFit, type LabelScore } from './knn-label-model';
 import type { ScoreAge } from './score-age';
 import type { Steps } from './stepwise';
 
@@ -46,7 +46,7 @@ export function* fitWarmingKnnModelSteps<R extends AgedRow>(corpus: readonly R[]
     if (r.ageBucket !== spec.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${spec.ageBucket}`);
   }
   const core = yield* fitKnnLabelModelSteps(corpus, { ...spec, baseRatePrior: JEFFREYS_PRIOR });
-  const hash = modelVersionHash([core.k, spec.calibrationShare ?? 0.3, spec.minCalibrationSamples ?? 0, spec.priorStrength ?? 0, spec.minSamples], core, spec.rowText);
+  const hash = yield* modelVersionHashSteps([core.k, spec.calibrationShare ?? 0.3, spec.minCalibrationSamples ?? 0, spec.priorStrength ?? 0, spec.minSamples], core, spec.rowText);
   const status: WarmingStatus = corpus.length >= spec.minSamples ? 'live' : 'warming';
   return {
     name: spec.name,
