@@ -60,6 +60,9 @@ export function createSimulatorFeed(opts: SimulatorFeedOptions): LaunchFeed {
         if (stopped) break;
       }
       if (batch.length < maxBatchEvents) await sleep(batchIntervalMs);
+      // Behind the clock (a fast speed on a busy machine), batches come out full and the sink may answer at
+      // once: without a macrotask turn here the loop would starve timers, stop() included, and never end.
+      else await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await stream.return();
   }

@@ -235,6 +235,30 @@ describe('simulator feed', () => {
     expect(feed.stats()).toMatchObject({ name: 'simulator', connected: false, eventsEmitted: all.length, framesReceived: batches.length, badFrames: 0 });
   });
 
+  it('hands the event loop back between full batches when it is behind the clock', async () => {
+    // A million times real time: every batch comes out full and the sink answers at once. Before the fix the
+    // loop never let a timer run, so stop() was never called and it generated events until memory ran out.
+    let turnAfterBatch5 = false;
+    let turnedBeforeBatch15: boolean | null = null;
+    let batches = 0;
+    let reached!: () => void;
+    const at15 = new Promise<void>((r) => (reached = r));
+    const feed = createSimulatorFeed({ seed: 4, speed: 1_000_000, batchIntervalMs: 20, maxBatchEvents: 50 });
+    feed.start(async () => {
+      batches++;
+      if (batches === 5) setImmediate(() => (turnAfterBatch5 = true));
+      if (batches === 15) {
+        turnedBeforeBatch15 = turnAfterBatch5;
+        reached();
+      }
+      // Bounds the test if the loop starves: a failed delivery backs off on a timer.
+      if (batches >= 15) throw new Error('enough');
+    });
+    await at15;
+    await feed.stop();
+    expect(turnedBeforeBatch15).toBe(true);
+  });
+
   it('retries a batch the sink rejected instead of losing it', async () => {
     const delivered: LaunchEvent[][] = [];
     const rejected: LaunchEvent[][] = [];
