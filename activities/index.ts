@@ -1,11 +1,20 @@
+import { createPaymentActivities, type PaymentDeps } from './billing/payment-activities';
+import { createPaymentOutboxActivities, type PaymentOutboxDeps } from './billing/payment-outbox-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
 import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
 import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
 
-export type ActivityDeps = WatchdogDeps & PriceDeps & MintDeps & LiveProjectorDeps;
+export type ActivityDeps = WatchdogDeps & PriceDeps & MintDeps & LiveProjectorDeps & PaymentDeps & PaymentOutboxDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
-  return { ...createWatchdogActivities(d), ...createPriceActivities(d), ...createMintActivities(d), ...createLiveProjector(d) };
+  return {
+    ...createWatchdogActivities(d),
+    ...createPriceActivities(d),
+    ...createMintActivities(d),
+    ...createLiveProjector(d),
+    ...createPaymentActivities(d),
+    ...createPaymentOutboxActivities(d),
+  };
 }

@@ -12,7 +12,11 @@ import type { StatsStore } from '../db/mint/stats-store';
 import type { LatencyWindow } from '../domain/ops/latency-window';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
+import { burnRoutes } from './billing/burn-routes';
 import { keysRoutes } from './billing/keys-routes';
+import { payPageRoutes } from './billing/pay-page-routes';
+import { upgradeRoutes, type UpgradeRouteDeps } from './billing/upgrade-routes';
+import type { BurnStore } from '../db/billing/burn-store';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
 import { nativeCoinPriceRoutes } from './market/native-coin-price-routes';
@@ -52,6 +56,7 @@ export type ApiDeps = {
   priceRefreshIntervalS: number;
   expectedDaemons: readonly string[];
   now: () => Date;
+  billing: Omit<UpgradeRouteDeps, 'log' | 'now'> & { burnStore: BurnStore; holderTokenMint: string | null };
 };
 
 type RoutedRequest = express.Request & { openapi?: { openApiRoute?: string } };
@@ -79,6 +84,7 @@ export function createApp(d: ApiDeps): Express {
     res.type(d.metrics.registry.contentType).send(await d.metrics.registry.metrics());
   });
   app.use(docsRoutes(API_SPEC_PATH));
+  app.use(payPageRoutes(d.billing));
 
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(
@@ -89,7 +95,7 @@ export function createApp(d: ApiDeps): Express {
       validateResponses: d.validateResponses ? { removeAdditional: false } : false,
       // Keys, tiers and quotas are checked by our own middleware so their errors carry documented bodies.
       validateSecurity: false,
-      ignorePaths: /^\/(metrics|docs|openapi\.yaml)/,
+      ignorePaths: /^\/(metrics|docs|openapi\.yaml|pay\/)/,
     }),
   );
 
@@ -99,6 +105,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(nativeCoinPriceRoutes({ priceStore: d.priceStore, refreshIntervalS: d.priceRefreshIntervalS, now: d.now }));
   app.use(scopeRoutes(d));
   app.use(keysRoutes());
+  app.use(upgradeRoutes({ ...d.billing, log: d.log, now: d.now }));
+  app.use(burnRoutes({ ...d.billing, now: d.now }));
   app.use(liveRoutes({ cache: d.liveCache }));
   app.use(mintRoutes(d));
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));

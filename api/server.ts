@@ -1,5 +1,7 @@
 import { migrateToLatest } from '../db/migrate';
-import { loadConfig, requireSetting } from '../platform/config';
+import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
+import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
+import { connectTemporalClient } from '../platform/temporal-connection';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
@@ -14,6 +16,8 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
+  // Commands go through Temporal: the API starts payment workflows (the worker's outbox sweep covers a failed start).
+  const temporal = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   const deps = buildApiDeps(db, {
     log,
     metrics: createMetrics('api'),
@@ -23,6 +27,13 @@ async function main() {
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
     expectedDaemons: cfg.expectedDaemons,
+    billing: {
+      treasury: cfg.billing.treasury,
+      intentWindowS: cfg.billing.intentWindowS,
+      publicBaseUrl: publicBaseUrl(cfg),
+      holderTokenMint: cfg.billing.holderTokenMint,
+      paymentStarter: createPaymentStarter(temporal, cfg.temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
+    },
   });
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
@@ -32,7 +43,7 @@ async function main() {
   const shutdown = () => {
     log.info('api stopping');
     stopBeat();
-    server.close(() => void db.destroy().then(() => process.exit(0)));
+    server.close(() => void Promise.all([db.destroy(), temporal.connection.close()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', shutdown);

@@ -34,7 +34,7 @@ async function main() {
   await ensureSchedules(
     client,
     cfg.temporal.taskQueue,
-    scheduleSpecs({ watchdogIntervalS: cfg.watchdog.intervalS, priceRefreshIntervalS: cfg.price.refreshIntervalS }),
+    scheduleSpecs({ watchdogIntervalS: cfg.watchdog.intervalS, priceRefreshIntervalS: cfg.price.refreshIntervalS, paymentOutboxSweepS: cfg.billing.outboxSweepS }),
     true,
   );
   await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);

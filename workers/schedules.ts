@@ -1,10 +1,11 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { NATIVE_COIN_PRICE_SCHEDULE_ID, NATIVE_COIN_PRICE_WORKFLOW, NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX } from '../workflows/market/native-coin-price-contract';
+import { PAYMENT_OUTBOX_SCHEDULE_ID, PAYMENT_OUTBOX_WORKFLOW, PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX } from '../workflows/billing/payment-outbox-contract';
 import { WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW, WATCHDOG_WORKFLOW_ID_PREFIX } from '../workflows/ops/watchdog-contract';
 
 type ScheduleSpec = { scheduleId: string; workflowType: string; workflowIdPrefix: string; everyS: number; runTimeoutS: number };
 
-export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number }): ScheduleSpec[] {
+export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshIntervalS: number; paymentOutboxSweepS: number }): ScheduleSpec[] {
   return [
     { scheduleId: WATCHDOG_SCHEDULE_ID, workflowType: WATCHDOG_WORKFLOW, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: o.watchdogIntervalS, runTimeoutS: 120 },
     {
@@ -14,6 +15,7 @@ export function scheduleSpecs(o: { watchdogIntervalS: number; priceRefreshInterv
       everyS: o.priceRefreshIntervalS,
       runTimeoutS: 240,
     },
+    { scheduleId: PAYMENT_OUTBOX_SCHEDULE_ID, workflowType: PAYMENT_OUTBOX_WORKFLOW, workflowIdPrefix: PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX, everyS: o.paymentOutboxSweepS, runTimeoutS: 120 },
   ];
 }
 

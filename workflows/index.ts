@@ -3,3 +3,5 @@ export { watchdogTick } from './ops/watchdog-workflow';
 export { refreshNativeCoinPrice } from './market/native-coin-price-workflow';
 export { mintLifecycle } from './mint/mint-lifecycle-workflow';
 export { liveProjector } from './mint/live-projector-workflow';
+export { paymentIntent } from './billing/payment-intent-workflow';
+export { paymentOutboxSweep } from './billing/payment-outbox-workflow';

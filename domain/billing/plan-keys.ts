@@ -1,20 +1,22 @@
 import type { Plan, PurchasableTier } from './pricing';
 
 /**
- * What billing needs from the API key store (db/access). Billing never reads key hashes or plaintexts beyond
- * the one it hands back at creation; it grants plans by a dedupe id so a retried activation extends once.
+ * What billing needs from the API key store (db/access), adapted in db/billing/plan-keys.ts. Billing never sees key
+ * hashes, nor a plaintext beyond the one it hands back at creation; it grants plans with the intent as the
+ * dedupe id so a retried activation extends once.
  */
 export type PlanKey = { id: number; prefix: string; tier: string; planExpiresAt: Date | null; revoked: boolean };
 
 export type PlanGrant = { grantId: string; keyId: number; tier: PurchasableTier; plan: Plan; days: number; now: Date };
 
 export type PlanKeyPort = {
-  /** A new key on the free tier, linked to an intent; its plaintext is returned once. */
+  /** A new key on the free tier, for an intent; its plaintext is returned once. */
   issueKey(): Promise<{ id: number; prefix: string; plaintext: string }>;
+  /** Live keys only: unknown, malformed and revoked plaintexts all answer undefined. */
   findByPlaintext(plaintext: string): Promise<PlanKey | undefined>;
   findById(id: number): Promise<PlanKey | undefined>;
-  /** Extends (or starts) the plan: end = max(now, current end) + days. Granting the same `grantId` twice changes nothing. */
+  /** Starts or extends the plan (rules in domain/access/plan-grant.ts); the same `grantId` twice changes nothing. */
   extendPlan(grant: PlanGrant): Promise<{ planExpiresAt: Date }>;
-  /** Back to free when the plan ended at or before `now` and was not renewed; reports what it did. */
+  /** Back to free when the plan ended at or before `now`; `renewed` when it now runs past `now`. */
   revertIfLapsed(keyId: number, now: Date): Promise<'reverted' | 'renewed' | 'already_free'>;
 };

@@ -1,23 +1,25 @@
-/** Plans sold through `/api/upgrade` (spec section 8). Enterprise is arranged directly and has no list price. */
-export type PurchasableTier = 'builder' | 'pro';
-export type Plan = 'monthly' | 'yearly';
+import { PLAN_DAYS, PLAN_PRICE_SOL, type Plan } from '../access/tiers';
 
-export const PURCHASABLE_TIERS: readonly PurchasableTier[] = ['builder', 'pro'];
-export const PLANS: readonly Plan[] = ['monthly', 'yearly'];
+/**
+ * Plans sold through `/api/upgrade`, priced by the one table of spec section 8 (domain/access/tiers.ts), in
+ * integer lamports here: the amount a payer must send is compared exactly with what arrived, never as floats.
+ * Enterprise is arranged directly and has no list price.
+ */
+export type PurchasableTier = keyof typeof PLAN_PRICE_SOL;
+export type { Plan };
+export { PLAN_DAYS };
 
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
-// Integer lamports, never floating SOL: the amount a payer must send is compared exactly with what arrived.
-const PRICE_LAMPORTS: Record<PurchasableTier, Record<Plan, bigint>> = {
-  builder: { monthly: 400_000_000n, yearly: 4_000_000_000n },
-  pro: { monthly: 1_000_000_000n, yearly: 10_000_000_000n },
-};
-
-/** A yearly plan is 365 days, a monthly one 30; extensions add these to the current end. */
-export const PLAN_DAYS: Record<Plan, number> = { monthly: 30, yearly: 365 };
+/** Exact for any SOL amount written with at most nine decimals (the table's 0.4 is 400 000 000, not 399 999 999). */
+export function solToLamports(sol: number): bigint {
+  if (!Number.isFinite(sol) || sol < 0) throw new RangeError(`not a SOL amount: ${sol}`);
+  const [whole, frac = ''] = sol.toFixed(9).split('.');
+  return BigInt(whole!) * LAMPORTS_PER_SOL + BigInt(frac.padEnd(9, '0'));
+}
 
 export function planPriceLamports(tier: PurchasableTier, plan: Plan): bigint {
-  return PRICE_LAMPORTS[tier][plan];
+  return solToLamports(PLAN_PRICE_SOL[tier][plan]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createTreasuryRpc, TreasuryRpcError } from '../../clients/solana/treasury-rpc-client';
+import { SolanaRpcCallError } from '../../clients/solana/solana-connection';
+import { createTreasuryRpc } from '../../clients/solana/treasury-rpc-client';
 import { memoFromRandomBytes } from '../../domain/billing/payment-memo';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../fakes/solana-rpc-server';
 import { installTreasuryLedger, NODE_UNHEALTHY, randomAddress, type TreasuryLedger } from '../fakes/solana-treasury-ledger';
@@ -49,14 +50,14 @@ describe('treasury RPC client (@solana/web3.js) against a local Solana JSON-RPC 
     expect(await client().transaction('5'.repeat(88))).toBeNull();
   });
 
-  it('reports a node error with its JSON-RPC code, and an unreachable node, as TreasuryRpcError', async () => {
+  it('reports a node error with its JSON-RPC code, and an unreachable node, as SolanaRpcCallError', async () => {
     ledger.setFault(NODE_UNHEALTHY);
     try {
-      await expect(client().recentSignatures({ limit: 1 })).rejects.toMatchObject({ name: 'TreasuryRpcError', code: -32005 });
+      await expect(client().recentSignatures({ limit: 1 })).rejects.toMatchObject({ name: 'SolanaRpcCallError', code: -32005 });
     } finally {
       ledger.setFault(null);
     }
     const down = createTreasuryRpc({ url: 'http://127.0.0.1:9/', treasury: TREASURY, timeoutMs: 500 });
-    await expect(down.recentSignatures({ limit: 1 })).rejects.toBeInstanceOf(TreasuryRpcError);
+    await expect(down.recentSignatures({ limit: 1 })).rejects.toBeInstanceOf(SolanaRpcCallError);
   });
 });

@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { pageNewestFirst, RpcFault, type SolanaRpcFake } from './solana-rpc-server';
 
 /**
- * Treasury payments on the local Solana RPC node, served over its handler registry in the real wire format:
+ * Treasury payments (and the treasury's token burns) on the local Solana RPC node, served over its handler registry in the real wire format:
  * `getSignaturesForAddress` entries (newest first, `before`/`limit` paging, the node's `"[len] memo"` field) and
  * `getTransaction` with `encoding: "jsonParsed"` — System Program transfers and SPL Memo instructions decoded
  * the way a node decodes them, balances, logs, fee. Shapes follow mainnet answers for Solana Pay transfers.
@@ -127,6 +127,49 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
       slot += 3;
       const blockTime = p.blockTime === undefined ? Math.floor(Date.now() / 1000) : p.blockTime;
       const entry: Entry = { signature, slot, blockTime, err: p.err ?? null, memos: p.memos ?? [], tx: build(p, signature, slot, blockTime) };
+      ledger.push(entry);
+      bySignature.set(signature, entry);
+      return signature;
+    },
+    /** The treasury burns `amountRaw` of `mint` from its token account (`burnChecked`, or `burn` with raw amount only). */
+    burn(b: { mint: string; amountRaw: bigint; decimals: number; checked?: boolean; blockTime?: number; err?: unknown }): string {
+      const signature = randomSignature();
+      slot += 3;
+      const blockTime = b.blockTime ?? Math.floor(Date.now() / 1000);
+      const account = randomAddress();
+      const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+      const info = b.checked === false
+        ? { account, amount: b.amountRaw.toString(), authority: treasury, mint: b.mint }
+        : { account, authority: treasury, mint: b.mint, tokenAmount: { amount: b.amountRaw.toString(), decimals: b.decimals, uiAmount: Number(b.amountRaw) / 10 ** b.decimals, uiAmountString: String(Number(b.amountRaw) / 10 ** b.decimals) } };
+      const balance = (raw: bigint) => ({ accountIndex: 1, mint: b.mint, owner: treasury, programId: TOKEN, uiTokenAmount: { amount: raw.toString(), decimals: b.decimals, uiAmount: Number(raw) / 10 ** b.decimals, uiAmountString: String(Number(raw) / 10 ** b.decimals) } });
+      const ok = b.err === undefined || b.err === null;
+      const before = b.amountRaw * 3n;
+      const tx = {
+        blockTime,
+        meta: {
+          computeUnitsConsumed: 4_753, err: ok ? null : b.err, fee: FEE, innerInstructions: [],
+          logMessages: [`Program ${TOKEN} invoke [1]`, `Program log: Instruction: ${b.checked === false ? 'Burn' : 'BurnChecked'}`, `Program ${TOKEN} consumed 4753 of 200000 compute units`, `Program ${TOKEN} success`],
+          postBalances: [12_000_000_000 - FEE, 2_039_280, 521_498_880, 934_087_680], preBalances: [12_000_000_000, 2_039_280, 521_498_880, 934_087_680],
+          preTokenBalances: [balance(before)], postTokenBalances: [balance(ok ? before - b.amountRaw : before)], rewards: [],
+          status: ok ? { Ok: null } : { Err: b.err },
+        },
+        slot,
+        transaction: {
+          message: {
+            accountKeys: [
+              { pubkey: treasury, signer: true, source: 'transaction', writable: true },
+              { pubkey: account, signer: false, source: 'transaction', writable: true },
+              { pubkey: b.mint, signer: false, source: 'transaction', writable: true },
+              { pubkey: TOKEN, signer: false, source: 'transaction', writable: false },
+            ],
+            instructions: [{ parsed: { info, type: b.checked === false ? 'burn' : 'burnChecked' }, program: 'spl-token', programId: TOKEN, stackHeight: null }],
+            recentBlockhash: bs58.encode(randomBytes(32)),
+          },
+          signatures: [signature],
+        },
+        version: 'legacy',
+      };
+      const entry: Entry = { signature, slot, blockTime, err: b.err ?? null, memos: [], tx };
       ledger.push(entry);
       bySignature.set(signature, entry);
       return signature;

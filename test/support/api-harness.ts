@@ -7,7 +7,11 @@ import { createLogger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
 
 /** The real app on a loopback port, over a test database, with response validation on. */
-export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
+export async function startApi(
+  db: Knex,
+  overrides: Partial<ApiDeps> = {},
+  options: Pick<Parameters<typeof buildApiDeps>[1], 'billing'> = {},
+): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
     ...buildApiDeps(db, {
       log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api-test'),
@@ -19,6 +23,7 @@ export async function startApi(db: Knex, overrides: Partial<ApiDeps> = {}): Prom
       priceRefreshIntervalS: 300,
       expectedDaemons: ['api', 'worker'],
       now: overrides.now,
+      ...options,
     }),
     ...overrides,
   };
