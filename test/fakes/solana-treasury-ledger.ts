@@ -36,14 +36,16 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
   const ledger: Entry[] = [];
   const bySignature = new Map<string, Entry>();
   let slot = 385_000_000;
-  let fault: { code: number; message: string } | null = null;
+  let fault: { code: number; message: string; method?: string; after: number } | null = null;
 
-  const guard = () => {
-    if (fault) throw new RpcFault(fault.code, fault.message);
+  const guard = (method: string) => {
+    if (!fault || (fault.method && fault.method !== method)) return;
+    if (fault.after > 0) return void fault.after--;
+    throw new RpcFault(fault.code, fault.message);
   };
 
   rpc.handle('getSignaturesForAddress', (params) => {
-    guard();
+    guard('getSignaturesForAddress');
     const [address, config = {}] = params as [string, { limit?: number; before?: string; until?: string; commitment?: string }];
     if (config.commitment && !['confirmed', 'finalized'].includes(config.commitment)) {
       throw new RpcFault(-32602, 'Invalid params: getSignaturesForAddress does not support processed commitment');
@@ -56,7 +58,7 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
   });
 
   rpc.handle('getTransaction', (params) => {
-    guard();
+    guard('getTransaction');
     const [signature, config] = params as [string, { encoding?: string; maxSupportedTransactionVersion?: number } | undefined];
     if (config?.maxSupportedTransactionVersion === undefined) {
       throw new RpcFault(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
@@ -174,9 +176,12 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
       bySignature.set(signature, entry);
       return signature;
     },
-    /** Every call answers this JSON-RPC error until cleared (a node that is down or far behind). */
-    setFault(f: { code: number; message: string } | null) {
-      fault = f;
+    /**
+     * Calls answer this JSON-RPC error until cleared (a node that is down or far behind): every call, or only
+     * `method`'s, after the first `after` of them succeed.
+     */
+    setFault(f: { code: number; message: string } | null, o: { method?: string; after?: number } = {}) {
+      fault = f && { ...f, method: o.method, after: o.after ?? 0 };
     },
     size: () => ledger.length,
   };
