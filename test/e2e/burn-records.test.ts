@@ -8,8 +8,7 @@ import { createPlanKeys } from '../../db/billing/plan-keys';
 import { decidePayment } from '../../domain/billing/payment-matching';
 import { memoFromRandomBytes } from '../../domain/billing/payment-memo';
 import { planPriceLamports, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
-import { startSolanaRpcServer, type SolanaRpcFake } from '../fakes/solana-rpc-server';
-import { installTreasuryLedger, randomAddress, type TreasuryLedger } from '../fakes/solana-treasury-ledger';
+import { randomAddress, startTreasuryNode, type TreasuryNode } from '../fakes/solana-treasury-ledger';
 import { call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
@@ -19,18 +18,16 @@ const TREASURY = randomAddress();
 const MINT = randomAddress();
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let api: Awaited<ReturnType<typeof startApi>>;
-let rpc: SolanaRpcFake;
-let ledger: TreasuryLedger;
+let node: TreasuryNode;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  rpc = await startSolanaRpcServer({ programId: randomAddress() });
-  ledger = installTreasuryLedger(rpc, TREASURY);
+  node = await startTreasuryNode(TREASURY);
   api = await startApi(t.db, {}, { billing: { treasury: TREASURY, holderTokenMint: MINT } });
 });
 afterAll(async () => {
   await api.close();
-  await rpc.close();
+  await node.close();
   await t.drop();
 });
 
@@ -57,7 +54,7 @@ const history = async (q = '') => {
   expectConforms('get', '/api/burn/history', r.status, r.body);
   return r;
 };
-const recorder = () => ({ reader: createBurnReader({ url: rpc.url, timeoutMs: 2000 }), burnStore: createBurnStore(t.db), tokenMint: MINT, now: () => new Date() });
+const recorder = () => ({ reader: createBurnReader({ url: node.url, timeoutMs: 2000 }), burnStore: createBurnStore(t.db), tokenMint: MINT, now: () => new Date() });
 
 describe('burns: revenue commitments from activated plans, executed burns verified on chain', () => {
   it('owes nothing before any plan was paid', async () => {
@@ -79,12 +76,12 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
 
   it('records an executed burn only as the chain shows it, settles the commitment, and lists it in the history', async () => {
     const [week] = (await pending()).items;
-    const other = ledger.burn({ mint: randomAddress(), amountRaw: 5_000_000n, decimals: 6 });
+    const other = node.ledger.burn({ mint: randomAddress(), amountRaw: 5_000_000n, decimals: 6 });
     await expect(recordVerifiedBurn(recorder(), { signature: other, kind: 'revenue_commitment', settles: [week.id] })).rejects.toThrow(/burned no/);
-    const failed = ledger.burn({ mint: MINT, amountRaw: 5_000_000n, decimals: 6, err: { InstructionError: [0, { Custom: 1 }] } });
+    const failed = node.ledger.burn({ mint: MINT, amountRaw: 5_000_000n, decimals: 6, err: { InstructionError: [0, { Custom: 1 }] } });
     await expect(recordVerifiedBurn(recorder(), { signature: failed, kind: 'revenue_commitment', settles: [week.id] })).rejects.toThrow(/failed/);
 
-    const sig = ledger.burn({ mint: MINT, amountRaw: 1_234_567_890_123n, decimals: 6, blockTime: 1_796_000_000 });
+    const sig = node.ledger.burn({ mint: MINT, amountRaw: 1_234_567_890_123n, decimals: 6, blockTime: 1_796_000_000 });
     const r = await recordVerifiedBurn(recorder(), { signature: sig, kind: 'revenue_commitment', settles: [week.id] });
     expect(r).toMatchObject({ inserted: true, amountTokens: 1_234_567.890123 });
     // Recording the same transaction again changes nothing.
@@ -103,12 +100,12 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
   });
 
   it('reads a raw `burn` (no decimals in the instruction) with the decimals of the token balances', async () => {
-    const sig = ledger.burn({ mint: MINT, amountRaw: 42_000_000n, decimals: 6, checked: false });
-    expect(await createBurnReader({ url: rpc.url }).burn(sig, MINT)).toMatchObject({ amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 });
+    const sig = node.ledger.burn({ mint: MINT, amountRaw: 42_000_000n, decimals: 6, checked: false });
+    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 });
   });
 
   it('refuses to settle obligations that are not open, and bounds the history limit', async () => {
-    const sig = ledger.burn({ mint: MINT, amountRaw: 1_000_000n, decimals: 6 });
+    const sig = node.ledger.burn({ mint: MINT, amountRaw: 1_000_000n, decimals: 6 });
     await expect(recordVerifiedBurn(recorder(), { signature: sig, kind: 'payment_receipt', settles: [999_999] })).rejects.toThrow(/not open/);
     expect((await history()).body.count).toBe(1);
     for (const q of ['?limit=0', '?limit=501', '?limit=abc', '?limit=1.5']) expect((await history(q)).status).toBe(422);

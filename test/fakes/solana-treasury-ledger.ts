@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { pageNewestFirst, RpcFault, type SolanaRpcFake } from './solana-rpc-server';
+import { pageNewestFirst, RpcFault, startSolanaRpcServer, type SolanaRpcFake } from './solana-rpc-server';
 
 /**
  * Treasury payments (and the treasury's token burns) on the local Solana RPC node, served over its handler registry in the real wire format:
@@ -189,3 +189,10 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
 
 export type TreasuryLedger = ReturnType<typeof installTreasuryLedger>;
 export const NODE_UNHEALTHY = { code: -32005, message: 'Node is unhealthy' };
+
+/** A local RPC node whose chain is a treasury ledger (and nothing of the launchpad). */
+export async function startTreasuryNode(treasury = randomAddress()) {
+  const rpc = await startSolanaRpcServer({ programId: randomAddress() });
+  return { rpc, ledger: installTreasuryLedger(rpc, treasury), treasury, url: rpc.url, close: () => rpc.close() };
+}
+export type TreasuryNode = Awaited<ReturnType<typeof startTreasuryNode>>;

@@ -1,8 +1,7 @@
 import type { ActivityDeps } from '../../activities';
 import { createPaymentStarter } from '../../activities/billing/payment-starter';
 import { paymentWorkflowId, paymentStateQuery, type PaymentTiming } from '../../workflows/billing/payment-intent-contract';
-import { startSolanaRpcServer } from '../fakes/solana-rpc-server';
-import { installTreasuryLedger, randomAddress } from '../fakes/solana-treasury-ledger';
+import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
 import { startSmtpServer } from '../fakes/smtp-server';
 import { call, startApi } from './api-harness';
 import { expectConforms } from './contract';
@@ -20,8 +19,7 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
   const treasury = randomAddress();
   const holderMint = randomAddress();
   const t = await createTestDatabase();
-  const rpc = await startSolanaRpcServer({ programId: randomAddress() });
-  const ledger = installTreasuryLedger(rpc, treasury);
+  const { rpc, ledger } = await startTreasuryNode(treasury);
   const smtp = await startSmtpServer();
   const w = await startWorker(t.db, { ...(o.clock ? { now: o.clock } : {}), ...o.overrides }, {
     TREASURY_ADDRESS: treasury,
