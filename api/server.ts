@@ -1,7 +1,7 @@
 import { migrateToLatest } from '../db/migrate';
 import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
 import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
-import { connectTemporalClient } from '../platform/temporal-connection';
+import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
@@ -16,8 +16,9 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
-  // Commands go through Temporal: the API starts payment workflows (the worker's outbox sweep covers a failed start).
-  const temporal = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
+  // Commands go through Temporal: the API starts payment workflows. The connection is lazy so the API serves while
+  // Temporal is still starting or down; the worker's outbox sweep starts what the API could not.
+  const temporal = new Client({ connection: Connection.lazy({ address: requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS') }), namespace: cfg.temporal.namespace });
   const deps = buildApiDeps(db, {
     log,
     metrics: createMetrics('api'),

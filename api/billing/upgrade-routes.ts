@@ -43,6 +43,9 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       const found = await d.planKeys.findByPlaintext(body.key);
       // The key itself is never echoed back (no `input`): it is a secret.
       if (!found) return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'unknown or revoked API key', type: 'value_error' }] });
+      if (found.tier !== 'free' && found.planExpiresAt === null) {
+        return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'this key has a contract plan without end; it is not extended by payment', type: 'value_error' }] });
+      }
       key = { id: found.id, prefix: found.prefix };
     }
     const now = d.now();

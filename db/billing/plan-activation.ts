@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import type { PlanKeyPort } from '../../domain/billing/plan-keys';
+import { PlanNotExtendable, type PlanKeyPort } from '../../domain/billing/plan-keys';
 import { PLAN_DAYS, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
 import { createBurnStore } from './burn-store';
-import { ApiKeyUnavailableError } from './plan-keys';
 
 export type Activation = { keyId: number; planExpiresAt: Date; activatedAt: Date; firstTime: boolean };
 
@@ -28,8 +27,8 @@ export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => Plan
         try {
           ({ planExpiresAt } = await o.planKeys(trx).extendPlan({ grantId: `payment:${memo}`, keyId: r.key_id, tier: r.tier as PurchasableTier, plan, days: PLAN_DAYS[plan], now }));
         } catch (e) {
-          // Revoked after the intent was made: nothing to activate; the payment waits for an operator's refund.
-          if (e instanceof ApiKeyUnavailableError) throw new IntentNotPayable(`intent ${memo}: ${e.message}`);
+          // The key changed after the intent was made (revoked): nothing to activate; an operator refunds the payment.
+          if (e instanceof PlanNotExtendable) throw new IntentNotPayable(`intent ${memo}: ${e.message}`);
           throw e;
         }
         await trx('payment_intents').where({ memo }).update({ status: 'activated', activated_at: now, plan_expires_at: planExpiresAt });

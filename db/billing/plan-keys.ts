@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiKeyUnavailableError, createApiKeyStore, type ApiKeyRecord } from '../access/api-key-store';
 import { planTierAt } from '../../domain/access/tiers';
-import type { PlanKey, PlanKeyPort } from '../../domain/billing/plan-keys';
-
-export { ApiKeyUnavailableError };
+import { PlanNotExtendable, type PlanKey, type PlanKeyPort } from '../../domain/billing/plan-keys';
 
 const toPlanKey = (k: ApiKeyRecord | undefined): PlanKey | undefined =>
   k && { id: k.id, prefix: k.prefix, tier: k.tier, planExpiresAt: k.planExpiresAt, revoked: k.revokedAt !== null };
@@ -16,10 +14,16 @@ export function createPlanKeys(db: Knex): PlanKeyPort {
     findByPlaintext: async (plaintext) => toPlanKey(await store.findByPlaintext(plaintext)),
     findById: async (id) => toPlanKey(await store.getById(id)),
     async extendPlan(g) {
-      const r = await store.extendPlan({ keyId: g.keyId, grantId: g.grantId, tier: g.tier, plan: g.plan, days: g.days, now: g.now });
-      // A paid grant always has an end; only contract grants (enterprise) run without one.
-      if (!r.planExpiresAt) throw new Error(`key ${g.keyId} has a plan without end; a paid period cannot extend it`);
-      return { planExpiresAt: r.planExpiresAt };
+      let planExpiresAt: Date | null;
+      try {
+        ({ planExpiresAt } = await store.extendPlan({ keyId: g.keyId, grantId: g.grantId, tier: g.tier, plan: g.plan, days: g.days, now: g.now }));
+      } catch (e) {
+        if (e instanceof ApiKeyUnavailableError) throw new PlanNotExtendable(e.message);
+        throw e;
+      }
+      // Only contract grants (enterprise) run without an end, and /api/upgrade refuses their keys.
+      if (!planExpiresAt) throw new PlanNotExtendable(`api key ${g.keyId} has a plan without end`);
+      return { planExpiresAt };
     },
     async revertIfLapsed(keyId, now) {
       // Plans lapse by time alone (access reads them through planTierAt); this records the lapse on the key.

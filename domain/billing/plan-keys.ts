@@ -9,13 +9,24 @@ export type PlanKey = { id: number; prefix: string; tier: string; planExpiresAt:
 
 export type PlanGrant = { grantId: string; keyId: number; tier: PurchasableTier; plan: Plan; days: number; now: Date };
 
+/** The key cannot take a paid period: unknown, revoked, or on a plan without end (a contract). Permanent. */
+export class PlanNotExtendable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlanNotExtendable';
+  }
+}
+
 export type PlanKeyPort = {
   /** A new key on the free tier, for an intent; its plaintext is returned once. */
   issueKey(): Promise<{ id: number; prefix: string; plaintext: string }>;
   /** Live keys only: unknown, malformed and revoked plaintexts all answer undefined. */
   findByPlaintext(plaintext: string): Promise<PlanKey | undefined>;
   findById(id: number): Promise<PlanKey | undefined>;
-  /** Starts or extends the plan (rules in domain/access/plan-grant.ts); the same `grantId` twice changes nothing. */
+  /**
+   * Starts or extends the plan (rules in domain/access/plan-grant.ts); the same `grantId` twice changes nothing.
+   * Throws PlanNotExtendable when the key cannot take it.
+   */
   extendPlan(grant: PlanGrant): Promise<{ planExpiresAt: Date }>;
   /** Back to free when the plan ended at or before `now`; `renewed` when it now runs past `now`. */
   revertIfLapsed(keyId: number, now: Date): Promise<'reverted' | 'renewed' | 'already_free'>;

@@ -79,6 +79,11 @@ describe('POST /api/upgrade', () => {
     }
     await store.revoke(k.id);
     expect((await upgrade({ key: k.plaintext })).status).toBe(422);
+    // A contract plan (no end) is not something a payment extends.
+    const contract = await store.issueKey({ source: 'admin', tier: 'enterprise', customDailyQuota: 1_000_000 });
+    const refused = await upgrade({ key: contract.plaintext });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'key'], type: 'value_error' });
     expect(await t.db('payment_intents').count({ n: '*' }).first()).toEqual(before);
   });
 

@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { createApiKeyStore } from '../../db/access/api-key-store';
 import { createPaymentStarter } from '../../activities/billing/payment-starter';
 import { createPlanActivation } from '../../db/billing/plan-activation';
 import { createPlanKeys } from '../../db/billing/plan-keys';
@@ -119,6 +120,16 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
     } finally {
       s.ledger.setFault(null);
     }
+  });
+
+  it('does not activate for a key revoked after the intent was made: the payment stays paid for an operator', async () => {
+    const intent = await s.upgrade({ tier: 'builder' });
+    await createApiKeyStore(s.db).revoke((await s.key(intent.key_prefix)).id);
+    s.ledger.pay({ memos: [intent.memo], lamports: intent.amount_lamports });
+    await expect(s.workflowResult(intent.memo)).rejects.toThrow(WorkflowFailedError);
+    expect(await s.status(intent.memo)).toMatchObject({ status: 'paid', activated_at: null, paid_lamports: intent.amount_lamports });
+    expect(await grants(intent.memo)).toHaveLength(0);
+    expect((await s.key(intent.key_prefix)).tier).toBe('free');
   });
 
   it('starts, through the outbox sweep, an intent whose workflow start was lost', async () => {
