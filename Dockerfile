@@ -1,8 +1,9 @@
-# API and worker image. The same image runs either process: `node dist/api/server.js` or `node dist/workers/main-worker.js`.
+# One image for every process: `node dist/api/server.js`, `node dist/workers/main-worker.js` or `node dist/ingest/main-ingest.js`.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# `npm install` rather than `npm ci`: the lock omits other platforms' optional binaries, which npm 11's ci rejects.
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --omit=optional
 

@@ -1,3 +1,6 @@
+import { createMarketConditionsActivities, type MarketConditionsDeps } from './market/market-conditions-activities';
+import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy-activities';
+import { createWalletSignupActivities, type WalletSignupDeps } from './access/wallet-signup-activities';
 import { createPaymentActivities, type PaymentDeps } from './billing/payment-activities';
 import { createPaymentOutboxActivities, type PaymentOutboxDeps } from './billing/payment-outbox-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
@@ -5,15 +8,26 @@ import { createLiveProjector, type LiveProjectorDeps } from './mint/live-project
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
 import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
 
-export type ActivityDeps = WatchdogDeps & PriceDeps & MintDeps & LiveProjectorDeps & PaymentDeps & PaymentOutboxDeps;
+export type ActivityDeps = WatchdogDeps &
+  PriceDeps &
+  MarketConditionsDeps &
+  MintDeps &
+  LiveProjectorDeps &
+  AccuracyDeps &
+  WalletSignupDeps &
+  PaymentDeps &
+  PaymentOutboxDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
   return {
     ...createWatchdogActivities(d),
     ...createPriceActivities(d),
+    ...createMarketConditionsActivities(d),
     ...createMintActivities(d),
     ...createLiveProjector(d),
+    ...createAccuracyActivities(d),
+    ...createWalletSignupActivities(d),
     ...createPaymentActivities(d),
     ...createPaymentOutboxActivities(d),
   };

@@ -1,4 +1,17 @@
+import { createMarketConditionsStore } from '../db/market/market-conditions-store';
+import { createAccuracyStore } from '../db/accuracy/accuracy-store';
+import { createGateStore } from '../db/accuracy/gate-store';
+import { createModelFitStore } from '../db/accuracy/model-fit-store';
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createUsageStore } from '../db/access/usage-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient, type HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { WalletSignupSettings } from './access/wallet-signup-routes';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
+import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
@@ -16,8 +29,28 @@ import { createIntentCreation } from '../db/billing/intent-creation';
 import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
 import { createPlanKeys } from '../db/billing/plan-keys';
 import { createTreasuryStore } from '../db/billing/treasury-store';
-import { LIVE_SNAPSHOT } from '../activities/mint/live-projector';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../activities/mint/live-projector';
 import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
+import { createKeyCache } from './access/key-cache';
+import { createQuotaCounter } from './access/quota-counter';
+import type { AccessSettings } from './access/key-auth';
+
+/** Holder signup as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_WALLET_SIGNUP: WalletSignupSettings = {
+  ttlS: 900,
+  keyVisibleS: 300,
+  thresholds: { signals: 500_000, api: 2_500_000 },
+  keyRevealSecret: DEV_KEY_REVEAL_SECRET,
+  publicBaseUrl: undefined,
+};
+
+/** Paid access as configured by default (platform/config.ts has the same defaults). */
+export const DEFAULT_ACCESS: AccessSettings = {
+  authEnabled: true,
+  keyRequiredAfter: new Date(DEFAULT_KEY_REQUIRED_AFTER),
+  keyCacheTtlMs: 5000,
+  holderThresholds: { signals: 500_000, api: 2_500_000 },
+};
 
 /** Builds every API dependency over one database; used by the server, tests, fuzzing and benchmarks alike. */
 export function buildApiDeps(
@@ -30,32 +63,62 @@ export function buildApiDeps(
     heartbeatIntervalS: number;
     watchdogIntervalS: number;
     priceRefreshIntervalS: number;
+    conditionsRefreshS?: number;
+    conditionsMinHistoryH?: number;
     expectedDaemons: readonly string[];
+    modelRefitEveryS: number;
+    accuracyRefreshS: number;
+    access?: Partial<AccessSettings>;
+    walletSignup?: Partial<WalletSignupSettings>;
+    holderBalances?: HolderBalanceClient;
+    temporal?: { client: TemporalClient; taskQueue: string };
     now?: () => Date;
     billing?: { treasury?: string; intentWindowS?: number; publicBaseUrl?: string; paymentStarter?: PaymentStarter; holderTokenMint?: string };
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
+  const modelFitStore = createModelFitStore(db);
   const now = o.now ?? (() => new Date());
+  const access = { ...DEFAULT_ACCESS, ...o.access };
+  const apiKeyStore = createApiKeyStore(db, { now });
+  const usageStore = createUsageStore(db);
   return {
     ...o,
+    access,
+    apiKeyStore,
+    walletLinkStore: createWalletLinkStore(db),
+    // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
+    holderBalances: o.holderBalances ?? createHolderBalanceClient({ rpcUrl: 'http://127.0.0.1:9/', mint: undefined }),
+    walletSignup: { ...DEFAULT_WALLET_SIGNUP, thresholds: access.holderThresholds, ...o.walletSignup },
+    temporal: o.temporal,
+    usageStore,
+    quotaCounter: createQuotaCounter(usageStore),
+    keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), access.keyCacheTtlMs),
     now,
     startedAt: now(),
     liveLatency: new LatencyWindow(5 * 60_000),
     heartbeatStore: createHeartbeatStore(db),
     watchdogStore: createWatchdogStore(db),
     priceStore: createPriceStore(db),
+    marketConditionsStore: createMarketConditionsStore(db),
+    conditionsRefreshS: o.conditionsRefreshS ?? 300,
+    conditionsMinHistoryH: o.conditionsMinHistoryH ?? 24,
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
+    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),
+    creatorStore: createCreatorStore(db),
+    gateStore: createGateStore(db),
+    accuracyStore: createAccuracyStore(db),
+    modelFitStore,
     // The corpus is the set of mints this deployment resolved at 24 h.
     corpusSummary: async () => {
       const r = await db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first();
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
     },
-    modelVersions: () => ({}),
+    modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
     billing: {
       treasury: o.billing?.treasury ?? null,
       intentWindowS: o.billing?.intentWindowS ?? 3600,

@@ -1,11 +1,12 @@
 import { migrateToLatest } from '../db/migrate';
 import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
 import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
-import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
+import { connectTemporalClient } from '../platform/temporal-connection';
+import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { buildApiDeps } from './api-deps';
 import { createApp } from './app';
 import { version } from '../package.json';
@@ -16,9 +17,8 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
-  // Commands go through Temporal: the API starts payment workflows. The connection is lazy so the API serves while
-  // Temporal is still starting or down; the worker's outbox sweep starts what the API could not.
-  const temporal = new Client({ connection: Connection.lazy({ address: requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS') }), namespace: cfg.temporal.namespace });
+  // Holder signup runs as workflows; without TEMPORAL_ADDRESS its endpoints answer 503 and the rest still serves.
+  const temporal = cfg.temporal.address ? { client: await connectTemporalClient(cfg.temporal.address, cfg.temporal.namespace), taskQueue: cfg.temporal.taskQueue } : undefined;
   const deps = buildApiDeps(db, {
     log,
     metrics: createMetrics('api'),
@@ -27,15 +27,30 @@ async function main() {
     heartbeatIntervalS: cfg.heartbeatIntervalS,
     watchdogIntervalS: cfg.watchdog.intervalS,
     priceRefreshIntervalS: cfg.price.refreshIntervalS,
+    conditionsRefreshS: cfg.conditions.refreshS,
+    conditionsMinHistoryH: cfg.conditions.minHistoryH,
     expectedDaemons: cfg.expectedDaemons,
+    modelRefitEveryS: cfg.mint.modelRefitEveryS,
+    accuracyRefreshS: cfg.accuracy.refreshIntervalS,
+    access: {
+      authEnabled: cfg.access.authEnabled,
+      keyRequiredAfter: cfg.access.keyRequiredAfter,
+      keyCacheTtlMs: cfg.access.keyCacheTtlMs,
+      holderThresholds: cfg.access.holder.thresholds,
+    },
+    holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
+    walletSignup: { ttlS: cfg.access.walletSignupTtlS, keyRevealSecret: cfg.access.keyRevealSecret, publicBaseUrl: cfg.api.publicBaseUrl },
+    temporal,
     billing: {
       treasury: cfg.billing.treasury,
       intentWindowS: cfg.billing.intentWindowS,
       publicBaseUrl: publicBaseUrl(cfg),
-      holderTokenMint: cfg.billing.holderTokenMint,
-      paymentStarter: createPaymentStarter(temporal, cfg.temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
+      holderTokenMint: cfg.access.holder.mint,
+      // The worker's outbox sweep starts what the API could not (no Temporal here, or a start that timed out).
+      paymentStarter: temporal && createPaymentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
     },
   });
+  if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
   const app = createApp(deps);
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
@@ -44,7 +59,7 @@ async function main() {
   const shutdown = () => {
     log.info('api stopping');
     stopBeat();
-    server.close(() => void Promise.all([db.destroy(), temporal.connection.close()]).then(() => process.exit(0)));
+    server.close(() => void Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', shutdown);

@@ -8,8 +8,11 @@ import type { LaunchFeed } from './launch-feed';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 
-/** The feeds named in INGEST_FEEDS, built from the typed config. Several may run at once. */
-export function buildFeeds(cfg: Config, log: Logger): LaunchFeed[] {
+/**
+ * The feeds named in INGEST_FEEDS, built from the typed config. Several may run at once. `resumeAfter` gives,
+ * per feed name, the last signature an earlier run stored, for feeds that can backfill from it.
+ */
+export function buildFeeds(cfg: Config, log: Logger, resumeAfter: Record<string, string | null> = {}): LaunchFeed[] {
   return cfg.ingest.feeds.map((name) => {
     switch (name) {
       case 'simulator':
@@ -27,7 +30,7 @@ export function buildFeeds(cfg: Config, log: Logger): LaunchFeed[] {
       case 'solana-logs': {
         if (!cfg.ingest.pumpIdlPath) throw new Error('INGEST_FEEDS has solana-logs but PUMP_IDL_PATH (the launchpad IDL) is not set');
         const decoder = new PumpEventDecoder(loadPumpIdl(cfg.ingest.pumpIdlPath));
-        return new SolanaLogsFeed({ wsUrl: cfg.ingest.solanaWsUrl, rpcUrl: cfg.ingest.solanaRpcUrl, decoder, logger: log });
+        return new SolanaLogsFeed({ wsUrl: cfg.ingest.solanaWsUrl, rpcUrl: cfg.ingest.solanaRpcUrl, decoder, logger: log, resumeAfter: resumeAfter[name] });
       }
       case 'pumpportal':
         return new PumpPortalFeed({ url: cfg.ingest.pumpPortalWsUrl, logger: log });

@@ -19,15 +19,18 @@ async function main() {
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
+  const store = createLaunchEventStore(db);
   const pipeline = createIngestPipeline({
-    store: createLaunchEventStore(db),
+    store,
     starter: createLifecycleStarter(client, cfg.temporal.taskQueue, DEFAULT_TIMING),
     log,
     now: () => new Date(),
   });
   // Whatever an earlier run committed but did not hand to Temporal is re-driven first.
   await pipeline.sweep();
-  const feeds = buildFeeds(cfg, log);
+  const resumeAfter = Object.fromEntries(await Promise.all(cfg.ingest.feeds.map(async (f) => [f, await store.resumeSignature(f)] as const)));
+  const feeds = buildFeeds(cfg, log, resumeAfter);
+  log.info({ resumeAfter }, 'feeds resume after');
   for (const f of feeds) f.start((events) => pipeline.handle(events));
   const stats = createStatsStore(db);
   const timer = setInterval(() => {

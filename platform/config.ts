@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 
 /**
  * The one typed configuration of every process. Parsed from the environment once, at start-up,
@@ -34,6 +36,9 @@ const schema = z.object({
   PRICE_REFRESH_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(300),
   WATCHDOG_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(60),
   WATCHDOG_DISK_PATH: z.string().default('/'),
+  /** Market temperature (/api/v1/conditions): refresh period and the history it needs before publishing. */
+  CONDITIONS_REFRESH_S: z.coerce.number().int().min(10).max(3600).default(300),
+  CONDITIONS_MIN_HISTORY_H: z.coerce.number().int().min(1).max(840).default(24),
   HEARTBEAT_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(15),
   /** Daemons deployed in this topology (comma-separated); only these are expected to beat. */
   EXPECTED_DAEMONS: z
@@ -50,6 +55,9 @@ const schema = z.object({
   LIVE_REFRESH_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
   MODEL_REFIT_EVERY_S: z.coerce.number().int().min(10).max(86_400).default(600),
   CORPUS_LIMIT: z.coerce.number().int().min(100).max(5_000_000).default(200_000),
+  /** Accuracy page: recompute period, and how many days of resolved forward predictions it covers. */
+  ACCURACY_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(300),
+  ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal. */
   INGEST_FEEDS: z.string().default('simulator'),
   REPLAY_FILE: z.string().optional(),
@@ -63,6 +71,24 @@ const schema = z.object({
   /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
   PUMP_IDL_PATH: z.string().optional(),
 
+  /** Paid access. `false` serves keyed endpoints without any key check (benchmarks only). */
+  API_AUTH_ENABLED: bool.default(true),
+  /** End of the free beta window: until then keyed endpoints also answer without a key. */
+  API_KEY_REQUIRED_AFTER: z.iso.datetime({ offset: true }).default(DEFAULT_KEY_REQUIRED_AFTER),
+  /** How long an API process reuses a key lookup; plan changes and revocations show within this. Quotas are never cached. */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
+  HOLDER_TOKEN_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/).optional(),
+  HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
+  HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
+  HOLDER_RPC_URL: z.string().url().optional(),
+  /** How often a Temporal Schedule re-reads the balances of linked wallets, so access follows holdings. */
+  HOLDER_RECHECK_INTERVAL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** How long a wallet signup waits for its signature. */
+  WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
+  KEY_REVEAL_SECRET: z.string().min(16).optional(),
+
   /** Plan payments: the wallet payers send SOL to; unset, /api/upgrade answers 503. */
   TREASURY_ADDRESS: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
   PAYMENT_POLL_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(5),
@@ -74,7 +100,6 @@ const schema = z.object({
   SMTP_FROM: z.string().min(3).default('billing@localhost'),
   /** Share of each activated plan's price committed to holder-token burns (0 = none). */
   BURN_REVENUE_SHARE: z.coerce.number().min(0).max(1).default(0),
-  HOLDER_TOKEN_MINT: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
 });
 
 export type Config = {
@@ -87,11 +112,13 @@ export type Config = {
   dataDir: string;
   price: { sourceUrl: string; refreshIntervalS: number };
   watchdog: { intervalS: number; diskPath: string };
+  conditions: { refreshS: number; minHistoryH: number };
   heartbeatIntervalS: number;
   expectedDaemons: readonly string[];
   workerMetricsPort: number;
   temporalCliPath: string | undefined;
   mint: { liveWindowS: number; liveMaxEntries: number; liveRefreshMs: number; modelRefitEveryS: number; corpusLimit: number };
+  accuracy: { refreshIntervalS: number; windowDays: number };
   ingest: {
     feeds: string[];
     replayFile: string | undefined;
@@ -102,6 +129,15 @@ export type Config = {
     pumpPortalWsUrl: string;
     pumpIdlPath: string | undefined;
   };
+  access: {
+    authEnabled: boolean;
+    keyRequiredAfter: Date;
+    keyCacheTtlMs: number;
+    holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string; recheckIntervalS: number };
+    walletSignupTtlS: number;
+    /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
+    keyRevealSecret: string | undefined;
+  };
   billing: {
     treasury: string | undefined;
     pollIntervalS: number;
@@ -111,7 +147,6 @@ export type Config = {
     smtpUrl: string | undefined;
     smtpFrom: string;
     burnShareBps: number;
-    holderTokenMint: string | undefined;
   };
 };
 
@@ -137,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: c.DATA_DIR,
     price: { sourceUrl: c.PRICE_SOURCE_URL, refreshIntervalS: c.PRICE_REFRESH_INTERVAL_S },
     watchdog: { intervalS: c.WATCHDOG_INTERVAL_S, diskPath: c.WATCHDOG_DISK_PATH },
+    conditions: { refreshS: c.CONDITIONS_REFRESH_S, minHistoryH: c.CONDITIONS_MIN_HISTORY_H },
     heartbeatIntervalS: c.HEARTBEAT_INTERVAL_S,
     expectedDaemons: c.EXPECTED_DAEMONS,
     workerMetricsPort: c.WORKER_METRICS_PORT,
@@ -148,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelRefitEveryS: c.MODEL_REFIT_EVERY_S,
       corpusLimit: c.CORPUS_LIMIT,
     },
+    accuracy: { refreshIntervalS: c.ACCURACY_REFRESH_S, windowDays: c.ACCURACY_WINDOW_DAYS },
     ingest: {
       feeds: c.INGEST_FEEDS.split(',').map((x) => x.trim()).filter(Boolean),
       replayFile: c.REPLAY_FILE,
@@ -158,6 +195,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pumpPortalWsUrl: c.PUMPPORTAL_WS_URL,
       pumpIdlPath: c.PUMP_IDL_PATH,
     },
+    access: {
+      authEnabled: c.API_AUTH_ENABLED,
+      keyRequiredAfter: new Date(c.API_KEY_REQUIRED_AFTER),
+      keyCacheTtlMs: c.API_KEY_CACHE_TTL_MS,
+      holder: {
+        mint: c.HOLDER_TOKEN_MINT,
+        thresholds: { signals: c.HOLDER_SIGNALS_THRESHOLD, api: c.HOLDER_API_THRESHOLD },
+        rpcUrl: c.HOLDER_RPC_URL ?? c.SOLANA_RPC_URL,
+        recheckIntervalS: c.HOLDER_RECHECK_INTERVAL_S,
+      },
+      walletSignupTtlS: c.WALLET_SIGNUP_TTL_S,
+      keyRevealSecret: c.KEY_REVEAL_SECRET ?? (c.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
+    },
     billing: {
       treasury: c.TREASURY_ADDRESS,
       pollIntervalS: c.PAYMENT_POLL_INTERVAL_S,
@@ -167,7 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: c.SMTP_URL,
       smtpFrom: c.SMTP_FROM,
       burnShareBps: Math.round(c.BURN_REVENUE_SHARE * 10_000),
-      holderTokenMint: c.HOLDER_TOKEN_MINT,
     },
   };
 }

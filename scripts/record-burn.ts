@@ -22,7 +22,7 @@ async function main() {
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2);
   try {
     const r = await recordVerifiedBurn(
-      { reader: createBurnReader({ url: cfg.ingest.solanaRpcUrl }), burnStore: createBurnStore(db), tokenMint: requireSetting(cfg.billing.holderTokenMint, 'HOLDER_TOKEN_MINT'), now: () => new Date() },
+      { reader: createBurnReader({ url: cfg.ingest.solanaRpcUrl }), burnStore: createBurnStore(db), tokenMint: requireSetting(cfg.access.holder.mint, 'HOLDER_TOKEN_MINT'), now: () => new Date() },
       { signature: values.signature, kind, settles },
     );
     console.log(r.inserted ? `recorded burn #${r.id}: ${r.amountTokens} tokens` : `burn #${r.id} was already recorded`);

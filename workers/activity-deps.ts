@@ -1,9 +1,19 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
-import { createKnnGradProbScorer } from '../activities/mint/knn-grad-prob-scorer';
+import type { AccuracyDeps } from '../activities/accuracy/accuracy-activities';
+import type { LiveProjectorDeps } from '../activities/mint/live-projector';
+import { createKnnMintScorer } from '../activities/mint/knn-mint-scorer';
 import type { PriceClient } from '../clients/jupiter-price-client';
+import { createMarketConditionsStore } from '../db/market/market-conditions-store';
 import { createPriceStore } from '../db/market/price-store';
+import { createAccuracyStore } from '../db/accuracy/accuracy-store';
+import { createGateStore } from '../db/accuracy/gate-store';
+import { createModelFitStore } from '../db/accuracy/model-fit-store';
+import { createApiKeyStore } from '../db/access/api-key-store';
+import { createWalletLinkStore } from '../db/access/wallet-link-store';
+import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { createCorpusStore } from '../db/mint/corpus-store';
+import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
 import { createOutcomeStore } from '../db/mint/outcome-store';
@@ -45,20 +55,51 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     watchdogIntervalS: o.cfg.watchdog.intervalS,
     expectedDaemons: o.cfg.expectedDaemons,
     priceClient: o.priceClient,
-    priceStore: createPriceStore(db),
     sourceName: 'jupiter-price-v3',
-    mintReadStore: createMintReadStore(db),
+    marketConditionsStore: createMarketConditionsStore(db),
+    conditionsMinHistoryH: o.cfg.conditions.minHistoryH,
+    ...buildLiveProjectorDeps(db, {
+      liveWindowS: o.cfg.mint.liveWindowS,
+      liveMaxEntries: o.cfg.mint.liveMaxEntries,
+      refreshIntervalS: Math.max(1, Math.round(o.cfg.mint.liveRefreshMs / 1000)),
+      now,
+    }),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
-    gradProbScorer: createKnnGradProbScorer({ corpusStore: createCorpusStore(db), refitEveryS: o.cfg.mint.modelRefitEveryS, corpusLimit: o.cfg.mint.corpusLimit, log: o.log, now: () => now().getTime() }),
+    mintScorer: createKnnMintScorer({
+      corpusStore: createCorpusStore(db),
+      modelFitStore: createModelFitStore(db),
+      refitEveryS: o.cfg.mint.modelRefitEveryS,
+      corpusLimit: o.cfg.mint.corpusLimit,
+      log: o.log,
+      now: () => now().getTime(),
+    }),
     dexPriceClient: o.priceClient,
     dexPriceSourceName: 'jupiter-price-v3',
-    liveStore: createLiveStore(db),
-    liveWindowS: o.cfg.mint.liveWindowS,
-    liveMaxEntries: o.cfg.mint.liveMaxEntries,
-    refreshIntervalS: Math.max(1, Math.round(o.cfg.mint.liveRefreshMs / 1000)),
+    ...buildAccuracyDeps(db, { windowDays: o.cfg.accuracy.windowDays, now }),
+    accuracyWindowDays: o.cfg.accuracy.windowDays,
+    apiKeyStore: createApiKeyStore(db, { now }),
+    walletLinkStore: createWalletLinkStore(db),
+    holderBalances: createHolderBalanceClient({ rpcUrl: o.cfg.access.holder.rpcUrl, mint: o.cfg.access.holder.mint }),
+    keyRevealSecret: o.cfg.access.keyRevealSecret,
     now,
   };
+}
+
+/** The live projector's dependencies (the worker's, and the fuzz seed's and tests' projectors). */
+export function buildLiveProjectorDeps(db: Knex, o: { liveWindowS: number; liveMaxEntries: number; refreshIntervalS: number; now: () => Date }): LiveProjectorDeps {
+  return {
+    liveStore: createLiveStore(db),
+    mintReadStore: createMintReadStore(db),
+    creatorStore: createCreatorStore(db),
+    gateStore: createGateStore(db),
+    priceStore: createPriceStore(db),
+    ...o,
+  };
+}
+
+export function buildAccuracyDeps(db: Knex, o: { windowDays: number; now: () => Date }): AccuracyDeps {
+  return { db, accuracyStore: createAccuracyStore(db), gateStore: createGateStore(db), accuracyWindowDays: o.windowDays, now: o.now };
 }
 
 function billingDeps(db: Knex, cfg: Config, now: () => Date) {

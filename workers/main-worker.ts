@@ -10,6 +10,7 @@ import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
 import { connectTemporalClient } from '../platform/temporal-connection';
+import { SCORE_AGES } from '../domain/scoring/score-age';
 import { buildActivityDeps } from './activity-deps';
 import { buildWorker } from './build-worker';
 import { ensureLiveProjector } from './live-projector-starter';
@@ -29,15 +30,17 @@ async function main() {
   const metrics = createMetrics('worker');
   const heartbeatStore = createHeartbeatStore(db);
 
-  const activities = createActivities(buildActivityDeps(db, { cfg, temporal: client, priceClient: createJupiterPriceClient(cfg.price.sourceUrl), log }));
+  const deps = buildActivityDeps(db, { cfg, temporal: client, priceClient: createJupiterPriceClient(cfg.price.sourceUrl), log });
+  const activities = createActivities(deps);
   const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics });
   await ensureSchedules(
     client,
     cfg.temporal.taskQueue,
-    scheduleSpecs({ watchdogIntervalS: cfg.watchdog.intervalS, priceRefreshIntervalS: cfg.price.refreshIntervalS, paymentOutboxSweepS: cfg.billing.outboxSweepS }),
+    scheduleSpecs(cfg),
     true,
   );
   await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
+  const stopRefits = deps.mintScorer.startRefitLoop(SCORE_AGES);
   const stopBeat = startHeartbeat(heartbeatStore, 'worker', cfg.heartbeatIntervalS, log);
   const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
   log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');
@@ -45,6 +48,7 @@ async function main() {
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();
   stopBeat();
+  stopRefits();
   metricsServer.close();
   await connection.close();
   await client.connection.close();

@@ -1,12 +1,26 @@
+import type { GateStore } from '../../db/accuracy/gate-store';
+import type { CreatorStore } from '../../db/mint/creator-store';
 import type { LiveStore, LiveMintRow } from '../../db/mint/live-store';
+import { pairKey, type MintReadStore } from '../../db/mint/mint-read-store';
 import type { PriceStore } from '../../db/market/price-store';
+import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
+import { creatorRecord } from '../../domain/mint/creator-record';
 import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
 import { MintTape } from '../../domain/mint/mint-tape';
+import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { unknownBuyers } from '../../domain/mint/wallet-freshness';
+import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
+import { createLiveDelayLine } from './live-delay-line';
 
 export const LIVE_SNAPSHOT = 'live';
+/** The Free tier's list: the newest snapshot at least FREE_LIVE_DELAY_S old, with `delay_s` set. */
+export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
 
 export type LiveProjectorDeps = {
   liveStore: LiveStore;
+  mintReadStore: MintReadStore;
+  creatorStore: CreatorStore;
+  gateStore: GateStore;
   priceStore: PriceStore;
   /** Mints younger than this are tracked on the live list. */
   liveWindowS: number;
@@ -16,7 +30,7 @@ export type LiveProjectorDeps = {
   now: () => Date;
 };
 
-type Tracked = { row: LiveMintRow; tape: MintTape; freshFirst3: number | null };
+type Tracked = { row: LiveMintRow; tape: MintTape; freshness: Map<string, boolean> };
 
 /**
  * Keeps the live list current: folds new trades into per-mint tapes incrementally (by trade seq), drops
@@ -26,11 +40,12 @@ type Tracked = { row: LiveMintRow; tape: MintTape; freshFirst3: number | null };
 export function createLiveProjector(d: LiveProjectorDeps) {
   const tracked = new Map<string, Tracked>();
   let lastSeq = -1;
+  const delayLine = createLiveDelayLine(FREE_LIVE_DELAY_S, 15);
 
   async function coldStart(since: Date) {
     const rows = await d.liveStore.mintsSince(since);
     lastSeq = await d.liveStore.maxTradeSeq();
-    for (const row of rows) tracked.set(row.mint, { row, tape: new MintTape(row), freshFirst3: null });
+    for (const row of rows) tracked.set(row.mint, { row, tape: new MintTape(row), freshness: new Map() });
     for (const t of await d.liveStore.tradesOf(rows.map((r) => r.mint))) tracked.get(t.mint)?.tape.apply(t);
   }
 
@@ -42,7 +57,7 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     else {
       for (const row of await d.liveStore.mintsSince(since)) {
         const t = tracked.get(row.mint);
-        if (!t) tracked.set(row.mint, { row, tape: new MintTape(row), freshFirst3: null });
+        if (!t) tracked.set(row.mint, { row, tape: new MintTape(row), freshness: new Map() });
         else t.row = row; // picks up graduation
       }
       for (;;) {
@@ -60,19 +75,17 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     }
     for (const [mint, t] of tracked) if (t.row.at.getTime() < since.getTime()) tracked.delete(mint);
 
-    // Fresh-wallet check once per mint, when its first three buyers are known.
-    for (const t of tracked.values()) {
-      if (t.freshFirst3 === null && t.tape.firstBuyers.length === 3) {
-        const seen = await d.liveStore.walletsWithHistory(t.tape.firstBuyers, t.row.at);
-        t.freshFirst3 = 3 - seen.size;
-      }
-    }
+    // Each buyer's freshness is looked up once per mint, all new buyers in one query.
+    const pairs = [...tracked.values()].flatMap((t) => unknownBuyers(t.tape, t.freshness).map((wallet) => ({ mint: t.row.mint, wallet })));
+    const seen = await d.mintReadStore.walletsWithHistory(pairs);
+    for (const p of pairs) tracked.get(p.mint)!.freshness.set(p.wallet, !seen.has(pairKey(p.mint, p.wallet)));
 
     const mints = [...tracked.keys()];
-    const [predictions, creators, price] = await Promise.all([
+    const [predictions, creators, price, gate] = await Promise.all([
       d.liveStore.latestPredictions(mints),
-      d.liveStore.creatorRecords([...new Set([...tracked.values()].map((t) => t.row.creator))]),
+      d.creatorStore.aggregates([...new Set([...tracked.values()].map((t) => t.row.creator))], LABEL_VERSION),
       d.priceStore.latestQuote('SOL'),
+      d.gateStore.read(SURVIVAL_GATE.name),
     ]);
     const entries: EnrichedMint[] = [];
     for (const t of tracked.values()) {
@@ -81,10 +94,12 @@ export function createLiveProjector(d: LiveProjectorDeps) {
           tape: t.tape,
           now,
           prediction: predictions.get(t.row.mint) ?? null,
-          creator: creators.get(t.row.creator) ?? null,
+          // Live mints are younger than the 24 h horizon: none is part of its creator's resolved record yet.
+          creator: creatorRecord(creators.get(t.row.creator) ?? null),
           solUsd: price?.usd ?? null,
-          freshFirst3: t.freshFirst3,
+          freshness: t.freshness,
           graduatedAt: t.row.graduatedAt,
+          survivalLive: gate?.state === 'live',
         }),
       );
     }
@@ -92,8 +107,10 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     const listed = entries.filter((e) => e.hide_reason === null);
     listed.sort((a, b) => (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || b.created_at.localeCompare(a.created_at));
     const top = listed.slice(0, d.liveMaxEntries);
-    const body = JSON.stringify({ generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top });
-    const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, body, top.length, now);
+    const list = { generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top };
+    const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
+    const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
+    if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     return { version, tracked: tracked.size, listed: top.length, tradesApplied };
   }
 

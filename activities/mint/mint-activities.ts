@@ -3,15 +3,23 @@ import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import { priceSol } from '../../domain/mint/launch-events';
-import { peakMultFrom, priceAt, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { GradProbScorer } from './grad-prob-scorer';
+import type { CreatorStore } from '../../db/mint/creator-store';
+import { pairKey } from '../../db/mint/mint-read-store';
+import { creatorRecord } from '../../domain/mint/creator-record';
+import { mintSignals } from '../../domain/mint/mint-signals';
+import { MintTape } from '../../domain/mint/mint-tape';
+import { rugFlags } from '../../domain/mint/rug-heuristics';
+import { freshAmongFirstBuyers, freshFirst3, unknownBuyers } from '../../domain/mint/wallet-freshness';
+import type { MintScorer } from './mint-scorer';
 
 export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   outcomeStore: OutcomeStore;
-  gradProbScorer: GradProbScorer;
+  creatorStore: CreatorStore;
+  mintScorer: MintScorer;
   dexPriceClient: PriceClient;
   dexPriceSourceName: string;
   now: () => Date;
@@ -26,23 +34,52 @@ export function createMintActivities(d: MintDeps) {
   };
 
   return {
-    /** Scores a mint at `asOf` from its trades up to then, and logs the immutable prediction once. */
+    /**
+     * Scores a mint at `asOf` from its facts up to then with every model, and logs the immutable prediction
+     * once, with what else was known at that moment (rug flags, creator record, signals).
+     */
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<{ predictionId: number; gradProb: number; inserted: boolean }> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
       const trades = await d.mintReadStore.tradesUntil(input.mint, asOf);
-      const s = await d.gradProbScorer.score(create, trades, { bucket: input.bucket, ageS: (asOf.getTime() - create.at.getTime()) / 1000 });
+      const tape = new MintTape(create);
+      for (const t of trades) tape.apply(t);
+      const buyers = unknownBuyers(tape, new Map());
+      const [history, creators] = await Promise.all([
+        d.mintReadStore.walletsWithHistory(buyers.map((wallet) => ({ mint: create.mint, wallet }))),
+        d.creatorStore.aggregates([create.creator], LABEL_VERSION),
+      ]);
+      const freshness = new Map(buyers.map((w) => [w, !history.has(pairKey(create.mint, w))]));
+      const s = await d.mintScorer.score({
+        create,
+        tradesSoFar: trades,
+        tape,
+        bucket: input.bucket,
+        ageS: (asOf.getTime() - create.at.getTime()) / 1000,
+        freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
+      });
+      const creator = creatorRecord(creators.get(create.creator) ?? null);
       const r = await d.predictionStore.insertOnce({
         mint: input.mint,
         ageBucket: input.bucket,
         asOf,
         predictedAt: d.now(),
-        gradProb: s.prob,
-        rawProb: s.raw,
-        modelVersion: s.modelVersion,
+        gradProb: s.gradProb,
+        rawProb: s.rawGradProb,
+        modelVersion: s.modelVersions.grad_prob,
         features: s.features,
         calibration: s.calibration,
-        priceSol: priceAt(create, trades, asOf),
+        priceSol: tape.price,
+        rugProb: s.rugProb,
+        runnerOdds: s.runnerOdds,
+        survivalProb: s.survivalProb,
+        modelVersions: s.modelVersions,
+        rugFeatures: s.rugFeatures,
+        context: {
+          rug_heuristic: rugFlags(tape, freshFirst3(tape, freshness)),
+          creator: { n_launches: creator.nLaunches, rate_5x: creator.rate5x, runner_creator: creator.runnerCreator },
+          signals: mintSignals(tape, asOf.getTime(), freshness),
+        },
       });
       return { predictionId: r.id, gradProb: r.gradProb, inserted: r.inserted };
     },
@@ -86,8 +123,9 @@ export function createMintActivities(d: MintDeps) {
       const horizonAt = new Date(input.horizonAt);
       const create = await mustGetMint(input.mint);
       const trades = await d.mintReadStore.tradesUntil(input.mint, horizonAt);
-      const checkpointPrices = await d.outcomeStore.checkpointPrices(input.mint);
-      const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt: create.graduatedAt, checkpointPricesSol: checkpointPrices });
+      const checkpoints = await d.outcomeStore.checkpoints(input.mint);
+      const checkpointPrices = checkpoints.flatMap((c) => (c.priceSol === null ? [] : [c.priceSol]));
+      const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt: create.graduatedAt, checkpointPricesSol: checkpointPrices, checkpoints });
       const predictions = await d.predictionStore.byMint(input.mint);
       const perPrediction = predictions.map((p) => ({
         predictionId: p.id,

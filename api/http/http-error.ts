@@ -1,11 +1,13 @@
-/** An error with a documented status and body; the one error handler sends it as is. */
+import type { ValidationItem } from './validation-detail';
+
+/** An error with a documented status and body (or the spec's 422 `detail` body); the one error handler sends it as is. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly body: Record<string, unknown> & { error: string; message: string },
+    readonly body: (Record<string, unknown> & { error: string; message: string }) | { detail: ValidationItem[] },
     readonly headers: Record<string, string> = {},
   ) {
-    super(body.message);
+    super('error' in body ? body.message : body.detail.map((d) => d.msg).join('; '));
   }
 }
 

@@ -1,14 +1,27 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { callerAccess } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
-import type { LiveSnapshotCache } from './live-snapshot-cache';
+import { requireSnapshot, type LiveSnapshotCache, type PreparedBody } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
-export function liveRoutes(d: { cache: LiveSnapshotCache }): Router {
+/** Sends prepared JSON bytes, compressed when the client accepts gzip (a 500-mint list shrinks about tenfold). */
+async function sendPrepared(req: Request, res: Response, body: PreparedBody): Promise<void> {
+  res.type('application/json').vary('Accept-Encoding');
+  if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    res.set('Content-Encoding', 'gzip').send(await body.gzipped());
+    return;
+  }
+  res.send(body.bytes);
+}
+
+export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache }): Router {
   const r = Router();
-  const snapshot = async () => {
-    const s = await d.cache.get();
-    if (!s) throw unavailable('the live list has not been built yet; the projector refreshes it every few seconds', 5);
+  const snapshot = () => requireSnapshot(d.cache);
+  // Free keys get the list as it was 5 minutes ago (written by the projector from its own samples).
+  const delayedSnapshot = async () => {
+    const s = await d.delayedCache.get();
+    if (!s) throw unavailable('the delayed live list is not built yet; it appears 5 minutes after the live projector starts', 30);
     return s;
   };
 
@@ -20,18 +33,14 @@ export function liveRoutes(d: { cache: LiveSnapshotCache }): Router {
       res.status(304).end();
       return;
     }
-    res.type('application/json').send(s.bytes);
+    await sendPrepared(req, res, s.body);
   });
 
   r.get('/api/v1/live', async (req, res) => {
-    const s = await snapshot();
+    const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
     const q = req.query as unknown as LiveQuery;
-    const limit = q.limit ?? 60;
-    const minProb = q.min_prob ?? 0;
-    const all = s.parsed();
-    // With min_prob 0 every tracked mint counts, scored or not; above 0 only scored mints can qualify.
-    const kept = all.mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb)).slice(0, limit);
-    res.set('Cache-Control', 'no-store').json({ ...all, count: kept.length, mints: kept });
+    res.set('Cache-Control', 'no-store');
+    await sendPrepared(req, res, s.filtered(q.limit ?? 60, q.min_prob ?? 0));
   });
   return r;
 }

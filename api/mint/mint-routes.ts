@@ -1,13 +1,27 @@
 import { Router } from 'express';
 import type { LiveStore } from '../../db/mint/live-store';
-import type { MintReadStore } from '../../db/mint/mint-read-store';
+import type { GateStore } from '../../db/accuracy/gate-store';
+import type { CreatorStore } from '../../db/mint/creator-store';
+import { pairKey, type MintReadStore } from '../../db/mint/mint-read-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import type { PriceStore } from '../../db/market/price-store';
 import { enrichMint } from '../../domain/mint/enriched-mint';
+import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
+import { creatorRecord } from '../../domain/mint/creator-record';
 import { MintTape } from '../../domain/mint/mint-tape';
+import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { unknownBuyers } from '../../domain/mint/wallet-freshness';
 import { notFound } from '../http/http-error';
 
-export type MintRouteDeps = { mintReadStore: MintReadStore; liveStore: LiveStore; predictionStore: PredictionStore; priceStore: PriceStore; now: () => Date };
+export type MintRouteDeps = {
+  mintReadStore: MintReadStore;
+  liveStore: LiveStore;
+  predictionStore: PredictionStore;
+  priceStore: PriceStore;
+  creatorStore: CreatorStore;
+  gateStore: GateStore;
+  now: () => Date;
+};
 
 const hourStart = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_600_000);
 
@@ -22,21 +36,25 @@ export function mintRoutes(d: MintRouteDeps): Router {
     if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
     const tape = new MintTape(mint);
     for (const t of await d.mintReadStore.tradesUntil(mint.mint, now)) tape.apply(t);
-    const [predictions, creators, price] = await Promise.all([
+    const buyers = unknownBuyers(tape, new Map());
+    const [predictions, creators, own, price, gate, seen] = await Promise.all([
       d.liveStore.latestPredictions([mint.mint]),
-      d.liveStore.creatorRecords([mint.creator]),
+      d.creatorStore.aggregates([mint.creator], LABEL_VERSION),
+      d.creatorStore.ownOutcome(mint.mint, LABEL_VERSION),
       d.priceStore.latestQuote('SOL'),
+      d.gateStore.read(SURVIVAL_GATE.name),
+      d.mintReadStore.walletsWithHistory(buyers.map((wallet) => ({ mint: mint.mint, wallet }))),
     ]);
-    const fresh = tape.firstBuyers.length === 3 ? 3 - (await d.liveStore.walletsWithHistory(tape.firstBuyers, mint.at)).size : null;
     res.set('Cache-Control', 'no-store').json(
       enrichMint({
         tape,
         now,
         prediction: predictions.get(mint.mint) ?? null,
-        creator: creators.get(mint.creator) ?? null,
+        creator: creatorRecord(creators.get(mint.creator) ?? null, own),
         solUsd: price?.usd ?? null,
-        freshFirst3: fresh,
+        freshness: new Map(buyers.map((w) => [w, !seen.has(pairKey(mint.mint, w))])),
         graduatedAt: mint.graduatedAt,
+        survivalLive: gate?.state === 'live',
       }),
     );
   });

@@ -3,7 +3,7 @@ import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/sco
 
 export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
 
-export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Record<string, string> }): Router {
+export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Promise<Record<string, string>> }): Router {
   const r = Router();
   r.get('/api/scope', async (_req, res) => {
     const c = await d.corpusSummary();
@@ -19,7 +19,7 @@ export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; mo
       },
       in_scope: IN_SCOPE,
       out_of_scope: OUT_OF_SCOPE,
-      model_versions: d.modelVersions(),
+      model_versions: await d.modelVersions(),
     });
   });
   return r;

@@ -172,6 +172,28 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
       });
     },
 
+    /** Links (or relinks) a wallet to the key and credits the balance just read (null when the read failed). */
+    async linkWallet(id: number, wallet: string, balance: number | null, at: Date = clock()): Promise<ApiKeyRecord | undefined> {
+      const [row] = await db('api_keys')
+        .where({ id })
+        .whereNull('revoked_at')
+        .update({ wallet, wallet_linked_at: at, holder_balance: balance, holder_checked_at: balance === null ? null : at })
+        .returning('*');
+      return row ? toRecord(row) : undefined;
+    },
+
+    /** Records a re-read balance of the key's linked wallet; a relink since the read (other wallet) wins. */
+    async creditHolderBalance(id: number, wallet: string, balance: number, at: Date = clock()): Promise<boolean> {
+      const n = await db('api_keys').where({ id, wallet }).whereNull('revoked_at').update({ holder_balance: balance, holder_checked_at: at });
+      return n > 0;
+    },
+
+    /** Live keys with a linked wallet, in id order, a page at a time (the holder re-check walks them). */
+    async keysWithWallets(afterId: number, limit: number): Promise<{ id: number; wallet: string; holderBalance: number | null }[]> {
+      const rows = await db('api_keys').whereNotNull('wallet').whereNull('revoked_at').where('id', '>', afterId).orderBy('id').limit(limit).select('id', 'wallet', 'holder_balance');
+      return rows.map((r) => ({ id: Number(r.id), wallet: r.wallet, holderBalance: r.holder_balance === null ? null : Number(r.holder_balance) }));
+    },
+
     async revoke(id: number, at: Date = clock()): Promise<void> {
       await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
     },

@@ -53,10 +53,15 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('key_id').notNullable().references('api_keys.id');
     t.date('day').notNullable();
     t.integer('used').notNullable().defaultTo(0);
-    // Calls refused because the quota was used up (not counted in `used`).
-    t.integer('refused').notNullable().defaultTo(0);
+    // Calls that arrived with the quota used up (not counted in `used`; refused with 429 outside the beta window).
+    t.integer('over_quota').notNullable().defaultTo(0);
+    // Calls granted by the latest counting statement: lets that statement report its grant in RETURNING.
+    t.integer('last_granted').notNullable().defaultTo(0);
     t.primary(['key_id', 'day']);
   });
+  // How many of `n` requested calls fit under `lim` when `used` are counted already (never negative).
+  await knex.raw(`CREATE FUNCTION api_quota_grant(used integer, n integer, lim integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE AS 'SELECT LEAST(n, GREATEST(lim - used, 0))'`);
 
   // Holder-token wallet signups: the projection the signup workflow writes and the poll reads.
   await knex.schema.createTable('wallet_links', (t) => {

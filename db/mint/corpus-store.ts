@@ -1,30 +1,63 @@
 import type { Knex } from 'knex';
 import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
+import type { RugFeatures } from '../../domain/scoring/rug-features';
+import { RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
+/** One resolved prediction row with every label the models learn from. */
+export type ModelCorpusRecord = CorpusRecord & {
+  /** Null for rows logged before the rug model existed. */
+  rugFeatures: RugFeatures | null;
+  /** Null when the row was labelled by another rug definition than the one asked for. */
+  rugged: boolean | null;
+  /** Graduates with a known 30-minute outcome only. */
+  sustained30m: boolean | null;
+  /** Peak price after `observedAt` ÷ the price then; null when the prediction has no outcome row. */
+  peakMult: number | null;
+};
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
 
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
 const EDGES = CONFIDENCE_BANDS.slice(1).map((b) => b.lo);
 
 export function createCorpusStore(db: Knex) {
+  /**
+   * Resolved mints observed at `ageBucket`, newest first, with every model's label: the features are the
+   * immutable snapshot logged when the mint was scored at that age, so the corpus holds exactly what the
+   * models could see then.
+   */
+  async function modelCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const rows = await db('predictions as p')
+      .join('mint_outcomes as o', 'o.mint', 'p.mint')
+      .leftJoin('prediction_outcomes as po', 'po.prediction_id', 'p.id')
+      .where('p.age_bucket', ageBucket)
+      .where('o.label_version', labelVersion)
+      // Newest by observation time, not resolution time: graduates resolve sooner than duds, so a cut by
+      // resolution time would over-represent graduates. Every row here is final (resolved at the horizon).
+      .orderBy('p.as_of', 'desc')
+      .limit(limit)
+      .select('p.mint', 'p.features', 'p.rug_features', 'p.as_of', 'o.graduated', 'o.rugged', 'o.rug_label_version', 'o.sustained_30m', 'o.resolved_at', 'po.peak_mult_24h');
+    return rows.map((r) => ({
+      mint: r.mint,
+      features: r.features,
+      rugFeatures: r.rug_features ?? null,
+      graduated: r.graduated,
+      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+      sustained30m: r.sustained_30m ?? null,
+      peakMult: r.peak_mult_24h ?? null,
+      resolvedAt: r.resolved_at,
+      observedAt: r.as_of,
+    }));
+  }
+
   return {
-    /**
-     * Resolved mints observed at `ageBucket`, newest first: the features are the immutable snapshot logged when
-     * the mint was scored at that age, so the corpus holds exactly what the model could see then.
-     */
+    modelCorpus,
+
+    /** The grad_prob corpus alone (the benchmark and backtest read it). */
     async corpus(ageBucket: number, labelVersion: string, limit: number): Promise<CorpusRecord[]> {
-      const rows = await db('predictions as p')
-        .join('mint_outcomes as o', 'o.mint', 'p.mint')
-        .where('p.age_bucket', ageBucket)
-        .where('o.label_version', labelVersion)
-        // Newest by observation time, not resolution time: graduates resolve sooner than duds, so a cut by
-        // resolution time would over-represent graduates. Every row here is final (resolved at the horizon).
-        .orderBy('p.as_of', 'desc')
-        .limit(limit)
-        .select('p.mint', 'p.features', 'p.as_of', 'o.graduated', 'o.resolved_at');
-      return rows.map((r) => ({ mint: r.mint, features: r.features, graduated: r.graduated, resolvedAt: r.resolved_at, observedAt: r.as_of }));
+      const rows = await modelCorpus(ageBucket, labelVersion, RUG_LABEL_VERSION, limit);
+      return rows.map((r) => ({ mint: r.mint, features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt }));
     },
 
     /** Forward accuracy per confidence cell: resolved live predictions at this age, by the band they were in. */

@@ -127,9 +127,29 @@ export function createLaunchEventStore(db: Knex) {
     async markSignalled(mints: string[], at: Date): Promise<void> {
       if (mints.length) await db('mint_graduations').whereIn('mint', mints).update({ signalled_at: at });
     },
+
+    /**
+     * Where a restarted feed resumes: among this source's most recent durable transactions, the last one of the
+     * slot before the newest slot (transactions of the newest slot may have been stored only in part). A feed
+     * that can backfill re-reads everything after it; re-read events are de-duplicated on write.
+     */
+    async resumeSignature(source: string): Promise<string | null> {
+      const trades = await db('trades').where({ source }).whereNotNull('slot').orderBy('seq', 'desc').limit(2000).select('signature', 'slot');
+      const creates = await db('mints').where({ source }).whereNotNull('slot').orderBy('created_at', 'desc').limit(500).select('create_signature as signature', 'slot');
+      return resumeAnchor([...trades, ...creates] as { signature: string; slot: number }[]);
+    },
   };
 }
 export type LaunchEventStore = ReturnType<typeof createLaunchEventStore>;
+
+/** The last signature of the highest slot below the newest one; the newest slot's own when it is the only one. */
+export function resumeAnchor(txs: { signature: string; slot: number }[]): string | null {
+  if (txs.length === 0) return null;
+  const newest = Math.max(...txs.map((t) => t.slot));
+  const below = txs.filter((t) => t.slot < newest);
+  const pool = below.length ? below : txs;
+  return pool.reduce((a, b) => (b.slot > a.slot ? b : a)).signature;
+}
 
 function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TradeEvent } from '../../domain/mint/launch-events';
-import type { CreatorRecord, LatestPrediction } from '../../domain/mint/enriched-mint';
+import type { LatestPrediction } from '../../domain/mint/enriched-mint';
 import { toMintRow, toTrade, type MintRow } from './mint-read-store';
 
 export type LiveMintRow = MintRow;
@@ -36,24 +36,26 @@ export function createLiveStore(db: Knex) {
 
     async latestPredictions(mints: string[]): Promise<Map<string, LatestPrediction>> {
       if (!mints.length) return new Map();
-      const rows = await db('predictions').distinctOn('mint').whereIn('mint', mints).orderBy([{ column: 'mint' }, { column: 'age_bucket', order: 'desc' }]).select('mint', 'age_bucket', 'grad_prob', 'calibration');
-      return new Map(rows.map((r) => [r.mint, { ageBucket: r.age_bucket, gradProb: r.grad_prob, calibration: r.calibration }]));
-    },
-
-    async creatorRecords(creators: string[]): Promise<Map<string, CreatorRecord>> {
-      if (!creators.length) return new Map();
-      const launches = await db('mints').whereIn('creator', creators).groupBy('creator').select('creator').count('* as n');
-      const resolved = await db('creators').whereIn('creator', creators).select('creator', 'n_resolved', 'n_5x');
-      const res = new Map(resolved.map((r) => [r.creator, r]));
-      // Launches before the current one: every creator here has at least the live mint itself.
-      return new Map(launches.map((l) => [l.creator as string, { nLaunches: Math.max(0, Number(l.n) - 1), nResolved: res.get(l.creator)?.n_resolved ?? 0, n5x: res.get(l.creator)?.n_5x ?? 0 }]));
-    },
-
-    /** How many of `wallets` traded anything before `before` (fresh wallets have no history). */
-    async walletsWithHistory(wallets: string[], before: Date): Promise<Set<string>> {
-      if (!wallets.length) return new Set();
-      const rows = await db('trades').whereIn('trader', wallets).where('at', '<', before).distinct('trader');
-      return new Set(rows.map((r) => r.trader));
+      const rows = await db('predictions')
+        .distinctOn('mint')
+        .whereIn('mint', mints)
+        .orderBy([{ column: 'mint' }, { column: 'age_bucket', order: 'desc' }])
+        .select('mint', 'age_bucket', 'as_of', 'grad_prob', 'calibration', 'price_sol', 'rug_prob', 'runner_odds', 'survival_prob');
+      return new Map(
+        rows.map((r) => [
+          r.mint,
+          {
+            ageBucket: r.age_bucket,
+            asOf: r.as_of,
+            gradProb: r.grad_prob,
+            calibration: r.calibration,
+            priceSol: r.price_sol,
+            rugProb: r.rug_prob ?? null,
+            runnerOdds: r.runner_odds ?? null,
+            survivalProb: r.survival_prob ?? null,
+          },
+        ]),
+      );
     },
 
     async writeSnapshot(name: string, body: string, count: number, builtAt: Date): Promise<number> {

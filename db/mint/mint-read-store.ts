@@ -39,6 +39,8 @@ export const toTrade = (r: any): TradeEvent => ({
   vTokensRaw: r.v_tokens_raw,
 });
 
+export const pairKey = (mint: string, wallet: string) => `${mint}:${wallet}`;
+
 /** Point-in-time reads of one mint's facts, for scoring and resolution. */
 export function createMintReadStore(db: Knex) {
   return {
@@ -54,6 +56,21 @@ export function createMintReadStore(db: Knex) {
     async tradesUntil(mint: string, until: Date): Promise<TradeEvent[]> {
       const rows = await db('trades').where({ mint }).where('at', '<=', until).orderBy([{ column: 'at' }, { column: 'seq' }]);
       return rows.map(toTrade);
+    },
+
+    /**
+     * Which (mint, wallet) pairs have launchpad history: a trade by the wallet before the mint's creation.
+     * One query for any number of pairs (the trades (trader, at) index answers each probe).
+     */
+    async walletsWithHistory(pairs: readonly { mint: string; wallet: string }[]): Promise<Set<string>> {
+      if (!pairs.length) return new Set();
+      const r = await db.raw(
+        `SELECT q.mint, q.wallet FROM unnest(?::text[], ?::text[]) AS q(mint, wallet)
+         JOIN mints m ON m.mint = q.mint
+         WHERE EXISTS (SELECT 1 FROM trades t WHERE t.trader = q.wallet AND t.at < m.created_at)`,
+        [pairs.map((p) => p.mint), pairs.map((p) => p.wallet)],
+      );
+      return new Set((r.rows as { mint: string; wallet: string }[]).map((x) => pairKey(x.mint, x.wallet)));
     },
   };
 }

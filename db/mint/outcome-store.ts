@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { MintOutcome } from '../../domain/mint/outcome-labels';
+import { recomputeCreator } from './creator-store';
 
 export type Checkpoint = { mint: string; afterS: number; observedAt: Date; graduationPriceSol: number | null; priceSol: number | null; held80: boolean | null; source: string; error: string | null };
 
@@ -22,9 +23,9 @@ export function createOutcomeStore(db: Knex) {
         .ignore();
     },
 
-    async checkpointPrices(mint: string): Promise<number[]> {
-      const rows = await db('post_grad_checkpoints').where({ mint }).whereNotNull('price_sol').select('price_sol');
-      return rows.map((r) => r.price_sol);
+    async checkpoints(mint: string): Promise<{ afterS: number; priceSol: number | null; held80: boolean | null }[]> {
+      const rows = await db('post_grad_checkpoints').where({ mint }).orderBy('after_s').select('after_s', 'price_sol', 'held_80');
+      return rows.map((r) => ({ afterS: r.after_s, priceSol: r.price_sol, held80: r.held_80 }));
     },
 
     /** Writes the mint's outcome and each prediction's, then recomputes its creator's record from resolved facts. */
@@ -38,6 +39,9 @@ export function createOutcomeStore(db: Knex) {
             time_to_graduation_s: o.timeToGraduationS,
             peak_price_sol_24h: o.peakPriceSol,
             rugged: o.rugged,
+            rug_label_version: o.rugLabelVersion,
+            peak_mult_from_launch: o.peakMultFromLaunch,
+            sustained_30m: o.sustained30m,
             resolved_at: resolvedAt,
           })
           .onConflict('mint')
@@ -48,19 +52,7 @@ export function createOutcomeStore(db: Knex) {
             .onConflict('prediction_id')
             .ignore();
         }
-        // Recomputed, not incremented: a retried activity cannot count a launch twice.
-        await trx.raw(
-          `INSERT INTO creators (creator, n_launches, n_resolved, n_graduated, n_5x, n_rugged, updated_at)
-           SELECT m.creator, count(*), count(o.mint), count(*) FILTER (WHERE o.graduated),
-                  count(*) FILTER (WHERE o.peak_price_sol_24h >= 5 * (m.initial_v_sol_lamports::float8 / 1e9) / (m.initial_v_tokens_raw::float8 / 1e6)),
-                  count(*) FILTER (WHERE o.rugged), ?
-           FROM mints m LEFT JOIN mint_outcomes o ON o.mint = m.mint
-           WHERE m.creator = ?
-           GROUP BY m.creator
-           ON CONFLICT (creator) DO UPDATE SET n_launches = EXCLUDED.n_launches, n_resolved = EXCLUDED.n_resolved,
-             n_graduated = EXCLUDED.n_graduated, n_5x = EXCLUDED.n_5x, n_rugged = EXCLUDED.n_rugged, updated_at = EXCLUDED.updated_at`,
-          [resolvedAt, creator],
-        );
+        await recomputeCreator(trx, creator, o.labelVersion, o.rugLabelVersion, resolvedAt);
       });
     },
   };

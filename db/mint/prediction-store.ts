@@ -11,6 +11,12 @@ export type NewPrediction = {
   features: Record<string, number | boolean>;
   calibration: Record<string, unknown>;
   priceSol: number;
+  rugProb: number | null;
+  runnerOdds: Record<string, number> | null;
+  survivalProb: number | null;
+  modelVersions: Record<string, string>;
+  rugFeatures: Record<string, number>;
+  context: Record<string, unknown>;
 };
 
 export type PredictionWithOutcome = {
@@ -44,6 +50,12 @@ export function createPredictionStore(db: Knex) {
           features: JSON.stringify(p.features),
           calibration: JSON.stringify(p.calibration),
           price_sol: p.priceSol,
+          rug_prob: p.rugProb,
+          runner_odds: p.runnerOdds === null ? null : JSON.stringify(p.runnerOdds),
+          survival_prob: p.survivalProb,
+          model_versions: JSON.stringify(p.modelVersions),
+          rug_features: JSON.stringify(p.rugFeatures),
+          context: JSON.stringify(p.context),
         })
         .onConflict(['mint', 'age_bucket'])
         .ignore()

@@ -1,22 +1,42 @@
+import type { RunnerOdds } from '../scoring/runner-model';
+import type { CreatorRecord } from './creator-record';
 import { CURVE } from './launch-events';
+import { mintSignals, topBuyers } from './mint-signals';
 import type { MintTape } from './mint-tape';
 import { hideReason, rugFlags } from './rug-heuristics';
+import { freshFirst3, type Freshness } from './wallet-freshness';
 
-/** The latest logged prediction of a mint, as the live list shows it. */
-export type LatestPrediction = { ageBucket: number; gradProb: number; calibration: Record<string, unknown> };
-export type CreatorRecord = { nLaunches: number; nResolved: number; n5x: number };
+/** The latest logged prediction of a mint, as the live list and probe show it. */
+export type LatestPrediction = {
+  ageBucket: number;
+  asOf: Date;
+  gradProb: number;
+  calibration: Record<string, unknown>;
+  /** Curve price at `asOf`: what the runner odds are measured from. */
+  priceSol: number;
+  rugProb: number | null;
+  runnerOdds: RunnerOdds | null;
+  survivalProb: number | null;
+};
 
 export type EnrichInput = {
   tape: MintTape;
   now: Date;
   prediction: LatestPrediction | null;
-  creator: CreatorRecord | null;
+  creator: CreatorRecord;
   solUsd: number | null;
-  freshFirst3: number | null;
+  freshness: Freshness;
   graduatedAt: Date | null;
+  /** The post-graduation survival gate is live: survival scores may be published. */
+  survivalLive: boolean;
+  /** Smart scores by 12-character wallet prefix, once a wallet index exists. */
+  smartScores?: ReadonlyMap<string, number>;
 };
 
-/** A score is the mint's state at its age bucket; once the mint is past this age it is no longer shown. */
+/**
+ * A score is the mint's state at its age bucket; past this age it is no longer shown. Runner odds travel with
+ * it: they are measured from the price at scoring (`runner_reference_price_sol`), which drifts from "now".
+ */
 export const GRAD_PROB_SHOWN_UNTIL_S = 120;
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -28,12 +48,10 @@ export function enrichMint(i: EnrichInput) {
   const ageS = Math.max(0, (now.getTime() - c.at.getTime()) / 1000);
   const price = tape.price;
   const mcapSol = price * (CURVE.totalSupplyRaw / 1e6);
-  const act = tape.activity60s(now.getTime());
-  const holders = tape.holderShares();
-  const flags = rugFlags(tape, i.freshFirst3);
-  const bundle = tape.bundle();
-  const showScore = i.prediction !== null && ageS < GRAD_PROB_SHOWN_UNTIL_S;
-  const creatorHolding = tape.wallets.get(c.creator);
+  const flags = rugFlags(tape, freshFirst3(tape, i.freshness));
+  const p = i.prediction;
+  const showScore = p !== null && ageS < GRAD_PROB_SHOWN_UNTIL_S;
+  const odds = showScore ? p.runnerOdds : null;
   return {
     mint: c.mint,
     name: c.name,
@@ -51,49 +69,24 @@ export function enrichMint(i: EnrichInput) {
     curve_progress: r6(tape.curveProgress),
     trades: tape.trades,
     unique_buyers: tape.uniqueBuyers,
-    grad_prob: showScore ? i.prediction!.gradProb : null,
-    grad_prob_age_bucket: showScore ? i.prediction!.ageBucket : null,
-    grad_prob_calibration: showScore ? i.prediction!.calibration : null,
-    runner_prob_2x_from_now: null,
-    runner_prob_3x_from_now: null,
-    runner_prob_5x_from_now: null,
-    runner_prob_10x_from_now: null,
-    runner_prob_20x_from_now: null,
-    runner_creator: i.creator ? i.creator.n5x > 0 : null,
-    rate_5x: i.creator && i.creator.nResolved > 0 ? r6(i.creator.n5x / i.creator.nResolved) : null,
-    n_launches: i.creator ? i.creator.nLaunches : null,
+    grad_prob: showScore ? p.gradProb : null,
+    grad_prob_age_bucket: showScore ? p.ageBucket : null,
+    grad_prob_calibration: showScore ? p.calibration : null,
+    runner_prob_2x_from_now: odds ? odds['2x'] : null,
+    runner_prob_3x_from_now: odds ? odds['3x'] : null,
+    runner_prob_5x_from_now: odds ? odds['5x'] : null,
+    runner_prob_10x_from_now: odds ? odds['10x'] : null,
+    runner_prob_20x_from_now: odds ? odds['20x'] : null,
+    runner_reference_price_sol: odds ? p!.priceSol : null,
+    runner_creator: i.creator.runnerCreator,
+    rate_5x: i.creator.rate5x === null ? null : r6(i.creator.rate5x),
+    n_launches: i.creator.nLaunches,
     rug_heuristic: flags,
-    rug_prob: null,
-    post_grad_survival_prob: null,
-    post_grad_survival_status: 'suspended' as const,
-    signals: {
-      bot: {
-        bundle_detected: tape.bundleWallets.size >= 2,
-        bundle_pct: r6(Math.min(1, bundle.pct)),
-        sniper_count: tape.snipers(),
-        bot_trade_share: null,
-        manufactured_pump: null,
-      },
-      quality: {
-        has_socials: null,
-        metadata_ok: null,
-        top10_holder_share: r6(Math.min(1, holders.slice(0, 10).reduce((s, h) => s + h.share, 0))),
-        creator_holding_share: creatorHolding ? r6(Math.min(1, creatorHolding.tokens / CURVE.totalSupplyRaw)) : 0,
-        fresh_wallet_share: null,
-      },
-      activity: {
-        buys_60s: act.buys,
-        sells_60s: act.sells,
-        vsol_added_60s: r6(act.vSolAdded / 1e9),
-        buy_sell_ratio_60s: act.sells === 0 ? null : r6(act.buys / act.sells),
-        last_trade_at: tape.lastTradeAt ? tape.lastTradeAt.toISOString() : null,
-      },
-    },
-    top_buyers: holders
-      .slice()
-      .sort((a, b) => b.solIn - a.solIn)
-      .slice(0, 10)
-      .map((h) => ({ wallet_prefix: h.wallet.slice(0, 12), sol_in: r6(h.solIn), share: r6(Math.min(1, h.share)), smart_score: null })),
+    rug_prob: p?.rugProb ?? null,
+    post_grad_survival_prob: i.survivalLive ? (p?.survivalProb ?? null) : null,
+    post_grad_survival_status: i.survivalLive ? ('live' as const) : ('suspended' as const),
+    signals: mintSignals(tape, now.getTime(), i.freshness),
+    top_buyers: topBuyers(tape, i.smartScores),
     hide_reason: hideReason(flags),
     graduated_at: i.graduatedAt ? i.graduatedAt.toISOString() : null,
     updated_at: (tape.lastTradeAt ?? c.at).toISOString(),

@@ -5,12 +5,16 @@ import { CURVE, priceSol, type CreateEvent, type TradeEvent } from './launch-eve
  * it incrementally. Memory per mint is bounded: wallets are bounded by the curve's buyers, and the 60 s
  * activity window keeps only trades younger than a minute.
  */
-export type WalletPosition = { solIn: number; tokens: number; bought: number; sold: number; firstBuyAt: number | null };
+export type WalletPosition = { solIn: number; tokens: number; bought: number; sold: number; trades: number; firstBuyAt: number | null; firstSellAt: number | null };
+
+/** A buy this soon after the creation is a sniper's (no person reads a new listing that fast). */
+export const SNIPE_WINDOW_S = 3;
 
 export class MintTape {
   vSol: number;
   vTokens: number;
   trades = 0;
+  sells = 0;
   lastTradeAt: Date | null = null;
   readonly wallets = new Map<string, WalletPosition>();
   /** Wallets that bought in the creation slot (bundle candidates), excluding the creator. */
@@ -29,7 +33,8 @@ export class MintTape {
     this.vTokens = t.vTokensRaw;
     this.trades++;
     this.lastTradeAt = t.at;
-    const w = this.wallets.get(t.trader) ?? { solIn: 0, tokens: 0, bought: 0, sold: 0, firstBuyAt: null };
+    const w = this.wallets.get(t.trader) ?? { solIn: 0, tokens: 0, bought: 0, sold: 0, trades: 0, firstBuyAt: null, firstSellAt: null };
+    w.trades++;
     if (t.isBuy) {
       w.solIn += t.solLamports;
       w.tokens += t.tokensRaw;
@@ -40,6 +45,8 @@ export class MintTape {
       }
       if (t.trader !== this.create.creator && this.create.slot !== null && t.slot === this.create.slot) this.bundleWallets.add(t.trader);
     } else {
+      this.sells++;
+      w.firstSellAt ??= t.at.getTime();
       w.solIn -= t.solLamports;
       w.tokens = Math.max(0, w.tokens - t.tokensRaw);
       w.sold += t.tokensRaw;
@@ -100,10 +107,15 @@ export class MintTape {
     return { pct: bought / CURVE.totalSupplyRaw, soldShare: bought > 0 ? Math.min(1, sold / bought) : 0 };
   }
 
+  /** Non-creator wallets whose first buy came within SNIPE_WINDOW_S of the creation. */
+  sniperWallets(): string[] {
+    const cutoff = this.create.at.getTime() + SNIPE_WINDOW_S * 1000;
+    const out: string[] = [];
+    for (const [wallet, w] of this.wallets) if (wallet !== this.create.creator && w.firstBuyAt !== null && w.firstBuyAt <= cutoff) out.push(wallet);
+    return out;
+  }
+
   snipers(): number {
-    const cutoff = this.create.at.getTime() + 3000;
-    let n = 0;
-    for (const [wallet, w] of this.wallets) if (wallet !== this.create.creator && w.firstBuyAt !== null && w.firstBuyAt <= cutoff) n++;
-    return n;
+    return this.sniperWallets().length;
   }
 }

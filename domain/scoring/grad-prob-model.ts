@@ -1,10 +1,10 @@
-import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, fitCalibrator, type Calibrator } from './calibration';
-import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from './confidence-band';
-import { ContentHash } from './content-hash';
-import { splitCorpus } from './corpus-split';
-import { DEFAULT_K, buildFlatKnnIndex } from './knn-index';
+import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, type Calibrator } from './calibration';
+import type { ConfidenceBand } from './confidence-band';
+import { DEFAULT_K } from './knn-index';
+import { fitKnnLabelModelSteps, modelVersionHashSteps, type CalibrationCell } from './knn-label-model';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from './mint-features';
 import type { ScoreAge } from './score-age';
+import { runSteps, type Steps } from './stepwise';
 
 export { SCORE_AGES, scoreAgeBucket, type ScoreAge } from './score-age';
 
@@ -46,6 +46,11 @@ export const DEFAULT_PRIOR_GRAD_RATE = 0.01;
 /** Pseudo-launches behind that prior when estimating the corpus base rate (a 10k corpus outweighs it 100:1). */
 export const BASE_RATE_PRIOR_WEIGHT = 100;
 export const MODEL_NAME = 'knn-v1';
+/**
+ * Below this corpus grad_prob still publishes (the shrunk neighbour rate; the prior on an empty corpus), and
+ * /api/predictor/health reports it as warming.
+ */
+export const MIN_GRAD_CORPUS = 200;
 
 export type Neighbour = { mint: string; graduated: boolean; distance: number };
 
@@ -63,7 +68,7 @@ export type GradProbScore = {
   calibrationCell: { n: number; actualRate: number | null };
 };
 
-export type CalibrationCell = ConfidenceBand & { n: number; positives: number };
+export type { CalibrationCell } from './knn-label-model';
 
 export interface GradProbModel {
   readonly version: string;
@@ -77,79 +82,57 @@ export interface GradProbModel {
 }
 
 export function fitGradProbModel(corpus: readonly CorpusRow[], opts: GradProbModelOptions): GradProbModel {
+  return runSteps(fitGradProbModelSteps(corpus, opts));
+}
+
+/** The same fit, yielding between chunks of work (see stepwise.ts). */
+export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradProbModelOptions): Steps<GradProbModel> {
   const k = opts.k ?? DEFAULT_K;
   const calibrationShare = opts.calibrationShare ?? 0.3;
   const minCalibrationSamples = opts.minCalibrationSamples ?? DEFAULT_MIN_CALIBRATION_SAMPLES;
   const priorStrength = opts.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
   const priorRate = opts.priorRate ?? DEFAULT_PRIOR_GRAD_RATE;
-  if (!(Number.isInteger(k) && k > 0)) throw new RangeError(`k must be a positive integer, got ${k}`);
-  if (!(priorRate > 0 && priorRate < 1)) throw new RangeError(`priorRate must be inside (0, 1), got ${priorRate}`);
   for (const r of corpus) {
     // One model per age: a row observed at another age would compare curves at different moments.
     if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
   }
-
-  const { indexRows, calibrationRows } = splitCorpus(corpus, calibrationShare, minCalibrationSamples);
-  const grads = corpus.reduce((n, r) => n + (r.graduated ? 1 : 0), 0);
-  const baseRate = (grads + BASE_RATE_PRIOR_WEIGHT * priorRate) / (corpus.length + BASE_RATE_PRIOR_WEIGHT);
-  const index = buildFlatKnnIndex(
-    indexRows.map((r) => ({ vector: toVector(r.features), label: r })),
-    FEATURE_VECTOR_KEYS.length,
-  );
-  const neighboursOf = (f: MintFeatures) => {
-    const found = index.query(toVector(f), k);
-    return { found, grads: found.reduce((n, x) => n + (x.label.graduated ? 1 : 0), 0) };
-  };
-
-  // Raw scores of the later slice against the earlier index only: these rows are not in the index.
-  const heldOut = calibrationRows.map((r) => {
-    const { found, grads: g } = neighboursOf(r.features);
-    return { row: r, grads: g, k: found.length };
+  const core = yield* fitKnnLabelModelSteps(corpus, {
+    dims: FEATURE_VECTOR_KEYS.length,
+    vectorOf: (r) => toVector(r.features),
+    labelsOf: (r) => [r.graduated],
+    labels: ['graduated'],
+    k,
+    calibrationShare,
+    minCalibrationSamples,
+    priorStrength,
+    baseRatePrior: { rate: priorRate, weight: BASE_RATE_PRIOR_WEIGHT },
   });
-  const calibration = fitCalibrator(
-    heldOut.map((h) => ({ raw: h.grads / h.k, label: h.row.graduated })),
-    { baseRate, priorStrength, minSamples: minCalibrationSamples },
+  const fit = core.labels[0]!;
+  const hash = yield* modelVersionHashSteps(
+    [k, calibrationShare, minCalibrationSamples, priorStrength, priorRate],
+    core,
+    (r) => `${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`,
   );
-  const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
-  for (const h of heldOut) {
-    const band = confidenceBand(calibration.apply(h.grads, h.k));
-    const cell = cells.find((c) => c.lo === band.lo)!;
-    cell.n++;
-    if (h.row.graduated) cell.positives++;
-  }
-
-  const version = `${MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${versionHash(indexRows, calibrationRows, [k, calibrationShare, minCalibrationSamples, priorStrength, priorRate])}`;
   return {
-    version,
+    version: `${MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${hash}`,
     ageBucket: opts.ageBucket,
     k,
     corpusSize: corpus.length,
-    indexSize: index.size,
-    calibration,
-    cells,
+    indexSize: core.indexSize,
+    calibration: fit.calibration,
+    cells: fit.cells,
     score(features) {
-      const { found, grads: g } = neighboursOf(features);
-      const prob = calibration.apply(g, found.length);
-      const band = confidenceBand(prob);
-      const cell = cells.find((c) => c.lo === band.lo)!;
+      const { neighbours, scores } = core.query(toVector(features));
+      const s = scores[0]!;
       return {
-        prob,
-        raw: found.length === 0 ? baseRate : g / found.length,
-        k: found.length,
-        grads: g,
-        neighbours: found.map((n) => ({ mint: n.label.mint, graduated: n.label.graduated, distance: n.distance })),
-        confidenceBand: band,
-        calibrationCell: { n: cell.n, actualRate: cell.n === 0 ? null : cell.positives / cell.n },
+        prob: s.prob,
+        raw: s.raw,
+        k: neighbours.length,
+        grads: s.positives,
+        neighbours: neighbours.map((n) => ({ mint: n.label.mint, graduated: n.label.graduated, distance: n.distance })),
+        confidenceBand: s.confidenceBand,
+        calibrationCell: s.calibrationCell,
       };
     },
   };
-}
-
-function versionHash(indexRows: readonly CorpusRow[], calibrationRows: readonly CorpusRow[], options: readonly number[]): string {
-  const h = new ContentHash().update(options.join(','));
-  for (const part of [indexRows, calibrationRows]) {
-    h.update('|');
-    for (const r of part) h.update(`${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`);
-  }
-  return h.digest();
 }

@@ -5,8 +5,12 @@
  * to any distance instead of dividing by zero.
  *
  * This is the flat version: one Float64Array scanned per query with a bounded max-heap (O(n·d + n log k)).
- * `KnnIndex` is the seam for a faster structure later (issue 4 wants < 2 ms p99 at 1M rows).
+ * It stays as the reference the k-d tree (kd-tree-index.ts) is tested against, and it is what a tiny corpus
+ * needs. Both return exactly the k smallest (squared distance, id) pairs.
  */
+import { BoundedMaxHeap, assertVector, zScoreInto } from './knn-heap';
+import { pauseEvery, runSteps, type Steps } from './stepwise';
+
 export const DEFAULT_K = 50;
 
 export type KnnNeighbour<L> = { id: number; label: L; distance: number };
@@ -25,27 +29,39 @@ export type KnnRow<L> = { vector: ArrayLike<number>; label: L };
 
 /** Per-feature mean and population std; std 0 (or an empty corpus) → 1. */
 export function fitScaling(vectors: readonly ArrayLike<number>[], dims: number): Scaling {
+  return runSteps(fitScalingSteps(vectors, dims));
+}
+
+export function* fitScalingSteps(vectors: readonly ArrayLike<number>[], dims: number): Steps<Scaling> {
   const mean = new Array<number>(dims).fill(0);
   const std = new Array<number>(dims).fill(1);
   const n = vectors.length;
   if (n === 0) return { mean, std };
-  for (const v of vectors) for (let j = 0; j < dims; j++) mean[j]! += v[j]! / n;
+  for (let i = 0; i < n; i++) {
+    const v = vectors[i]!;
+    for (let j = 0; j < dims; j++) mean[j]! += v[j]! / n;
+    if (pauseEvery(i, SCALING_PIECE)) yield;
+  }
+  const ss = new Array<number>(dims).fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = vectors[i]!;
+    for (let j = 0; j < dims; j++) ss[j]! += (v[j]! - mean[j]!) ** 2;
+    if (pauseEvery(i, SCALING_PIECE)) yield;
+  }
   for (let j = 0; j < dims; j++) {
-    let ss = 0;
-    for (const v of vectors) ss += (v[j]! - mean[j]!) ** 2;
-    const s = Math.sqrt(ss / n);
+    const s = Math.sqrt(ss[j]! / n);
     std[j] = s > 1e-12 && Number.isFinite(s) ? s : 1;
   }
   return { mean, std };
 }
 
+const SCALING_PIECE = 1 << 15;
+
 export function buildFlatKnnIndex<L>(rows: readonly KnnRow<L>[], dims: number, scaling?: Scaling): KnnIndex<L> {
   for (const [i, r] of rows.entries()) assertVector(r.vector, dims, `row ${i}`);
   const sc = scaling ?? fitScaling(rows.map((r) => r.vector), dims);
   const data = new Float64Array(rows.length * dims);
-  rows.forEach((r, i) => {
-    for (let j = 0; j < dims; j++) data[i * dims + j] = (r.vector[j]! - sc.mean[j]!) / sc.std[j]!;
-  });
+  rows.forEach((r, i) => zScoreInto(r.vector, sc, dims, data, i * dims));
   const labels = rows.map((r) => r.label);
   const n = rows.length;
   const q = new Float64Array(dims);
@@ -58,7 +74,7 @@ export function buildFlatKnnIndex<L>(rows: readonly KnnRow<L>[], dims: number, s
       assertVector(vector, dims, 'query');
       const want = Math.min(Math.max(0, Math.floor(k)), rows.length);
       if (want === 0) return [];
-      for (let j = 0; j < dims; j++) q[j] = (vector[j]! - sc.mean[j]!) / sc.std[j]!;
+      zScoreInto(vector, sc, dims, q, 0);
       const heap = new BoundedMaxHeap(want);
       // `worst` is the current k-th nearest (squared), hoisted out of the heap so the hot loop stays plain.
       // Rows are scanned by id and only strictly nearer ones enter, so a tie keeps the lower id already held.
@@ -95,72 +111,4 @@ export function buildFlatKnnIndex<L>(rows: readonly KnnRow<L>[], dims: number, s
       return heap.sorted().map(({ id, d }) => ({ id, label: labels[id]!, distance: Math.sqrt(d) }));
     },
   };
-}
-
-function assertVector(v: ArrayLike<number>, dims: number, what: string): void {
-  if (v.length !== dims) throw new RangeError(`${what}: expected ${dims} features, got ${v.length}`);
-  for (let j = 0; j < dims; j++) if (!Number.isFinite(v[j])) throw new RangeError(`${what}: feature ${j} is not finite (${v[j]})`);
-}
-
-/** Max-heap of the k smallest squared distances seen so far (root = the current k-th nearest). */
-class BoundedMaxHeap {
-  private readonly d: Float64Array;
-  private readonly id: Int32Array;
-  private n = 0;
-
-  constructor(private readonly capacity: number) {
-    this.d = new Float64Array(capacity);
-    this.id = new Int32Array(capacity);
-  }
-
-  get full(): boolean {
-    return this.n === this.capacity;
-  }
-
-  get topDistance(): number {
-    return this.d[0]!;
-  }
-
-  offer(d: number, id: number): void {
-    if (!this.full) {
-      let i = this.n++;
-      this.d[i] = d;
-      this.id[i] = id;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.greater(i, p)) break;
-        this.swap(i, p);
-        i = p;
-      }
-      return;
-    }
-    this.d[0] = d;
-    this.id[0] = id;
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < this.n && this.greater(l, m)) m = l;
-      if (r < this.n && this.greater(r, m)) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  sorted(): { id: number; d: number }[] {
-    const out: { id: number; d: number }[] = [];
-    for (let i = 0; i < this.n; i++) out.push({ id: this.id[i]!, d: this.d[i]! });
-    return out.sort((a, b) => a.d - b.d || a.id - b.id);
-  }
-
-  /** Farther first; at equal distance the higher id is "greater", so it is evicted before a lower one. */
-  private greater(a: number, b: number): boolean {
-    return this.d[a]! > this.d[b]! || (this.d[a] === this.d[b] && this.id[a]! > this.id[b]!);
-  }
-
-  private swap(a: number, b: number): void {
-    [this.d[a], this.d[b]] = [this.d[b]!, this.d[a]!];
-    [this.id[a], this.id[b]] = [this.id[b]!, this.id[a]!];
-  }
 }

@@ -22,6 +22,11 @@ export type MarketSimulatorOptions = {
   startMs?: number;
   /** Launches per second (0.3 ≈ 26k a day, the late-2025 scale). */
   launchesPerSecond?: number;
+  /**
+   * Multiplies every mint's organic trade rate (1 = the calibrated market). Load tests use it to reach a
+   * trades-per-second target without changing the launch rate.
+   */
+  tradeIntensity?: number;
   /** Share of launches that graduate (domain notes: 0.2–2.6% depending on the period). */
   graduationShare?: number;
   /** Share of launches in mayhem mode (the recorded PumpPortal session: 36 of 198). */
@@ -89,6 +94,8 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
   const launchesPerSecond = opts.launchesPerSecond ?? 0.3;
   const graduationShare = opts.graduationShare ?? 0.01;
   const mayhemShare = opts.mayhemShare ?? 0.15;
+  const tradeIntensity = opts.tradeIntensity ?? 1;
+  if (!(tradeIntensity > 0)) throw new RangeError('tradeIntensity must be > 0');
   const pop: Population = { ...DEFAULT_POPULATION, ...opts.population };
   if (!(launchesPerSecond > 0)) throw new RangeError('launchesPerSecond must be > 0');
   if (!(graduationShare >= 0 && graduationShare <= 1) || !(mayhemShare >= 0 && mayhemShare <= 1)) throw new RangeError('shares must be in [0, 1]');
@@ -138,7 +145,9 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
     const kind: CreatorKind = u < pop.runnerLaunchShare ? 'runner' : u < pop.runnerLaunchShare + pop.ruggerLaunchShare ? 'rugger' : 'normal';
     const creatorIndex = rng.int(0, kind === 'runner' ? pop.runnerCreators : kind === 'rugger' ? pop.ruggerCreators : pop.creators);
     const mayhem = rng.chance(mayhemShare);
-    const profile = drawLaunchProfile(rng, kind, odds[kind]);
+    const drawn = drawLaunchProfile(rng, kind, odds[kind]);
+    const profile =
+      tradeIntensity === 1 ? drawn : { ...drawn, phases: drawn.phases.map((ph) => ({ ...ph, rate0: ph.rate0 * tradeIntensity, maxRate: ph.maxRate === undefined ? undefined : ph.maxRate * tradeIntensity })) };
     stats.fates[profile.fate]++;
     if (mayhem) stats.mayhemLaunches++;
     const sim = new MintSimulation(c, rng, atMs, profile, kind, creatorIndex, mayhem);

@@ -30,6 +30,11 @@ export type SolanaLogsFeedOptions = {
   /** Signatures remembered to skip duplicates between the live stream and a backfill. */
   recentSignatures?: number;
   rpcTimeoutMs?: number;
+  /**
+   * A signature this feed stored durably in an earlier run: the first subscription then backfills everything
+   * after it, so the time the process was down is a gap like any other disconnection, not a loss.
+   */
+  resumeAfter?: string | null;
   /** Replaces the HTTP client (tests of failure paths). */
   rpc?: SolanaRpcClient;
 };
@@ -101,6 +106,7 @@ export class SolanaLogsFeed implements LaunchFeed {
   start(sink: (events: LaunchEvent[]) => Promise<void>): void {
     if (this.batcher) throw new Error(`${this.name} already started`);
     this.batcher = createWebsocketFeedBatcher(sink, this.o, this.rec, (n) => (this.droppedEvents += n));
+    if (this.o.resumeAfter) this.pendingGap = { gap: this.rec.openGap(new Date()), until: this.o.resumeAfter };
     this.socket.start();
   }
 

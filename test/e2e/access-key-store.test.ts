@@ -1,4 +1,5 @@
 import { ApiKeyUnavailableError, createApiKeyStore } from '../../db/access/api-key-store';
+import { createUsageStore } from '../../db/access/usage-store';
 import { createTestDatabase } from '../support/test-db';
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -60,5 +61,18 @@ describe('api key store', () => {
     await expect(store.extendPlan({ keyId: 999_999, grantId: 'payment:x', tier: 'pro', days: 30 })).rejects.toBeInstanceOf(ApiKeyUnavailableError);
     await store.revoke(other.id);
     await expect(store.extendPlan({ keyId: other.id, grantId: 'payment:y', tier: 'pro', days: 30 })).rejects.toThrow(/revoked/);
+  });
+
+  it('grants calls up to the limit, never lowers a count when the limit drops, and tallies the rest', async () => {
+    const k = await createApiKeyStore(t.db).issueKey({ source: 'admin' });
+    const usage = createUsageStore(t.db);
+    expect(await usage.consume(k.id, '2026-11-23', 5, 3)).toEqual({ granted: 3, used: 3 });
+    expect(await usage.consume(k.id, '2026-11-23', 2, 10)).toEqual({ granted: 2, used: 5 });
+    expect(await usage.consume(k.id, '2026-11-23', 1, 4)).toEqual({ granted: 0, used: 5 });
+    expect(await usage.consume(k.id, '2026-11-24', 1, 0)).toEqual({ granted: 0, used: 0 });
+    expect(await usage.usedOn(k.id, '2026-11-23')).toBe(5);
+    const row = await t.db('api_key_daily_usage').where({ key_id: k.id, day: '2026-11-23' }).first();
+    expect(row.over_quota).toBe(3);
+    await expect(usage.consume(k.id, '2026-11-23', 0, 10)).rejects.toThrow(/at least one/);
   });
 });

@@ -1,7 +1,7 @@
 import { createLiveProjector } from '../../activities/mint/live-projector';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import { createLiveStore } from '../../db/mint/live-store';
+import { buildLiveProjectorDeps } from '../../workers/activity-deps';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import { call, startApi } from '../support/api-harness';
@@ -35,7 +35,7 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     expect(events.length).toBeGreaterThan(100);
     await createLaunchEventStore(t.db).writeBatch(events);
     await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
-    const projector = createLiveProjector({ liveStore: createLiveStore(t.db), priceStore: createPriceStore(t.db), liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now });
+    const projector = createLiveProjector(buildLiveProjectorDeps(t.db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now }));
     const first = await projector.refreshLiveSnapshot();
     expect(first.tracked).toBeGreaterThan(10);
 
@@ -56,6 +56,16 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     const bad = await call(`${api.url}/api/v1/live?limit=500`);
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'less_than_equal', ctx: { le: 200 } });
+
+    // The same bytes either way: gzip for clients that ask (Node's fetch does), plain for those that don't.
+    for (const path of ['/api/live', '/api/v1/live?limit=3']) {
+      const gz = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      const plain = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(await gz.json()).toEqual(await plain.json());
+    }
 
     // An incremental refresh folds only new trades, and bumps the version (new ETag).
     const second = await projector.refreshLiveSnapshot();

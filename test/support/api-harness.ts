@@ -2,14 +2,22 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildApiDeps } from '../../api/api-deps';
 import { createApp, type ApiDeps } from '../../api/app';
+import type { AccessSettings } from '../../api/access/key-auth';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
 
+/**
+ * Tests of other areas call keyed endpoints without a key: by default the app runs inside the free beta
+ * window, where that is allowed. Access tests pass `access.keyRequiredAfter` (and issue keys with
+ * `issueTestKey`) to test what happens after it.
+ */
+export const OPEN_BETA: Partial<AccessSettings> = { keyRequiredAfter: new Date('9999-12-31T23:59:59Z') };
+
 /** The real app on a loopback port, over a test database, with response validation on. */
 export async function startApi(
   db: Knex,
-  overrides: Partial<ApiDeps> = {},
+  { access, ...overrides }: Partial<Omit<ApiDeps, 'access'>> & { access?: Partial<AccessSettings> } = {},
   options: Pick<Parameters<typeof buildApiDeps>[1], 'billing'> = {},
 ): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
@@ -22,6 +30,9 @@ export async function startApi(
       watchdogIntervalS: 60,
       priceRefreshIntervalS: 300,
       expectedDaemons: ['api', 'worker'],
+      modelRefitEveryS: 600,
+      accuracyRefreshS: 300,
+      access: { ...OPEN_BETA, ...access },
       now: overrides.now,
       ...options,
     }),

@@ -22,7 +22,6 @@ describe('config', () => {
       smtpUrl: undefined,
       smtpFrom: 'billing@localhost',
       burnShareBps: 0,
-      holderTokenMint: undefined,
     });
     expect(loadConfig({ BURN_REVENUE_SHARE: '0.125' }).billing.burnShareBps).toBe(1250);
     expect(() => loadConfig({ TREASURY_ADDRESS: 'not-base58-0OIl' })).toThrow(/TREASURY_ADDRESS/);

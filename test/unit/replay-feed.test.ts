@@ -53,10 +53,11 @@ describe('replay feed', () => {
     const { deliveries, start, events } = await replay(file, { speed: 2 });
     expect(events.map((e) => e.signature)).toEqual(['sig0', 'sig1', 'sig2']);
     const due = [0, 100, 300];
-    deliveries.forEach((d, i) => {
-      expect(d.atMs).toBeGreaterThanOrEqual(due[i]! - 2);
-      expect(d.atMs).toBeLessThan(due[i]! + 60);
-    });
+    // Never early; and the whole file is played before real time (speed 1) would have reached its last event.
+    // No upper bound per event: a loaded machine delays timers, which says nothing about the feed.
+    expect(deliveries).toHaveLength(3);
+    deliveries.forEach((d, i) => expect(d.atMs).toBeGreaterThanOrEqual(due[i]! - 2));
+    expect(deliveries[2]!.atMs).toBeLessThan(600);
     // at' = start + (at − first at) / speed, within the few ms between our clock read and the feed's.
     events.forEach((e, i) => expect(Math.abs(e.at.getTime() - (start + due[i]!))).toBeLessThan(15));
     expect(events.every((e) => e.source === 'replay')).toBe(true);

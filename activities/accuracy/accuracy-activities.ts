@@ -1,0 +1,35 @@
+import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
+import type { GateStore } from '../../db/accuracy/gate-store';
+import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
+import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import type { Knex } from '../../platform/db';
+
+export type AccuracyDeps = { db: Knex; accuracyStore: AccuracyStore; gateStore: GateStore; accuracyWindowDays: number; now: () => Date };
+
+export function createAccuracyActivities(d: AccuracyDeps) {
+  return {
+    /**
+     * Recomputes the accuracy page from the predictions table and re-evaluates the survival gate, then writes
+     * both in one transaction. Idempotent: a retry recomputes the same figures from the same rows.
+     */
+    async recomputeAccuracy(): Promise<{ predictions: number; survivalGate: string; computedAt: string }> {
+      const now = d.now();
+      const since = new Date(now.getTime() - d.accuracyWindowDays * 86_400_000);
+      const [predictions, checkpoints, currentVersions, prevGate] = await Promise.all([
+        d.accuracyStore.forwardPredictions(since, LABEL_VERSION, RUG_LABEL_VERSION),
+        d.accuracyStore.checkpoints(since),
+        d.accuracyStore.currentVersions(),
+        d.gateStore.read(SURVIVAL_GATE.name),
+      ]);
+      const survivalGate = evaluateSurvivalGate(prevGate, survivalForward(predictions, sustainLabels(checkpoints)), now);
+      const report = buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions });
+      await d.db.transaction(async (trx) => {
+        await d.gateStore.write(trx, SURVIVAL_GATE.name, survivalGate);
+        await d.accuracyStore.writeReport(trx, report);
+      });
+      return { predictions: predictions.length, survivalGate: survivalGate.state, computedAt: report.computed_at };
+    },
+  };
+}
+export type AccuracyActivities = ReturnType<typeof createAccuracyActivities>;

@@ -1,0 +1,51 @@
+import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { MintTape } from '../../domain/mint/mint-tape';
+import type { MintFeatures } from '../../domain/scoring/mint-features';
+import type { RugFeatures } from '../../domain/scoring/rug-features';
+import type { RunnerOdds } from '../../domain/scoring/runner-model';
+
+/** The calibration record every prediction carries inline (the spec's `grad_prob_calibration`). */
+export type CalibrationRecord = {
+  age_bucket: number;
+  confidence_band: { lo: number; hi: number };
+  n: number;
+  historical_actual_rate: number | null;
+  model_version: string;
+};
+
+export type ModelVersions = { grad_prob: string; rug_prob: string; runner_prob: string; post_grad_survival: string };
+
+export type MintScore = {
+  gradProb: number;
+  rawGradProb: number;
+  features: MintFeatures;
+  calibration: CalibrationRecord;
+  /** Null while the rug predictor is warming. */
+  rugProb: number | null;
+  rugFeatures: RugFeatures;
+  /** From the price at scoring; null while the runner predictor is warming. */
+  runnerOdds: RunnerOdds | null;
+  /** Logged, published only while the survival gate is live; null while warming. */
+  survivalProb: number | null;
+  modelVersions: ModelVersions;
+};
+
+export type ScoreRequest = {
+  create: CreateEvent;
+  /** Trades up to the scoring moment, in time order; `tape` has folded exactly these. */
+  tradesSoFar: readonly TradeEvent[];
+  tape: MintTape;
+  /** Picks the models (30 or 60). */
+  bucket: number;
+  /** The actual age the trades run up to. */
+  ageS: number;
+  /** Fresh wallets among the first (up to three) buyers. */
+  freshAmongFirstBuyers: number;
+};
+
+/** Scores one mint at one age with every model. Implementations hold the fitted models. */
+export interface MintScorer {
+  score(r: ScoreRequest): Promise<MintScore>;
+  /** Refits the models of `ages` in the background every refit period; returns the stop function. */
+  startRefitLoop(ages: readonly number[]): () => void;
+}

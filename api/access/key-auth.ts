@@ -1,0 +1,78 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { ApiKeyRecord } from '../../db/access/api-key-store';
+import type { UsageStore } from '../../db/access/usage-store';
+import { betaWindowOpen } from '../../domain/access/beta-window';
+import { liveDelayFor, minTierFor } from '../../domain/access/operation-tiers';
+import { quotaResetAt, utcDay } from '../../domain/access/quota-day';
+import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tier } from '../../domain/access/tiers';
+import { insufficientTier, invalidKey, missingKey, quotaExceeded } from './access-errors';
+import type { KeyCache } from './key-cache';
+import type { QuotaCounter } from './quota-counter';
+import { readPresentedKey } from './presented-key';
+import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
+
+export type AccessSettings = {
+  /** Off only for benchmarks: keyed operations are then served as if the beta window were open. */
+  authEnabled: boolean;
+  keyRequiredAfter: Date;
+  keyCacheTtlMs: number;
+  holderThresholds: HolderThresholds;
+};
+
+/** Who is calling, for the handlers: a key (with its tier and today's quota) or nobody (beta window / auth off). */
+export type CallerAccess =
+  | { kind: 'key'; key: ApiKeyRecord; tier: Tier; quota: QuotaState; liveDelayS: number; betaWindowOpen: boolean }
+  | { kind: 'open'; reason: 'beta_window' | 'auth_off'; liveDelayS: 0 };
+
+type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; security?: unknown[]; 'x-capability'?: string } } };
+
+export const callerAccess = (res: Response): CallerAccess | undefined => res.locals.access as CallerAccess | undefined;
+
+/**
+ * Runs after request validation on every operation that declares a security requirement in openapi.yaml
+ * (all of `/api/v1` and `/api/me`). Order of checks: key (401) → tier (403) → quota (429). A call that passes
+ * is counted before its handler runs, whatever the handler answers; refused calls and operations that are not
+ * built yet (501) are not counted. Inside the beta window a call without a key is served openly, and a keyed
+ * call is counted but never refused for tier or quota.
+ */
+export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCounter; settings: AccessSettings; now: () => Date }): RequestHandler {
+  return async (req, res, next) => {
+    const schema = (req as OpenApiReq).openapi?.schema;
+    if (!schema?.security?.length) return next();
+    if (!d.settings.authEnabled) {
+      res.locals.access = { kind: 'open', reason: 'auth_off', liveDelayS: 0 } satisfies CallerAccess;
+      return next();
+    }
+    const now = d.now();
+    const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
+    const presented = readPresentedKey(req.headers);
+    if (presented.kind === 'none') {
+      // /api/me describes the calling key: without one there is nothing to describe, beta or not.
+      if (!beta || schema.operationId === 'getMe') throw missingKey();
+      res.locals.access = { kind: 'open', reason: 'beta_window', liveDelayS: 0 } satisfies CallerAccess;
+      return next();
+    }
+    if (presented.kind === 'bad') throw invalidKey(presented.why);
+    const key = await d.keys.get(presented.key);
+    if (!key) throw invalidKey('the API key is not valid (unknown, revoked or mistyped)');
+
+    const tier = effectiveTier(key, now, d.settings.holderThresholds);
+    const required = minTierFor(schema.operationId);
+    if (!beta && !tierAtLeast(tier, required)) throw insufficientTier(schema.operationId ?? req.path, required, tier);
+
+    const limit = dailyQuota(tier, key.customDailyQuota);
+    const resetAt = quotaResetAt(now);
+    let quota: QuotaState;
+    if (schema['x-capability']) {
+      // Answered 501 right after this: report the count without spending a call on it.
+      quota = { limit, used: await d.usage.usedOn(key.id, utcDay(now)), resetAt };
+    } else {
+      const c = await d.counter.count(key.id, utcDay(now), limit);
+      quota = { limit, used: c.used, resetAt };
+      if (!c.counted && !beta) throw quotaExceeded(tier, quota, now);
+    }
+    res.set(rateLimitHeaders(quota));
+    res.locals.access = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta } satisfies CallerAccess;
+    next();
+  };
+}

@@ -1,0 +1,37 @@
+import type { ApiKeyRecord } from '../../db/access/api-key-store';
+
+type Entry = { at: number; key: ApiKeyRecord | undefined };
+
+/**
+ * Reuses key lookups for `ttlMs` in this process, so an authenticated call costs one database round trip
+ * (the quota count) instead of two. Unknown keys are remembered too, so repeated bad keys stay cheap; a plan
+ * change or revocation shows within `ttlMs`. Bounded: the oldest entries go first.
+ */
+export function createKeyCache(lookup: (plaintext: string) => Promise<ApiKeyRecord | undefined>, ttlMs: number, o: { maxEntries?: number; now?: () => number } = {}) {
+  const maxEntries = o.maxEntries ?? 10_000;
+  const now = o.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<ApiKeyRecord | undefined>>();
+
+  return {
+    async get(plaintext: string): Promise<ApiKeyRecord | undefined> {
+      const hit = entries.get(plaintext);
+      if (hit && now() - hit.at < ttlMs) return hit.key;
+      const pending = inflight.get(plaintext);
+      if (pending) return pending;
+      const p = lookup(plaintext)
+        .then((key) => {
+          if (ttlMs > 0) {
+            entries.delete(plaintext);
+            entries.set(plaintext, { at: now(), key });
+            if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+          }
+          return key;
+        })
+        .finally(() => inflight.delete(plaintext));
+      inflight.set(plaintext, p);
+      return p;
+    },
+  };
+}
+export type KeyCache = ReturnType<typeof createKeyCache>;

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { Router, type Request } from 'express';
+import type { WalletLinkRecord, WalletLinkStore } from '../../db/access/wallet-link-store';
+import { unsealKey } from '../../domain/access/sealed-key';
+import type { HolderAccess, HolderThresholds } from '../../domain/access/tiers';
+import { walletSignupMessage } from '../../domain/access/wallet-proof';
+import { signUpdate, WALLET_SIGNUP_WORKFLOW, walletSignupWorkflowId, type SignResult, type WalletSignupInput } from '../../workflows/access/wallet-signup-contract';
+import { notFound, unavailable } from '../http/http-error';
+import { bodyError } from './body-error';
+
+export type WalletSignupSettings = {
+  ttlS: number;
+  /** 300 in production: how long the poll shows a minted key. */
+  keyVisibleS: number;
+  thresholds: HolderThresholds;
+  /** Undefined when not configured (production without KEY_REVEAL_SECRET): signup then answers 503. */
+  keyRevealSecret: string | undefined;
+  publicBaseUrl: string | undefined;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Holder-token signup: init starts one workflow per link (`wallet-link:<link_id>`), sign hands the signature
+ * to it as an update, and the poll reads the link from Postgres (the key, unsealed, only in its window).
+ * Without a Temporal connection (some tools run the API alone) init and sign answer 503.
+ */
+export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: string } | undefined; store: WalletLinkStore; settings: WalletSignupSettings; now: () => Date }): Router {
+  const r = Router();
+  const temporal = () => {
+    if (!d.temporal) throw unavailable('holder signup needs the workflow service, which this API process is not connected to', 30);
+    if (!d.settings.keyRevealSecret) throw unavailable('holder signup is not configured on this deployment (KEY_REVEAL_SECRET)', 300);
+    return d.temporal;
+  };
+
+  const view = (l: WalletLinkRecord, req: Request, withKey: boolean) => {
+    const visible = withKey && l.status === 'fulfilled' && l.keyCiphertext !== null && l.keyVisibleUntil !== null && d.now() < l.keyVisibleUntil;
+    const base = d.settings.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+    return {
+      link_id: l.linkId,
+      status: l.status,
+      wallet: l.wallet,
+      tier: l.access,
+      message: l.message,
+      browser_url: `${base}/?wallet_link=${encodeURIComponent(l.linkId)}`,
+      created_at: l.createdAt.toISOString(),
+      expires_at: l.expiresAt.toISOString(),
+      balance: l.balance,
+      threshold: l.threshold,
+      api_key: visible && d.settings.keyRevealSecret ? unsealKey(l.keyCiphertext!, d.settings.keyRevealSecret) : null,
+      key_prefix: l.keyPrefix,
+      fulfilled_at: iso(l.fulfilledAt),
+      api_key_visible_until: iso(l.keyVisibleUntil),
+    };
+  };
+
+  /** The workflow writes the link's row as its first step; init answers from that row. */
+  async function awaitRow(linkId: string, timeoutMs: number): Promise<WalletLinkRecord> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50)) {
+      const l = await d.store.get(linkId);
+      if (l) return l;
+    }
+    throw unavailable('the signup was started but is not recorded yet; poll its link_id', 2);
+  }
+
+  r.post('/api/signup/wallet/init', async (req, res) => {
+    const { client, taskQueue } = temporal();
+    const { wallet, tier } = req.body as { wallet: string; tier: HolderAccess };
+    const linkId = randomBytes(16).toString('base64url');
+    const now = d.now();
+    const input: WalletSignupInput = {
+      linkId,
+      wallet,
+      access: tier,
+      message: walletSignupMessage(linkId, tier, wallet),
+      threshold: d.settings.thresholds[tier],
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + d.settings.ttlS * 1000).toISOString(),
+      keyVisibleS: d.settings.keyVisibleS,
+    };
+    await client.workflow.start(WALLET_SIGNUP_WORKFLOW, {
+      taskQueue,
+      workflowId: walletSignupWorkflowId(linkId),
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+    res.json(view(await awaitRow(linkId, 10_000), req, false));
+  });
+
+  r.post('/api/signup/wallet/sign', async (req, res) => {
+    const { client } = temporal();
+    const { link_id: linkId, signature } = req.body as { link_id: string; signature: string };
+    const before = await d.store.get(linkId);
+    if (!before) throw notFound(`no wallet signup ${linkId}`);
+    let result: SignResult | undefined;
+    try {
+      result = await client.workflow.getHandle(walletSignupWorkflowId(linkId)).executeUpdate(signUpdate, { args: [{ signature }] });
+    } catch (e) {
+      // The workflow has finished (expired, or settled and past its key window): the row says how it ended.
+      const now = await d.store.get(linkId);
+      if (!now || now.status === 'pending') throw e;
+    }
+    if (result?.outcome === 'invalid_signature') throw bodyError(['body', 'signature'], `not an ed25519 signature by ${before.wallet} of this link's message`, 'value_error');
+    if (result?.outcome === 'balance_unavailable') throw unavailable('the holder-token balance could not be read; sign again in a moment', 10);
+    // The plaintext key is never in this answer: the poll shows it.
+    res.json(view((await d.store.get(linkId))!, req, false));
+  });
+
+  r.get('/api/signup/wallet/:link_id', async (req, res) => {
+    const l = await d.store.get(req.params.link_id as string);
+    if (!l) throw notFound(`no wallet signup ${req.params.link_id}`);
+    res.set('Cache-Control', 'no-store').json(view(l, req, true));
+  });
+  return r;
+}

@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import type { CheckpointRow, CurrentVersions, ForwardPrediction } from '../../domain/accuracy/accuracy-report';
+
+export const ACCURACY_REPORT = 'accuracy';
+
+/** Reads behind the accuracy page, and its cached body. */
+export function createAccuracyStore(db: Knex) {
+  return {
+    /**
+     * Resolved forward predictions logged since `since`: each row was logged before its outcome was resolved
+     * (checked, not assumed), under `labelVersion`; `rugged` is null where another rug definition labelled it.
+     */
+    async forwardPredictions(since: Date, labelVersion: string, rugLabelVersion: string): Promise<ForwardPrediction[]> {
+      const rows = await db('predictions as p')
+        .join('prediction_outcomes as po', 'po.prediction_id', 'p.id')
+        .join('mint_outcomes as o', 'o.mint', 'p.mint')
+        .where('p.predicted_at', '>=', since)
+        .whereRaw('p.predicted_at < po.resolved_at')
+        .where('po.label_version', labelVersion)
+        .where('o.label_version', labelVersion)
+        .select('p.mint', 'p.age_bucket', 'p.predicted_at', 'p.grad_prob', 'p.model_version', 'p.rug_prob', 'p.runner_odds', 'p.survival_prob', 'p.model_versions', 'po.graduated', 'po.peak_mult_24h', 'o.rugged', 'o.rug_label_version');
+      return rows.map((r) => ({
+        mint: r.mint,
+        ageBucket: r.age_bucket,
+        predictedAt: r.predicted_at,
+        gradProb: r.grad_prob,
+        gradVersion: r.model_version,
+        rugProb: r.rug_prob ?? null,
+        rugVersion: r.model_versions?.rug_prob ?? null,
+        runnerOdds: r.runner_odds ?? null,
+        runnerVersion: r.model_versions?.runner_prob ?? null,
+        survivalProb: r.survival_prob ?? null,
+        graduated: r.graduated,
+        rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+        peakMult: r.peak_mult_24h,
+      }));
+    },
+
+    /** Post-graduation DEX checkpoints taken since `since`. */
+    async checkpoints(since: Date): Promise<CheckpointRow[]> {
+      const rows = await db('post_grad_checkpoints').where('observed_at', '>=', since).select('mint', 'after_s', 'held_80');
+      return rows.map((r) => ({ mint: r.mint, afterS: r.after_s, held80: r.held_80 }));
+    },
+
+    /** The versions of the latest logged prediction: what is being published now. */
+    async currentVersions(): Promise<CurrentVersions> {
+      const r = await db('predictions').orderBy('predicted_at', 'desc').first('model_version', 'model_versions');
+      return {
+        grad_prob: r?.model_version ?? null,
+        rug_prob: r?.model_versions?.rug_prob ?? null,
+        runner_prob: r?.model_versions?.runner_prob ?? null,
+        post_grad_survival: r?.model_versions?.post_grad_survival ?? null,
+      };
+    },
+
+    async writeReport(trx: Knex | Knex.Transaction, body: { computed_at: string }): Promise<void> {
+      await trx('accuracy_reports')
+        .insert({ name: ACCURACY_REPORT, computed_at: body.computed_at, body: JSON.stringify(body) })
+        .onConflict('name')
+        .merge();
+    },
+
+    async readReport(): Promise<Record<string, unknown> | undefined> {
+      const r = await db('accuracy_reports').where({ name: ACCURACY_REPORT }).first('body');
+      return r?.body;
+    },
+  };
+}
+export type AccuracyStore = ReturnType<typeof createAccuracyStore>;

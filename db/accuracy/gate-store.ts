@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import type { GateState } from '../../domain/accuracy/survival-gate';
+
+/** Auto-lift gates as last evaluated by the accuracy recompute. */
+export function createGateStore(db: Knex) {
+  return {
+    async read(name: string): Promise<GateState | null> {
+      const r = await db('model_gates').where({ name }).first();
+      return r ? { state: r.state, since: r.since, reason: r.reason, evidence: r.evidence, evaluatedAt: r.evaluated_at } : null;
+    },
+
+    async write(trx: Knex | Knex.Transaction, name: string, g: GateState): Promise<void> {
+      await trx('model_gates')
+        .insert({ name, state: g.state, since: g.since, reason: g.reason, evidence: JSON.stringify(g.evidence), evaluated_at: g.evaluatedAt })
+        .onConflict('name')
+        .merge();
+    },
+  };
+}
+export type GateStore = ReturnType<typeof createGateStore>;

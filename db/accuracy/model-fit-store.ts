@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import type { PredictorName } from '../../domain/scoring/predictors';
+
+/** The latest fit of one predictor at one age, as /api/predictor/health reports it. */
+export type ModelFit = {
+  predictor: PredictorName;
+  ageBucket: number;
+  version: string;
+  status: 'warming' | 'live';
+  samplesTotal: number;
+  samplesPositive: number;
+  minSamples: number;
+  calibrationMethod: string;
+  calibrationSamples: number;
+  fittedAt: Date;
+  fitMs: number;
+};
+
+
+export function createModelFitStore(db: Knex) {
+  return {
+    /** One row per (predictor, age): a refit replaces it. */
+    async recordFits(fits: readonly ModelFit[]): Promise<void> {
+      if (!fits.length) return;
+      await db('model_fits')
+        .insert(
+          fits.map((f) => ({
+            predictor: f.predictor,
+            age_bucket: f.ageBucket,
+            version: f.version,
+            status: f.status,
+            samples_total: f.samplesTotal,
+            samples_positive: f.samplesPositive,
+            min_samples: f.minSamples,
+            calibration_method: f.calibrationMethod,
+            calibration_samples: f.calibrationSamples,
+            fitted_at: f.fittedAt,
+            fit_ms: f.fitMs,
+          })),
+        )
+        .onConflict(['predictor', 'age_bucket'])
+        .merge();
+    },
+
+    async latestFits(): Promise<ModelFit[]> {
+      const rows = await db('model_fits').orderBy([{ column: 'predictor' }, { column: 'age_bucket' }]);
+      return rows.map((r) => ({
+        predictor: r.predictor,
+        ageBucket: r.age_bucket,
+        version: r.version,
+        status: r.status,
+        samplesTotal: r.samples_total,
+        samplesPositive: r.samples_positive,
+        minSamples: r.min_samples,
+        calibrationMethod: r.calibration_method,
+        calibrationSamples: r.calibration_samples,
+        fittedAt: r.fitted_at,
+        fitMs: r.fit_ms,
+      }));
+    },
+  };
+}
+export type ModelFitStore = ReturnType<typeof createModelFitStore>;

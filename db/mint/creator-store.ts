@@ -1,0 +1,40 @@
+import type { Knex } from 'knex';
+import { CREATOR_5X, type CreatorAggregate, type OwnOutcome } from '../../domain/mint/creator-record';
+
+/** Creators' track records: aggregates over their resolved launches, recomputed at each resolution. */
+export function createCreatorStore(db: Knex) {
+  return {
+    async aggregates(creators: readonly string[], labelVersion: string): Promise<Map<string, CreatorAggregate>> {
+      if (!creators.length) return new Map();
+      const rows = await db('creators').whereIn('creator', creators).where('label_version', labelVersion).select('creator', 'n_resolved', 'n_5x', 'n_graduated', 'n_rugged');
+      return new Map(rows.map((r) => [r.creator as string, { nResolved: r.n_resolved, n5x: r.n_5x, nGraduated: r.n_graduated, nRugged: r.n_rugged }]));
+    },
+
+    /** The mint's own resolved outcome under `labelVersion`, or null while it is unresolved. */
+    async ownOutcome(mint: string, labelVersion: string): Promise<OwnOutcome | null> {
+      const r = await db('mint_outcomes').where({ mint, label_version: labelVersion }).first('peak_mult_from_launch');
+      return r ? { reached5x: (r.peak_mult_from_launch ?? 0) >= CREATOR_5X } : null;
+    },
+  };
+}
+export type CreatorStore = ReturnType<typeof createCreatorStore>;
+
+/**
+ * Recomputes one creator's aggregates from its resolved launches under `labelVersion` (rugs under
+ * `rugLabelVersion`), inside the caller's
+ * transaction. Recomputed, not incremented: a retried activity cannot count a launch twice.
+ */
+export async function recomputeCreator(trx: Knex.Transaction, creator: string, labelVersion: string, rugLabelVersion: string, at: Date): Promise<void> {
+  await trx.raw(
+    `INSERT INTO creators (creator, n_launches, n_resolved, n_graduated, n_5x, n_rugged, label_version, last_resolved_at, updated_at)
+     SELECT m.creator, count(*), count(o.mint), count(*) FILTER (WHERE o.graduated),
+            count(*) FILTER (WHERE o.peak_mult_from_launch >= ?), count(*) FILTER (WHERE o.rugged AND o.rug_label_version = ?), ?, max(o.resolved_at), ?
+     FROM mints m LEFT JOIN mint_outcomes o ON o.mint = m.mint AND o.label_version = ?
+     WHERE m.creator = ? AND NOT m.mayhem
+     GROUP BY m.creator
+     ON CONFLICT (creator) DO UPDATE SET n_launches = EXCLUDED.n_launches, n_resolved = EXCLUDED.n_resolved,
+       n_graduated = EXCLUDED.n_graduated, n_5x = EXCLUDED.n_5x, n_rugged = EXCLUDED.n_rugged,
+       label_version = EXCLUDED.label_version, last_resolved_at = EXCLUDED.last_resolved_at, updated_at = EXCLUDED.updated_at`,
+    [CREATOR_5X, rugLabelVersion, labelVersion, at, labelVersion, creator],
+  );
+}

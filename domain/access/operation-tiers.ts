@@ -1,0 +1,37 @@
+import type { Tier } from './tiers';
+
+/**
+ * The lowest tier that may call each keyed operation (spec section 8's limits table). Free gets the
+ * (5-minute delayed) live list, /probe and /wallet, plus managing its own key; Builder adds runners, smart
+ * money, the composite signal and aggregates; wallet-leaderboard discovery and webhooks start at Pro.
+ * openapi.yaml repeats each value as `x-min-tier` for clients; a unit test keeps the two equal.
+ */
+export const OPERATION_MIN_TIER: Readonly<Record<string, Tier>> = {
+  getV1Live: 'free',
+  probeMint: 'free',
+  getV1Wallet: 'free',
+  linkWallet: 'free',
+  getMe: 'free',
+  getSmartMoneyActive: 'builder',
+  getRunners: 'builder',
+  getSignals: 'builder',
+  getCompositePredictions: 'builder',
+  getCompositeLedger: 'builder',
+  getStats: 'builder',
+  getConditions: 'builder',
+  getLeaderboard: 'pro',
+  createWebhook: 'pro',
+  listWebhooks: 'pro',
+  deleteWebhook: 'pro',
+  listWebhookDeliveries: 'pro',
+};
+
+/** The websocket firehose of every score change (not an HTTP operation yet) is Enterprise only. */
+export const FIREHOSE_MIN_TIER: Tier = 'enterprise';
+
+/** Free-tier live data is the list as it was this long ago; every paid tier gets it in real time. */
+export const FREE_LIVE_DELAY_S = 300;
+export const liveDelayFor = (tier: Tier): number => (tier === 'free' ? FREE_LIVE_DELAY_S : 0);
+
+/** Keyed operations not in the table are refused to every tier but the highest, so a new one is never open by accident. */
+export const minTierFor = (operationId: string | undefined): Tier => (operationId && OPERATION_MIN_TIER[operationId]) || 'enterprise';

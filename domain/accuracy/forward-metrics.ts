@@ -1,0 +1,82 @@
+import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from '../scoring/confidence-band';
+
+/**
+ * Accuracy figures over (predicted probability, outcome) pairs. Every function answers null where the figure
+ * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing.
+ */
+export type Scored = { prob: number; label: boolean };
+
+/** The bands the accuracy page reports precision for: predictions at or above each. */
+export const THRESHOLDS = [0.5, 0.7, 0.9] as const;
+/** Equal-width bins for the expected calibration error. */
+export const ECE_BINS = 10;
+
+export function brier(xs: readonly Scored[]): number | null {
+  if (!xs.length) return null;
+  let s = 0;
+  for (const x of xs) s += (x.prob - (x.label ? 1 : 0)) ** 2;
+  return s / xs.length;
+}
+
+/**
+ * Area under the ROC curve: the chance a random positive scores above a random negative, ties counting half
+ * (Mann-Whitney U with average ranks). O(n log n).
+ */
+export function auc(xs: readonly Scored[]): number | null {
+  const pos = xs.filter((x) => x.label).length;
+  const neg = xs.length - pos;
+  if (pos === 0 || neg === 0) return null;
+  const sorted = [...xs].sort((a, b) => a.prob - b.prob);
+  let rankSumPos = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) j++;
+    // Ranks i+1 … j share their average.
+    const avgRank = (i + 1 + j) / 2;
+    for (let t = i; t < j; t++) if (sorted[t]!.label) rankSumPos += avgRank;
+    i = j;
+  }
+  return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
+}
+
+/** Σ over equal-width bins of (bin share) × |mean predicted − actual rate|; the last bin holds 1. */
+export function expectedCalibrationError(xs: readonly Scored[], bins = ECE_BINS): number | null {
+  if (!xs.length) return null;
+  const n = new Array<number>(bins).fill(0);
+  const p = new Array<number>(bins).fill(0);
+  const y = new Array<number>(bins).fill(0);
+  for (const x of xs) {
+    const b = Math.min(bins - 1, Math.floor(x.prob * bins));
+    n[b]!++;
+    p[b]! += x.prob;
+    y[b]! += x.label ? 1 : 0;
+  }
+  let e = 0;
+  for (let b = 0; b < bins; b++) if (n[b]! > 0) e += (n[b]! / xs.length) * Math.abs(p[b]! / n[b]! - y[b]! / n[b]!);
+  return e;
+}
+
+export type ThresholdBand = { minProb: number; n: number; positives: number; precision: number | null };
+
+export function thresholdBands(xs: readonly Scored[], thresholds: readonly number[] = THRESHOLDS): ThresholdBand[] {
+  return thresholds.map((t) => {
+    const kept = xs.filter((x) => x.prob >= t);
+    const positives = kept.filter((x) => x.label).length;
+    return { minProb: t, n: kept.length, positives, precision: kept.length ? positives / kept.length : null };
+  });
+}
+
+export type CellStats = { band: ConfidenceBand; n: number; positives: number; meanPredicted: number | null; actualRate: number | null };
+
+/** One cell per confidence band (empty ones included, with n = 0). */
+export function calibrationCells(xs: readonly Scored[]): CellStats[] {
+  const cells = CONFIDENCE_BANDS.map((band) => ({ band, n: 0, positives: 0, sumP: 0 }));
+  for (const x of xs) {
+    const lo = confidenceBand(x.prob).lo;
+    const c = cells.find((c) => c.band.lo === lo)!;
+    c.n++;
+    c.sumP += x.prob;
+    if (x.label) c.positives++;
+  }
+  return cells.map((c) => ({ band: c.band, n: c.n, positives: c.positives, meanPredicted: c.n ? c.sumP / c.n : null, actualRate: c.n ? c.positives / c.n : null }));
+}

@@ -1,0 +1,136 @@
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../mint/launch-events';
+import { peakMultFrom, priceAt, resolveOutcome, type MintOutcome } from '../mint/outcome-labels';
+import { computeFeatures, type MintFeatures } from '../scoring/mint-features';
+import { SCORE_AGES, type ScoreAge } from '../scoring/score-age';
+import { LabelTrades } from './label-trades';
+
+/**
+ * Folds a launchpad event stream (in time order, as a feed or replay delivers it) into what production
+ * would have recorded per mint: the features at each scoring age, computed by the production feature code
+ * from the trades up to that age, and the versioned outcome labels resolved at the horizon by the production
+ * label code. A mint keeps only the trades those can depend on (label-trades.ts), only until it resolves,
+ * and mayhem mints (never scored) keep none: memory follows the mints inside the horizon (plus one id per
+ * mint seen, to spot late events).
+ *
+ * A mint is resolved when the stream's clock passes its horizon, as the lifecycle workflow does; mints
+ * whose horizon lies beyond the end of the data stay unresolved and are counted, never guessed.
+ */
+export type Observation = {
+  ageS: ScoreAge;
+  /** Creation + age: when production would have scored it. */
+  observedAt: Date;
+  features: MintFeatures;
+  /** Curve price at that moment (runner odds are measured from it, never from launch). */
+  priceSol: number;
+  /** Peak price within the horizon after the observation ÷ the price at it (outcome-labels' peakMultFrom). */
+  peakMultFromCall: number;
+};
+
+export type ResolvedLaunch = { mint: string; createdAt: Date; resolvedAt: Date; outcome: MintOutcome; observations: Observation[] };
+
+export type FoldCounts = {
+  events: number;
+  launches: number;
+  mayhemSkipped: number;
+  /** Trades of mints created before the data starts (their features cannot be computed). */
+  orphanTrades: number;
+  /** Events of a mint after its horizon (out-of-order data, or a market that outlives the horizon). */
+  lateEvents: number;
+  /** The same trade delivered twice (two feeds, a re-sent frame): kept once, as ingestion does. */
+  duplicateTrades: number;
+  graduationsSeen: number;
+};
+
+type Open = { create: CreateEvent; horizonMs: number; trades: LabelTrades; graduatedAt: Date | null };
+
+export class LaunchHistoryFolder {
+  readonly counts: FoldCounts = { events: 0, launches: 0, mayhemSkipped: 0, orphanTrades: 0, lateEvents: 0, duplicateTrades: 0, graduationsSeen: 0 };
+  private readonly open = new Map<string, Open>();
+  /** Mints in creation order; horizons are creation + a constant, so they resolve from the front. */
+  private readonly queue: string[] = [];
+  private queueHead = 0;
+  private readonly done = new Set<string>();
+  private readonly mayhem = new Set<string>();
+  private clockMs = -Infinity;
+
+  constructor(private readonly horizonS: number) {
+    if (!(horizonS > Math.max(...SCORE_AGES))) throw new RangeError(`horizon must exceed the scoring ages, got ${horizonS} s`);
+  }
+
+  /** Takes one event; returns the launches whose horizon the clock has now passed. */
+  push(e: LaunchEvent): ResolvedLaunch[] {
+    this.counts.events++;
+    this.clockMs = Math.max(this.clockMs, e.at.getTime());
+    if (e.kind === 'create') this.onCreate(e);
+    else if (this.mayhem.has(e.mint)) {
+      // Never scored, never kept.
+    } else if (this.done.has(e.mint)) this.counts.lateEvents++;
+    else {
+      const m = this.open.get(e.mint);
+      if (!m) {
+        if (e.kind === 'trade') this.counts.orphanTrades++;
+      } else if (e.at.getTime() > m.horizonMs) this.counts.lateEvents++;
+      else if (e.kind === 'trade') {
+        if (!m.trades.add(e)) this.counts.duplicateTrades++;
+      } else if (m.graduatedAt === null) {
+        // Complete marks graduation; a migrate without a complete seen (a dropped frame) implies it.
+        m.graduatedAt = e.at;
+        this.counts.graduationsSeen++;
+      }
+    }
+    return this.resolveUntil(this.clockMs);
+  }
+
+  /** Mints still inside their horizon when the data ends: their labels are not known. */
+  get unresolved(): number {
+    return this.open.size;
+  }
+
+  private onCreate(c: CreateEvent): void {
+    if (this.open.has(c.mint) || this.done.has(c.mint) || this.mayhem.has(c.mint)) return;
+    this.counts.launches++;
+    if (c.mayhem) {
+      this.counts.mayhemSkipped++;
+      this.mayhem.add(c.mint);
+      return;
+    }
+    const lastScoreMs = c.at.getTime() + Math.max(...SCORE_AGES) * 1000;
+    this.open.set(c.mint, { create: c, horizonMs: c.at.getTime() + this.horizonS * 1000, trades: new LabelTrades(c, lastScoreMs), graduatedAt: null });
+    this.queue.push(c.mint);
+  }
+
+  private resolveUntil(nowMs: number): ResolvedLaunch[] {
+    const out: ResolvedLaunch[] = [];
+    while (this.queueHead < this.queue.length) {
+      const mint = this.queue[this.queueHead]!;
+      const m = this.open.get(mint)!;
+      // Strictly past: an event at the horizon itself still counts towards the label.
+      if (!(nowMs > m.horizonMs)) break;
+      this.queueHead++;
+      this.open.delete(mint);
+      this.done.add(mint);
+      out.push(resolveLaunch(m));
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+    return out;
+  }
+}
+
+function resolveLaunch(m: Open): ResolvedLaunch {
+  return labelLaunch(m.create, m.trades.trades(), m.graduatedAt, new Date(m.horizonMs));
+}
+
+/** Features at each scoring age and the outcome labels of one mint, from its trades (any order) by the production code. */
+export function labelLaunch(create: CreateEvent, tradesAnyOrder: readonly TradeEvent[], graduatedAt: Date | null, horizonAt: Date): ResolvedLaunch {
+  const trades = [...tradesAnyOrder].sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot ?? 0) - (b.slot ?? 0));
+  const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt, checkpointPricesSol: [] });
+  const observations = SCORE_AGES.map((ageS): Observation => {
+    const observedAt = new Date(create.at.getTime() + ageS * 1000);
+    const priceSol = priceAt(create, trades, observedAt);
+    return { ageS, observedAt, features: computeFeatures(create, trades, ageS), priceSol, peakMultFromCall: peakMultFrom(priceSol, observedAt, trades, horizonAt) };
+  });
+  return { mint: create.mint, createdAt: create.at, resolvedAt: horizonAt, outcome, observations };
+}

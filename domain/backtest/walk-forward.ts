@@ -1,0 +1,120 @@
+import { fitGradProbModel, type CorpusRow, type GradProbModel, type GradProbModelOptions, type ScoreAge } from '../scoring/grad-prob-model';
+import { fitRunnerModel, type RunnerModel, type RunnerOdds } from '../scoring/runner-model';
+
+/**
+ * Walk-forward evaluation of grad_prob, the way production would have run it: time is cut into windows of
+ * the refit period; at the start t of each window the model is fitted from the rows whose label was known
+ * by t (resolved at or before t, the newest `corpusLimit` by observation time, as the corpus store selects
+ * them), and scores every row observed inside the window. Inside the fit, the calibrator is fitted on the
+ * corpus' later slice, as in production. Nothing predicted was in, or resolved before, its model's corpus.
+ * The runner-odds model is fitted from the same rows (their from-call peak multiples) alongside grad_prob,
+ * as the worker's scorer does.
+ */
+export type BacktestRow = CorpusRow & { peakMultFromCall: number };
+
+export type WalkForwardOptions = {
+  ageBucket: ScoreAge;
+  /** Window length: the model is refitted at the start of each (production: MODEL_REFIT_EVERY_S). */
+  refitEveryS: number;
+  /** Newest resolved rows a fit uses (production: CORPUS_LIMIT). */
+  corpusLimit: number;
+  /** Windows whose corpus is smaller predict only the prior; they are counted, not scored. */
+  minCorpus?: number;
+  model?: Omit<GradProbModelOptions, 'ageBucket'>;
+  /** Also fit and score runner odds (default true). */
+  runnerOdds?: boolean;
+};
+
+export type ForwardPrediction = {
+  mint: string;
+  observedAt: Date;
+  prob: number;
+  raw: number;
+  graduated: boolean;
+  peakMultFromCall: number;
+  modelVersion: string;
+  corpusSize: number;
+  /** Null while the runner model is warming (or not fitted). */
+  runnerOdds: RunnerOdds | null;
+};
+
+export type WalkForwardResult = {
+  predictions: ForwardPrediction[];
+  /** Rows observed while the known corpus was below `minCorpus` (the warm-up before labels resolve). */
+  warmup: number;
+  /** Models fitted (a window with no new resolved rows reuses the previous one). */
+  fits: number;
+};
+
+export type WalkForwardProgress = { done: number; total: number };
+
+export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOptions): Generator<WalkForwardProgress, WalkForwardResult, void> {
+  const stepMs = opts.refitEveryS * 1000;
+  const minCorpus = opts.minCorpus ?? 1;
+  if (!(stepMs > 0)) throw new RangeError(`refitEveryS must be > 0, got ${opts.refitEveryS}`);
+  if (!(Number.isInteger(opts.corpusLimit) && opts.corpusLimit > 0)) throw new RangeError(`corpusLimit must be a positive integer, got ${opts.corpusLimit}`);
+  for (const r of rows) if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, not ${opts.ageBucket}`);
+
+  const byObserved = [...rows].sort((a, b) => a.observedAt.getTime() - b.observedAt.getTime() || cmp(a.mint, b.mint));
+  const byResolved = [...rows].sort((a, b) => a.resolvedAt.getTime() - b.resolvedAt.getTime() || cmp(a.mint, b.mint));
+  const result: WalkForwardResult = { predictions: [], warmup: 0, fits: 0 };
+  if (byObserved.length === 0) return result;
+
+  const t0 = byObserved[0]!.observedAt.getTime();
+  const total = Math.floor((byObserved[byObserved.length - 1]!.observedAt.getTime() - t0) / stepMs) + 1;
+  let next = 0;
+  let known = 0;
+  let model: GradProbModel | null = null;
+  let runner: RunnerModel | null = null;
+  let modelKnown = -1;
+  for (let w = 0; w < total; w++) {
+    const start = t0 + w * stepMs;
+    const end = start + stepMs;
+    const window: BacktestRow[] = [];
+    while (next < byObserved.length && byObserved[next]!.observedAt.getTime() < end) window.push(byObserved[next++]!);
+    while (known < byResolved.length && byResolved[known]!.resolvedAt.getTime() <= start) known++;
+    if (window.length > 0) {
+      if (known < minCorpus) result.warmup += window.length;
+      else {
+        if (modelKnown !== known) {
+          const corpus = corpusAt(byResolved, known, opts.corpusLimit);
+          model = fitGradProbModel(corpus, { ...opts.model, ageBucket: opts.ageBucket });
+          runner =
+            opts.runnerOdds === false
+              ? null
+              : fitRunnerModel(
+                  corpus.map((r) => ({ mint: r.mint, ageBucket: r.ageBucket, features: r.features, peakMult: r.peakMultFromCall, observedAt: r.observedAt })),
+                  { ageBucket: opts.ageBucket },
+                );
+          modelKnown = known;
+          result.fits++;
+        }
+        for (const r of window) {
+          const s = model!.score(r.features);
+          result.predictions.push({
+            mint: r.mint,
+            observedAt: r.observedAt,
+            prob: s.prob,
+            raw: s.raw,
+            graduated: r.graduated,
+            peakMultFromCall: r.peakMultFromCall,
+            modelVersion: model!.version,
+            corpusSize: model!.corpusSize,
+            runnerOdds: runner ? runner.score(r.features) : null,
+          });
+        }
+      }
+    }
+    yield { done: w + 1, total };
+  }
+  return result;
+}
+
+/** The first `known` rows by resolution time, cut to the newest `limit` by observation time. */
+function corpusAt(byResolved: readonly BacktestRow[], known: number, limit: number): BacktestRow[] {
+  const resolved = byResolved.slice(0, known);
+  if (resolved.length <= limit) return resolved;
+  return resolved.sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime() || cmp(a.mint, b.mint)).slice(0, limit);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

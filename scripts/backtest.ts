@@ -1,0 +1,74 @@
+import os from 'node:os';
+import path from 'node:path';
+import { MultiBar, Presets } from 'cli-progress';
+import { loadConfig } from '../platform/config';
+import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
+import { openDataset, parseDatasetSpec } from './backtest/launch-datasets';
+import { renderBacktest } from './backtest/report-table';
+import { runBacktest, type ProgressSink } from './backtest/run-backtest';
+
+/**
+ * `npm run backtest -- <dataset> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]`
+ *
+ * Walk-forward evaluation of grad_prob on recorded or simulated data (see scripts/backtest/launch-datasets.ts
+ * for the datasets). Refit period and corpus size default to this deployment's MODEL_REFIT_EVERY_S and
+ * CORPUS_LIMIT; the label horizon is the lifecycle's. Prints a Markdown report on stdout, progress on stderr.
+ */
+const root = path.resolve(__dirname, '..');
+
+async function main() {
+  const args = process.argv.slice(2);
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    if (i < 0) return undefined;
+    const v = Number(args[i + 1]);
+    if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} needs a positive integer`);
+    args.splice(i, 2);
+    return v;
+  };
+  const cfg = loadConfig();
+  const settings = {
+    horizonS: DEFAULT_TIMING.resolveAfterS,
+    refitEveryS: flag('--refit-every-s') ?? cfg.mint.modelRefitEveryS,
+    corpusLimit: flag('--corpus-limit') ?? cfg.mint.corpusLimit,
+    minCorpus: flag('--min-corpus') ?? 1,
+  };
+  if (args.length !== 1) throw new Error('usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>]> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]');
+  const ds = openDataset(parseDatasetSpec(args[0]!, path.resolve(root, '..', 'shared', 'data')));
+
+  const started = performance.now();
+  const bars = progressBars();
+  const outcome = await runBacktest(ds, settings, bars).finally(() => bars.stop());
+  console.log(renderBacktest(outcome));
+  console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version})`);
+}
+
+function progressBars(): ProgressSink & { stop(): void } {
+  const bars = new MultiBar({ stream: process.stderr, hideCursor: true, format: ' {bar} {percentage}% | {phase} {note}', clearOnComplete: false }, Presets.shades_classic);
+  let bar: ReturnType<MultiBar['create']> | null = null;
+  let phase = '';
+  return {
+    phase(name, total) {
+      phase = name;
+      bar = bars.create(total, 0, { phase, note: '' });
+    },
+    update(value, note) {
+      bar?.update(value, { phase, note: note ?? '' });
+    },
+    done() {
+      bar?.update(bar.getTotal());
+      bar = null;
+    },
+    stop() {
+      bars.stop();
+    },
+  };
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,95 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { ageReport, type AgeReport } from '../../domain/backtest/backtest-report';
+import { LaunchHistoryFolder, type FoldCounts, type ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import { walkForward, type BacktestRow, type WalkForwardResult } from '../../domain/backtest/walk-forward';
+import { SCORE_AGES, type ScoreAge } from '../../domain/scoring/score-age';
+import type { Dataset } from './launch-datasets';
+
+/**
+ * Runs one backtest: the dataset's events are folded into labelled observations exactly as production would
+ * have recorded them, then each scoring age is walked forward in time. Progress goes to a sink (the CLI's
+ * progress bars; nothing in tests).
+ */
+export type BacktestSettings = {
+  /** Label horizon (the lifecycle's resolveAfterS). */
+  horizonS: number;
+  refitEveryS: number;
+  corpusLimit: number;
+  /** A window is scored only once the known corpus has this many rows; before, it is warm-up. */
+  minCorpus: number;
+};
+
+export interface ProgressSink {
+  phase(name: string, total: number): void;
+  update(value: number, note?: string): void;
+  done(): void;
+}
+
+export const SILENT: ProgressSink = { phase() {}, update() {}, done() {} };
+
+export type AgeOutcome = { ageS: ScoreAge; observations: number; warmup: number; fits: number; report: AgeReport; firstPredictionAt: Date | null; lastPredictionAt: Date | null };
+
+export type BacktestOutcome = {
+  dataset: string;
+  settings: BacktestSettings;
+  span: { fromMs: number; toMs: number } | null;
+  counts: FoldCounts;
+  resolved: number;
+  unresolved: number;
+  rejected: Dataset['rejected'];
+  ages: AgeOutcome[];
+};
+
+const EVENTS_PER_TICK = 1 << 12;
+
+export async function runBacktest(ds: Dataset, settings: BacktestSettings, progress: ProgressSink = SILENT): Promise<BacktestOutcome> {
+  const span = await ds.span();
+  const folder = new LaunchHistoryFolder(settings.horizonS);
+  const rows = new Map<ScoreAge, BacktestRow[]>(SCORE_AGES.map((a) => [a, []]));
+  let resolved = 0;
+  const keep = (launches: ResolvedLaunch[]) => {
+    for (const l of launches) {
+      resolved++;
+      for (const o of l.observations) {
+        rows.get(o.ageS)!.push({ mint: l.mint, ageBucket: o.ageS, features: o.features, graduated: l.outcome.graduated, observedAt: o.observedAt, resolvedAt: l.resolvedAt, peakMultFromCall: o.peakMultFromCall });
+      }
+    }
+  };
+
+  progress.phase('events → labelled launches', span ? Math.max(1, span.toMs - span.fromMs) : 1);
+  let n = 0;
+  for await (const e of ds.events()) {
+    keep(folder.push(e));
+    if (++n % EVENTS_PER_TICK === 0) {
+      progress.update(span ? Math.max(0, e.at.getTime() - span.fromMs) : 0, `${n} events`);
+      await nextMacrotask();
+    }
+  }
+  progress.update(span ? span.toMs - span.fromMs : 1, `${n} events`);
+  progress.done();
+
+  const ages: AgeOutcome[] = [];
+  for (const ageS of SCORE_AGES) {
+    const ageRows = rows.get(ageS)!;
+    const steps = walkForward(ageRows, { ageBucket: ageS, refitEveryS: settings.refitEveryS, corpusLimit: settings.corpusLimit, minCorpus: settings.minCorpus });
+    let r = steps.next();
+    if (!r.done) progress.phase(`walk-forward at ${ageS} s`, r.value.total);
+    for (; !r.done; r = steps.next()) {
+      progress.update(r.value.done);
+      await nextMacrotask();
+    }
+    progress.done();
+    const result: WalkForwardResult = r.value;
+    const preds = result.predictions;
+    ages.push({
+      ageS,
+      observations: ageRows.length,
+      warmup: result.warmup,
+      fits: result.fits,
+      report: ageReport(ageS, preds),
+      firstPredictionAt: preds[0]?.observedAt ?? null,
+      lastPredictionAt: preds[preds.length - 1]?.observedAt ?? null,
+    });
+  }
+  return { dataset: ds.label, settings, span, counts: folder.counts, resolved, unresolved: folder.unresolved, rejected: ds.rejected, ages };
+}

@@ -1,0 +1,7 @@
+/** Contract of the accuracy recompute: the only accuracy workflow module non-workflow code imports at runtime. */
+export const ACCURACY_WORKFLOW = 'recomputeAccuracy';
+export const ACCURACY_SCHEDULE_ID = 'schedule:accuracy';
+/** Temporal appends the scheduled time: `accuracy-<time>`. */
+export const ACCURACY_WORKFLOW_ID_PREFIX = 'accuracy';
+
+export type AccuracyResult = { predictions: number; survivalGate: string; computedAt: string };

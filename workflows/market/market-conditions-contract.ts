@@ -1,0 +1,3 @@
+export const MARKET_CONDITIONS_WORKFLOW = 'refreshMarketConditions';
+export const MARKET_CONDITIONS_SCHEDULE_ID = 'schedule:market-conditions';
+export const MARKET_CONDITIONS_WORKFLOW_ID_PREFIX = 'market-conditions';
