@@ -1,12 +1,22 @@
 import { createMarketConditionsActivities, type MarketConditionsDeps } from './market/market-conditions-activities';
 import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy-activities';
 import { createWalletSignupActivities, type WalletSignupDeps } from './access/wallet-signup-activities';
+import { createPaymentActivities, type PaymentDeps } from './billing/payment-activities';
+import { createPaymentOutboxActivities, type PaymentOutboxDeps } from './billing/payment-outbox-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
 import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
 import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
 
-export type ActivityDeps = WatchdogDeps & PriceDeps & MarketConditionsDeps & MintDeps & LiveProjectorDeps & AccuracyDeps & WalletSignupDeps;
+export type ActivityDeps = WatchdogDeps &
+  PriceDeps &
+  MarketConditionsDeps &
+  MintDeps &
+  LiveProjectorDeps &
+  AccuracyDeps &
+  WalletSignupDeps &
+  PaymentDeps &
+  PaymentOutboxDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
@@ -18,5 +28,7 @@ export function createActivities(d: ActivityDeps) {
     ...createLiveProjector(d),
     ...createAccuracyActivities(d),
     ...createWalletSignupActivities(d),
+    ...createPaymentActivities(d),
+    ...createPaymentOutboxActivities(d),
   };
 }

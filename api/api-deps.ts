@@ -23,6 +23,12 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import type { ApiDeps } from './app';
+import type { PaymentStarter } from '../activities/billing/payment-starter';
+import { createBurnStore } from '../db/billing/burn-store';
+import { createIntentCreation } from '../db/billing/intent-creation';
+import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
+import { createPlanKeys } from '../db/billing/plan-keys';
+import { createTreasuryStore } from '../db/billing/treasury-store';
 import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../activities/mint/live-projector';
 import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
 import { createKeyCache } from './access/key-cache';
@@ -67,6 +73,7 @@ export function buildApiDeps(
     holderBalances?: HolderBalanceClient;
     temporal?: { client: TemporalClient; taskQueue: string };
     now?: () => Date;
+    billing?: { treasury?: string; intentWindowS?: number; publicBaseUrl?: string; paymentStarter?: PaymentStarter; holderTokenMint?: string };
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
@@ -112,5 +119,17 @@ export function buildApiDeps(
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
     },
     modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
+    billing: {
+      treasury: o.billing?.treasury ?? null,
+      intentWindowS: o.billing?.intentWindowS ?? 3600,
+      publicBaseUrl: o.billing?.publicBaseUrl ?? 'http://127.0.0.1:8000',
+      intentCreation: createIntentCreation(db, createPlanKeys),
+      paymentIntentStore: createPaymentIntentStore(db),
+      treasuryStore: createTreasuryStore(db),
+      planKeys: createPlanKeys(db),
+      paymentStarter: o.billing?.paymentStarter ?? null,
+      burnStore: createBurnStore(db),
+      holderTokenMint: o.billing?.holderTokenMint ?? null,
+    },
   };
 }

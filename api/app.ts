@@ -29,7 +29,11 @@ import { walletSignupRoutes, type WalletSignupSettings } from './access/wallet-s
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { WalletLinkStore } from '../db/access/wallet-link-store';
 import type { HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import { burnRoutes } from './billing/burn-routes';
 import { keysRoutes } from './billing/keys-routes';
+import { payPageRoutes } from './billing/pay-page-routes';
+import { upgradeRoutes, type UpgradeRouteDeps } from './billing/upgrade-routes';
+import type { BurnStore } from '../db/billing/burn-store';
 import { errorHandler } from './http/error-handler';
 import { notImplemented } from './http/not-implemented';
 import { conditionsRoutes } from './market/conditions-routes';
@@ -93,6 +97,7 @@ export type ApiDeps = {
   /** Commands that run as workflows (holder signup); absent when the process runs without Temporal. */
   temporal: { client: TemporalClient; taskQueue: string } | undefined;
   now: () => Date;
+  billing: Omit<UpgradeRouteDeps, 'log' | 'now'> & { burnStore: BurnStore; holderTokenMint: string | null };
 };
 
 type RoutedRequest = express.Request & { openapi?: { openApiRoute?: string } };
@@ -120,6 +125,7 @@ export function createApp(d: ApiDeps): Express {
     res.type(d.metrics.registry.contentType).send(await d.metrics.registry.metrics());
   });
   app.use(docsRoutes(API_SPEC_PATH));
+  app.use(payPageRoutes(d.billing));
 
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(
@@ -130,7 +136,7 @@ export function createApp(d: ApiDeps): Express {
       validateResponses: d.validateResponses ? { removeAdditional: false } : false,
       // Keys, tiers and quotas are checked by our own middleware so their errors carry documented bodies.
       validateSecurity: false,
-      ignorePaths: /^\/(metrics|docs|openapi\.yaml)/,
+      ignorePaths: /^\/(metrics|docs|openapi\.yaml|pay\/)/,
     }),
   );
 
@@ -146,6 +152,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(meRoutes({ apiKeyStore: d.apiKeyStore, settings: d.access, now: d.now }));
   app.use(walletLinkRoutes({ apiKeyStore: d.apiKeyStore, holderBalances: d.holderBalances, settings: d.access, now: d.now }));
   app.use(walletSignupRoutes({ temporal: d.temporal, store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
+  app.use(upgradeRoutes({ ...d.billing, log: d.log, now: d.now }));
+  app.use(burnRoutes({ ...d.billing, now: d.now }));
   app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache }));
   app.use(mintRoutes(d));
   app.use(conditionsRoutes(d));

@@ -1,5 +1,6 @@
 import { migrateToLatest } from '../db/migrate';
-import { loadConfig, requireSetting } from '../platform/config';
+import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
+import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
@@ -40,6 +41,14 @@ async function main() {
     holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
     walletSignup: { ttlS: cfg.access.walletSignupTtlS, keyRevealSecret: cfg.access.keyRevealSecret, publicBaseUrl: cfg.api.publicBaseUrl },
     temporal,
+    billing: {
+      treasury: cfg.billing.treasury,
+      intentWindowS: cfg.billing.intentWindowS,
+      publicBaseUrl: publicBaseUrl(cfg),
+      holderTokenMint: cfg.access.holder.mint,
+      // The worker's outbox sweep starts what the API could not (no Temporal here, or a start that timed out).
+      paymentStarter: temporal && createPaymentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
+    },
   });
   if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
   const app = createApp(deps);
@@ -50,7 +59,7 @@ async function main() {
   const shutdown = () => {
     log.info('api stopping');
     stopBeat();
-    server.close(() => void db.destroy().then(() => process.exit(0)));
+    server.close(() => void Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', shutdown);

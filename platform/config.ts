@@ -10,6 +10,8 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -86,6 +88,18 @@ const schema = z.object({
   WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),
   /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
   KEY_REVEAL_SECRET: z.string().min(16).optional(),
+
+  /** Plan payments: the wallet payers send SOL to; unset, /api/upgrade answers 503. */
+  TREASURY_ADDRESS: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
+  PAYMENT_POLL_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(5),
+  PAYMENT_INTENT_WINDOW_S: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
+  PLAN_REMINDER_LEAD_S: z.coerce.number().int().min(0).max(29 * 86_400).default(3 * 86_400),
+  PAYMENT_OUTBOX_SWEEP_S: z.coerce.number().int().min(5).max(3600).default(30),
+  /** Renewal reminders by email; unset, email reminders are recorded as not sent. */
+  SMTP_URL: z.string().url().optional(),
+  SMTP_FROM: z.string().min(3).default('billing@localhost'),
+  /** Share of each activated plan's price committed to holder-token burns (0 = none). */
+  BURN_REVENUE_SHARE: z.coerce.number().min(0).max(1).default(0),
 });
 
 export type Config = {
@@ -123,6 +137,16 @@ export type Config = {
     walletSignupTtlS: number;
     /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
     keyRevealSecret: string | undefined;
+  };
+  billing: {
+    treasury: string | undefined;
+    pollIntervalS: number;
+    intentWindowS: number;
+    reminderLeadS: number;
+    outboxSweepS: number;
+    smtpUrl: string | undefined;
+    smtpFrom: string;
+    burnShareBps: number;
   };
 };
 
@@ -184,7 +208,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       walletSignupTtlS: c.WALLET_SIGNUP_TTL_S,
       keyRevealSecret: c.KEY_REVEAL_SECRET ?? (c.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
     },
+    billing: {
+      treasury: c.TREASURY_ADDRESS,
+      pollIntervalS: c.PAYMENT_POLL_INTERVAL_S,
+      intentWindowS: c.PAYMENT_INTENT_WINDOW_S,
+      reminderLeadS: c.PLAN_REMINDER_LEAD_S,
+      outboxSweepS: c.PAYMENT_OUTBOX_SWEEP_S,
+      smtpUrl: c.SMTP_URL,
+      smtpFrom: c.SMTP_FROM,
+      burnShareBps: Math.round(c.BURN_REVENUE_SHARE * 10_000),
+    },
   };
+}
+
+/** Where this deployment is reachable from outside (links in payment pages and emails). */
+export function publicBaseUrl(cfg: Config): string {
+  return (cfg.api.publicBaseUrl ?? `http://${cfg.api.host}:${cfg.api.port}`).replace(/\/+$/, '');
 }
 
 /** For processes that cannot run without a database or Temporal: fail fast with a clear message. */

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import bs58 from 'bs58';
 import YAML from 'yaml';
 import { buildApiDeps } from '../api/api-deps';
 import { createApp, API_SPEC_PATH } from '../api/app';
@@ -69,6 +71,9 @@ async function main() {
       modelRefitEveryS: 600,
       accuracyRefreshS: 300,
       temporal: { client: temporalClient, taskQueue },
+      // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays; their workflows are
+      // left to an outbox sweep that never runs here.
+      billing: { treasury: bs58.encode(randomBytes(32)) },
     }),
   );
   const server = app.listen(0, '127.0.0.1');

@@ -20,7 +20,16 @@ import { createOutcomeStore } from '../db/mint/outcome-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../db/ops/watchdog-store';
-import type { Config } from '../platform/config';
+import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
+import { createTreasuryScanner } from '../activities/billing/treasury-scanner';
+import { createSmtpMailer } from '../clients/email/smtp-mailer';
+import { createTreasuryRpc, type TreasuryRpc } from '../clients/solana/treasury-rpc-client';
+import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
+import { createPlanActivation } from '../db/billing/plan-activation';
+import { createPlanKeys } from '../db/billing/plan-keys';
+import { createReminderStore } from '../db/billing/reminder-store';
+import { createTreasuryStore } from '../db/billing/treasury-store';
+import { publicBaseUrl, type Config } from '../platform/config';
 import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import { WORKFLOW_DEADLINES_S } from './workflow-deadlines';
@@ -28,7 +37,15 @@ import { WORKFLOW_DEADLINES_S } from './workflow-deadlines';
 /** Every activity dependency over one database; the worker's composition root and the tests share it. */
 export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; priceClient: PriceClient; log: Logger; now?: () => Date }): ActivityDeps {
   const now = o.now ?? (() => new Date());
+  const { billing } = o.cfg;
+  const treasury = billing.treasury ?? '';
+  const treasuryStore = createTreasuryStore(db);
   return {
+    ...billingDeps(db, o.cfg, now),
+    treasuryStore,
+    treasuryScanner: createTreasuryScanner({ rpc: treasuryRpcFor(o.cfg), store: treasuryStore, treasury, now }),
+    paymentStarter: createPaymentStarter(o.temporal, o.cfg.temporal.taskQueue, paymentTiming(billing)),
+    outboxGraceMs: 10_000,
     watchdogStore: createWatchdogStore(db),
     heartbeatStore: createHeartbeatStore(db),
     temporal: o.temporal,
@@ -83,4 +100,27 @@ export function buildLiveProjectorDeps(db: Knex, o: { liveWindowS: number; liveM
 
 export function buildAccuracyDeps(db: Knex, o: { windowDays: number; now: () => Date }): AccuracyDeps {
   return { db, accuracyStore: createAccuracyStore(db), gateStore: createGateStore(db), accuracyWindowDays: o.windowDays, now: o.now };
+}
+
+function billingDeps(db: Knex, cfg: Config, now: () => Date) {
+  const { billing } = cfg;
+  return {
+    paymentIntentStore: createPaymentIntentStore(db),
+    planActivation: createPlanActivation(db, { planKeys: createPlanKeys, burnShareBps: billing.burnShareBps }),
+    planKeys: createPlanKeys(db),
+    reminderStore: createReminderStore(db),
+    mailer: billing.smtpUrl ? createSmtpMailer({ url: billing.smtpUrl, from: billing.smtpFrom }) : null,
+    publicBaseUrl: publicBaseUrl(cfg),
+    // Polls of many intents within one interval share a scan; a little under the interval so each poll sees a new one.
+    scanMaxAgeMs: Math.max(250, billing.pollIntervalS * 1000 - 500),
+    now,
+  };
+}
+
+/** No treasury configured: no intent can exist, and a scan says why if one is ever asked for. */
+function treasuryRpcFor(cfg: Config): TreasuryRpc {
+  const treasury = cfg.billing.treasury;
+  if (treasury) return createTreasuryRpc({ url: cfg.ingest.solanaRpcUrl, treasury });
+  const refuse = () => Promise.reject(new Error('TREASURY_ADDRESS is not configured'));
+  return { recentSignatures: refuse, transaction: refuse };
 }

@@ -4,6 +4,7 @@ import { MARKET_CONDITIONS_SCHEDULE_ID, MARKET_CONDITIONS_WORKFLOW, MARKET_CONDI
 import { ACCURACY_SCHEDULE_ID, ACCURACY_WORKFLOW, ACCURACY_WORKFLOW_ID_PREFIX } from '../workflows/accuracy/accuracy-contract';
 import { NATIVE_COIN_PRICE_SCHEDULE_ID, NATIVE_COIN_PRICE_WORKFLOW, NATIVE_COIN_PRICE_WORKFLOW_ID_PREFIX } from '../workflows/market/native-coin-price-contract';
 import { HOLDER_RECHECK_SCHEDULE_ID, HOLDER_RECHECK_WORKFLOW, HOLDER_RECHECK_WORKFLOW_ID_PREFIX } from '../workflows/access/holder-recheck-contract';
+import { PAYMENT_OUTBOX_SCHEDULE_ID, PAYMENT_OUTBOX_WORKFLOW, PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX } from '../workflows/billing/payment-outbox-contract';
 import { WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW, WATCHDOG_WORKFLOW_ID_PREFIX } from '../workflows/ops/watchdog-contract';
 
 type ScheduleSpec = { scheduleId: string; workflowType: string; workflowIdPrefix: string; everyS: number; runTimeoutS: number };
@@ -16,6 +17,7 @@ export function scheduleSpecs(cfg: Config): ScheduleSpec[] {
     conditionsRefreshS: cfg.conditions.refreshS,
     accuracyRefreshIntervalS: cfg.accuracy.refreshIntervalS,
     holderRecheckIntervalS: cfg.access.holder.recheckIntervalS,
+    paymentOutboxSweepS: cfg.billing.outboxSweepS,
   };
   return [
     { scheduleId: WATCHDOG_SCHEDULE_ID, workflowType: WATCHDOG_WORKFLOW, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: o.watchdogIntervalS, runTimeoutS: 120 },
@@ -47,6 +49,7 @@ export function scheduleSpecs(cfg: Config): ScheduleSpec[] {
       everyS: o.holderRecheckIntervalS,
       runTimeoutS: Math.max(600, o.holderRecheckIntervalS),
     },
+    { scheduleId: PAYMENT_OUTBOX_SCHEDULE_ID, workflowType: PAYMENT_OUTBOX_WORKFLOW, workflowIdPrefix: PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX, everyS: o.paymentOutboxSweepS, runTimeoutS: 120 },
   ];
 }
 

@@ -7,3 +7,5 @@ export { liveProjector } from './mint/live-projector-workflow';
 export { recomputeAccuracy } from './accuracy/accuracy-workflow';
 export { walletSignup } from './access/wallet-signup-workflow';
 export { recheckHolderBalances } from './access/holder-recheck-workflow';
+export { paymentIntent } from './billing/payment-intent-workflow';
+export { paymentOutboxSweep } from './billing/payment-outbox-workflow';

@@ -46,6 +46,24 @@ export function readCapturedTransactions(file = LOGS_CAPTURE): CapturedTx[] {
   return out;
 }
 
+/** `getSignaturesForAddress` paging over a ledger kept oldest first: newest first, `before` and `until` exclusive. */
+export function pageNewestFirst<T extends { signature: string }>(ledger: readonly T[], config: { limit?: number; before?: string; until?: string }): T[] {
+  const limit = Math.min(config.limit ?? 1000, 1000);
+  let i = ledger.length - 1;
+  if (config.before) {
+    const b = ledger.findIndex((t) => t.signature === config.before);
+    if (b < 0) throw new RpcFault(-32602, 'Invalid param: before signature not found');
+    i = b - 1;
+  }
+  const out: T[] = [];
+  for (; i >= 0 && out.length < limit; i--) {
+    const t = ledger[i]!;
+    if (t.signature === config.until) break;
+    out.push(t);
+  }
+  return out;
+}
+
 export async function startSolanaRpcServer(opts: { programId: string; capture?: string }) {
   const captured = readCapturedTransactions(opts.capture);
   const ledger: CapturedTx[] = [];
@@ -65,20 +83,7 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
   handle('getSignaturesForAddress', (params) => {
     const [address, config = {}] = params as [string, { limit?: number; before?: string; until?: string }];
     if (address !== opts.programId) return [];
-    const limit = Math.min(config.limit ?? 1000, 1000);
-    let i = ledger.length - 1;
-    if (config.before) {
-      const b = ledger.findIndex((t) => t.signature === config.before);
-      if (b < 0) throw new RpcFault(-32602, 'Invalid param: before signature not found');
-      i = b - 1;
-    }
-    const out: unknown[] = [];
-    for (; i >= 0 && out.length < limit; i--) {
-      const t = ledger[i]!;
-      if (t.signature === config.until) break;
-      out.push({ signature: t.signature, slot: t.slot, err: t.err, memo: null, blockTime: t.blockTime, confirmationStatus: 'confirmed' });
-    }
-    return out;
+    return pageNewestFirst(ledger, config).map((t) => ({ signature: t.signature, slot: t.slot, err: t.err, memo: null, blockTime: t.blockTime, confirmationStatus: 'confirmed' }));
   });
   handle('getTransaction', (params) => {
     const [signature, config] = params as [string, { maxSupportedTransactionVersion?: number } | undefined];

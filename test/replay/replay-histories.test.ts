@@ -25,7 +25,17 @@ describe('recorded workflow histories replay against today’s code', () => {
     const types = new Set(
       files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).history.events[0].workflowExecutionStartedEventAttributes.workflowType.name),
     );
-    expect([...types].sort()).toEqual(['mintLifecycle', 'recheckHolderBalances', 'recomputeAccuracy', 'refreshMarketConditions', 'refreshNativeCoinPrice', 'walletSignup', 'watchdogTick']);
+    expect([...types].sort()).toEqual([
+      'mintLifecycle',
+      'paymentIntent',
+      'paymentOutboxSweep',
+      'recheckHolderBalances',
+      'recomputeAccuracy',
+      'refreshMarketConditions',
+      'refreshNativeCoinPrice',
+      'walletSignup',
+      'watchdogTick',
+    ]);
   });
 
   it.each(files)('%s', async (file) => {

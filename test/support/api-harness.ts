@@ -18,6 +18,7 @@ export const OPEN_BETA: Partial<AccessSettings> = { keyRequiredAfter: new Date('
 export async function startApi(
   db: Knex,
   { access, ...overrides }: Partial<Omit<ApiDeps, 'access'>> & { access?: Partial<AccessSettings> } = {},
+  options: Pick<Parameters<typeof buildApiDeps>[1], 'billing'> = {},
 ): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
     ...buildApiDeps(db, {
@@ -33,6 +34,7 @@ export async function startApi(
       accuracyRefreshS: 300,
       access: { ...OPEN_BETA, ...access },
       now: overrides.now,
+      ...options,
     }),
     ...overrides,
   };

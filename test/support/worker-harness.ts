@@ -23,14 +23,15 @@ export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
     runtimeInstalled = true;
   }
-  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  // Activities that start workflows (the payment outbox) start them on the queue named in the config.
+  const taskQueue = configOverrides.TEMPORAL_TASK_QUEUE ?? `test-${randomBytes(4).toString('hex')}`;
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection, namespace: 'default' });
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
   const metrics = createMetrics('worker-test');
   const deps: ActivityDeps = {
     ...buildActivityDeps(db, {
-      cfg: loadConfig({ WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...configOverrides }),
+      cfg: loadConfig({ WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...configOverrides, TEMPORAL_TASK_QUEUE: taskQueue }),
       temporal: client,
       priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }),
       log: createLogger('silent', 'worker-test'),

@@ -12,6 +12,22 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).api.validateResponses).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).api.validateResponses).toBe(true);
   });
+  it('configures plan payments with safe defaults: no treasury, no burns, 5 s polls, 1 h intents', () => {
+    expect(loadConfig({}).billing).toEqual({
+      treasury: undefined,
+      pollIntervalS: 5,
+      intentWindowS: 3600,
+      reminderLeadS: 259_200,
+      outboxSweepS: 30,
+      smtpUrl: undefined,
+      smtpFrom: 'billing@localhost',
+      burnShareBps: 0,
+    });
+    expect(loadConfig({ BURN_REVENUE_SHARE: '0.125' }).billing.burnShareBps).toBe(1250);
+    expect(() => loadConfig({ TREASURY_ADDRESS: 'not-base58-0OIl' })).toThrow(/TREASURY_ADDRESS/);
+    expect(() => loadConfig({ BURN_REVENUE_SHARE: '1.5' })).toThrow(/BURN_REVENUE_SHARE/);
+    expect(() => loadConfig({ PAYMENT_INTENT_WINDOW_S: '10' })).toThrow(/PAYMENT_INTENT_WINDOW_S/);
+  });
   it('fails fast on a bad value, naming it', () => {
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
     expect(() => loadConfig({ EXPECTED_DAEMONS: 'api,robot' })).toThrow(/EXPECTED_DAEMONS/);

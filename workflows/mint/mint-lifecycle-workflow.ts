@@ -1,6 +1,7 @@
-import { ActivityFailure, condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MintActivities } from '../../activities/mint/mint-activities';
 import { graduatedSignal, stateQuery, type GraduationNotice, type LifecycleState, type MintLifecycleInput } from './mint-lifecycle-contract';
+import { nowMs, sleepUntil } from '../workflow-time';
 
 // Scoring must land within a second of its due time: short timeouts, fast retries.
 const scoring = proxyActivities<MintActivities>({
@@ -12,12 +13,6 @@ const writer = proxyActivities<MintActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-const nowMs = () => new Date().getTime();
-const sleepUntil = async (atMs: number) => {
-  const wait = atMs - nowMs();
-  if (wait > 0) await sleep(wait);
-};
 
 /**
  * One non-mayhem mint from creation to its 24 h resolution: score at 30 s and 60 s, wait for graduation (one

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { Router } from 'express';
+import type { PaymentStarter } from '../../activities/billing/payment-starter';
+import type { IntentCreation } from '../../db/billing/intent-creation';
+import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
+import type { TreasuryStore } from '../../db/billing/treasury-store';
+import { memoFromRandomBytes, MEMO_RANDOM_BYTES } from '../../domain/billing/payment-memo';
+import type { PlanKeyPort } from '../../domain/billing/plan-keys';
+import { lamportsToSol, planPriceLamports, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
+import type { Logger } from '../../platform/logger';
+import { HttpError, notFound } from '../http/http-error';
+import { intentLinks } from './payment-intent-view';
+
+export type UpgradeRouteDeps = {
+  /** Null until TREASURY_ADDRESS is configured: no intent can be paid, so none is created. */
+  treasury: string | null;
+  intentWindowS: number;
+  publicBaseUrl: string;
+  intentCreation: IntentCreation;
+  paymentIntentStore: PaymentIntentStore;
+  treasuryStore: TreasuryStore;
+  planKeys: PlanKeyPort;
+  /** Null where the API runs without Temporal (fuzzing); the worker's outbox sweep then starts the workflow. */
+  paymentStarter: PaymentStarter | null;
+  log: Logger;
+  now: () => Date;
+};
+
+type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; key?: string; email?: string; telegram_id?: number };
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function upgradeRoutes(d: UpgradeRouteDeps): Router {
+  const r = Router();
+
+  r.post('/api/upgrade', async (req, res) => {
+    const body = req.body as UpgradeBody;
+    const tier = body.tier ?? 'pro';
+    const plan = body.plan ?? 'monthly';
+    if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
+    let key: { id: number; prefix: string } | null = null;
+    if (body.key !== undefined) {
+      const found = await d.planKeys.findByPlaintext(body.key);
+      // The key itself is never echoed back (no `input`): it is a secret.
+      if (!found) return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'unknown or revoked API key', type: 'value_error' }] });
+      if (found.tier !== 'free' && found.planExpiresAt === null) {
+        return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'this key has a contract plan without end; it is not extended by payment', type: 'value_error' }] });
+      }
+      key = { id: found.id, prefix: found.prefix };
+    }
+    const now = d.now();
+    const { intent, plaintext } = await d.intentCreation.create({
+      memo: memoFromRandomBytes(randomBytes(MEMO_RANDOM_BYTES)),
+      tier,
+      plan,
+      amountLamports: planPriceLamports(tier, plan),
+      treasury: d.treasury,
+      email: body.email ?? null,
+      telegramId: body.telegram_id ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + d.intentWindowS * 1000),
+      key,
+    });
+    // The row is durable; starting its workflow now is the fast path, the outbox sweep the safety net.
+    if (d.paymentStarter) {
+      try {
+        await d.paymentStarter.start(intent.memo, intent.expiresAt);
+        await d.paymentIntentStore.markWorkflowStarted(intent.memo, d.now());
+      } catch (err) {
+        d.log.warn({ err, memo: intent.memo }, 'payment workflow not started; the outbox sweep will start it');
+      }
+    }
+    res.set('Cache-Control', 'no-store').json({
+      memo: intent.memo,
+      status: 'pending',
+      amount_sol: lamportsToSol(intent.amountLamports),
+      amount_lamports: Number(intent.amountLamports),
+      treasury: intent.treasury,
+      tier,
+      plan,
+      expires_at: intent.expiresAt.toISOString(),
+      deeplinks: intentLinks(intent, d.publicBaseUrl),
+      api_key: plaintext,
+      key_prefix: intent.keyPrefix,
+      status_url: `/api/upgrade/${intent.memo}`,
+    });
+  });
+
+  r.get('/api/upgrade/:memo', async (req, res) => {
+    const i = await d.paymentIntentStore.get(req.params.memo);
+    if (!i) throw notFound(`no payment intent with memo ${req.params.memo}`);
+    const received = await d.treasuryStore.receivedFor(i.memo);
+    res.set('Cache-Control', 'no-store').json({
+      memo: i.memo,
+      status: i.status,
+      tier: i.tier,
+      plan: i.plan,
+      amount_sol: lamportsToSol(i.amountLamports),
+      amount_lamports: Number(i.amountLamports),
+      paid_sol: lamportsToSol(received.lamports),
+      paid_lamports: Number(received.lamports),
+      excess_lamports: Number(i.excessLamports),
+      treasury: i.treasury,
+      key_prefix: i.keyPrefix,
+      created_at: i.createdAt.toISOString(),
+      expires_at: i.expiresAt.toISOString(),
+      activated_at: iso(i.activatedAt),
+      plan_expires_at: iso(i.planExpiresAt),
+      signature: i.paidSignature ?? received.newestSignature,
+      deeplinks: intentLinks(i, d.publicBaseUrl),
+    });
+  });
+
+  return r;
+}

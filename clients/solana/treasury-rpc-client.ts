@@ -1,0 +1,34 @@
+import { PublicKey } from '@solana/web3.js';
+import { createSolanaConnection, rpcCall } from './solana-connection';
+import { readTreasuryTransaction, type TreasuryTransaction } from './treasury-transaction';
+
+/**
+ * The treasury's view of the chain over Solana JSON-RPC, with @solana/web3.js pointed at a configurable URL.
+ * Everything is read at `confirmed` commitment: a transaction a supermajority voted on, the level the product
+ * promises to activate at.
+ */
+export type TreasurySignature = { signature: string; slot: number; blockTime: Date | null; failed: boolean };
+
+export type TreasuryRpc = {
+  /** Newest first, up to `limit`, older than `before` when given. */
+  recentSignatures(o: { before?: string; limit: number }): Promise<TreasurySignature[]>;
+  /** Null while the node does not return the transaction (not yet, or pruned). */
+  transaction(signature: string): Promise<TreasuryTransaction | null>;
+};
+
+export function createTreasuryRpc(o: { url: string; treasury: string; timeoutMs?: number }): TreasuryRpc {
+  const treasury = new PublicKey(o.treasury);
+  const connection = createSolanaConnection(o.url, o.timeoutMs);
+  return {
+    recentSignatures: ({ before, limit }) =>
+      rpcCall('getSignaturesForAddress', async () => {
+        const sigs = await connection.getSignaturesForAddress(treasury, { limit, ...(before ? { before } : {}) }, 'confirmed');
+        return sigs.map((s) => ({ signature: s.signature, slot: s.slot, blockTime: s.blockTime ? new Date(s.blockTime * 1000) : null, failed: s.err !== null }));
+      }),
+    transaction: (signature) =>
+      rpcCall('getTransaction', async () => {
+        const tx = await connection.getParsedTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+        return tx ? readTreasuryTransaction(signature, tx, o.treasury) : null;
+      }),
+  };
+}

@@ -1,0 +1,59 @@
+import type { ParsedInstruction, ParsedTransactionWithMeta, PartiallyDecodedInstruction } from '@solana/web3.js';
+
+export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
+/** SPL Memo v2 and the legacy v1 program; nodes parse both as `spl-memo` with the memo text in `parsed`. */
+export const MEMO_PROGRAM_IDS = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo']);
+
+/** What a treasury payment is, read from a `jsonParsed` transaction. */
+export type TreasuryTransaction = {
+  signature: string;
+  slot: number;
+  blockTime: Date | null;
+  /** A failed transaction moved no lamports; it is recorded so it is not fetched again, and never counts. */
+  failed: boolean;
+  memos: string[];
+  /** Lamports moved to the treasury by System Program transfers, top level and inner (CPI) alike. */
+  lamportsToTreasury: bigint;
+  /** The fee payer (first signer): whom an operator would refund. */
+  payer: string | null;
+};
+
+type AnyInstruction = ParsedInstruction | PartiallyDecodedInstruction;
+
+const isParsed = (ix: AnyInstruction): ix is ParsedInstruction => 'parsed' in ix;
+
+/**
+ * The memos and SOL transfers to `treasury` in one transaction, as the node decoded them (`jsonParsed`). Only the
+ * System Program's own decoding of `transfer` / `transferWithSeed` is trusted for amounts: a program that merely
+ * logs or claims a transfer moves nothing.
+ */
+export function readTreasuryTransaction(signature: string, tx: ParsedTransactionWithMeta, treasury: string): TreasuryTransaction {
+  const all: AnyInstruction[] = [...tx.transaction.message.instructions];
+  for (const inner of tx.meta?.innerInstructions ?? []) all.push(...inner.instructions);
+  const memos: string[] = [];
+  let lamports = 0n;
+  for (const ix of all) {
+    if (!isParsed(ix)) continue;
+    const programId = ix.programId.toBase58();
+    if (MEMO_PROGRAM_IDS.has(programId) && typeof ix.parsed === 'string') {
+      memos.push(ix.parsed);
+      continue;
+    }
+    if (programId !== SYSTEM_PROGRAM_ID) continue;
+    const p = ix.parsed as { type?: string; info?: { destination?: string; lamports?: number | string } } | null;
+    if ((p?.type === 'transfer' || p?.type === 'transferWithSeed') && p.info?.destination === treasury && p.info.lamports !== undefined) {
+      lamports += BigInt(p.info.lamports);
+    }
+  }
+  const failed = tx.meta === null || tx.meta.err !== null;
+  const payer = tx.transaction.message.accountKeys.find((k) => k.signer)?.pubkey.toBase58() ?? null;
+  return {
+    signature,
+    slot: tx.slot,
+    blockTime: tx.blockTime ? new Date(tx.blockTime * 1000) : null,
+    failed,
+    memos,
+    lamportsToTreasury: failed ? 0n : lamports,
+    payer,
+  };
+}

@@ -1,0 +1,119 @@
+import type { Knex } from 'knex';
+import type { IntentStatus, PaymentDecision } from '../../domain/billing/payment-matching';
+import type { Plan, PurchasableTier } from '../../domain/billing/pricing';
+
+export type PaymentIntent = {
+  memo: string;
+  tier: PurchasableTier;
+  plan: Plan;
+  amountLamports: bigint;
+  treasury: string;
+  keyId: number;
+  keyPrefix: string;
+  keyMinted: boolean;
+  email: string | null;
+  telegramId: number | null;
+  status: IntentStatus;
+  countedLamports: bigint;
+  excessLamports: bigint;
+  paidSignature: string | null;
+  signatures: { counted: string[]; after_completion: string[]; late: string[] };
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt: Date | null;
+  activatedAt: Date | null;
+  planExpiresAt: Date | null;
+  planOutcome: 'reverted' | 'renewed' | null;
+  workflowStartedAt: Date | null;
+};
+
+export type NewIntent = Pick<PaymentIntent, 'memo' | 'tier' | 'plan' | 'amountLamports' | 'treasury' | 'keyId' | 'keyPrefix' | 'keyMinted' | 'email' | 'telegramId' | 'createdAt' | 'expiresAt'>;
+
+const toIntent = (r: any): PaymentIntent => ({
+  memo: r.memo,
+  tier: r.tier,
+  plan: r.plan,
+  amountLamports: BigInt(r.amount_lamports),
+  treasury: r.treasury,
+  keyId: r.key_id,
+  keyPrefix: r.key_prefix,
+  keyMinted: r.key_minted,
+  email: r.email,
+  telegramId: r.telegram_id,
+  status: r.status,
+  countedLamports: BigInt(r.counted_lamports),
+  excessLamports: BigInt(r.excess_lamports),
+  paidSignature: r.paid_signature,
+  signatures: r.signatures,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  paidAt: r.paid_at,
+  activatedAt: r.activated_at,
+  planExpiresAt: r.plan_expires_at,
+  planOutcome: r.plan_outcome,
+  workflowStartedAt: r.workflow_started_at,
+});
+
+/** Postgres unique violation: the caller picks another memo. */
+export const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
+
+export function createPaymentIntentStore(db: Knex) {
+  return {
+    async insert(i: NewIntent): Promise<void> {
+      await db('payment_intents').insert({
+        memo: i.memo,
+        tier: i.tier,
+        plan: i.plan,
+        amount_lamports: i.amountLamports.toString(),
+        treasury: i.treasury,
+        key_id: i.keyId,
+        key_prefix: i.keyPrefix,
+        key_minted: i.keyMinted,
+        email: i.email,
+        telegram_id: i.telegramId,
+        created_at: i.createdAt,
+        expires_at: i.expiresAt,
+      });
+    },
+
+    async get(memo: string): Promise<PaymentIntent | undefined> {
+      const r = await db('payment_intents').where({ memo }).first();
+      return r ? toIntent(r) : undefined;
+    },
+
+    async markWorkflowStarted(memo: string, at: Date): Promise<void> {
+      await db('payment_intents').where({ memo }).whereNull('workflow_started_at').update({ workflow_started_at: at });
+    },
+
+    /** Intents whose workflow start a crash may have lost (created more than `graceMs` ago, never marked). */
+    async unstarted(createdBefore: Date, limit: number): Promise<PaymentIntent[]> {
+      const rows = await db('payment_intents').whereNull('workflow_started_at').where('created_at', '<', createdBefore).orderBy('created_at').limit(limit);
+      return rows.map(toIntent);
+    },
+
+    /**
+     * Projects the latest payment decision. Never moves an intent backwards: an activated intent stays activated,
+     * and an intent already paid is not re-decided into anything else.
+     */
+    async recordDecision(memo: string, d: PaymentDecision, status: Exclude<IntentStatus, 'activated'>, at: Date): Promise<void> {
+      await db('payment_intents')
+        .where({ memo })
+        .whereNotIn('status', status === 'paid' ? ['activated'] : ['activated', 'paid'])
+        .update({
+          status,
+          received_lamports: d.receivedLamports.toString(),
+          counted_lamports: d.countedLamports.toString(),
+          excess_lamports: d.excessLamports.toString(),
+          paid_signature: d.completedBy,
+          signatures: JSON.stringify({ counted: d.counted, after_completion: d.afterCompletion, late: d.late }),
+          paid_at: status === 'paid' ? db.raw('coalesce(paid_at, ?)', [at]) : null,
+          checked_at: at,
+        });
+    },
+
+    async recordPlanOutcome(memo: string, outcome: 'reverted' | 'renewed', at: Date): Promise<void> {
+      await db('payment_intents').where({ memo }).whereNull('plan_outcome').update({ plan_outcome: outcome, plan_outcome_at: at });
+    },
+  };
+}
+export type PaymentIntentStore = ReturnType<typeof createPaymentIntentStore>;

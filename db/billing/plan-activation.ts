@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import { PlanNotExtendable, type PlanKeyPort } from '../../domain/billing/plan-keys';
+import { PLAN_DAYS, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
+import { createBurnStore } from './burn-store';
+
+export type Activation = { keyId: number; planExpiresAt: Date; activatedAt: Date; firstTime: boolean };
+
+export class IntentNotPayable extends Error {}
+
+/**
+ * Activates a paid intent's plan exactly once. One transaction locks the intent row, extends the key's plan (with
+ * the intent as the grant's dedupe id), marks the intent activated and commits its share of revenue to burns,
+ * so a retried or concurrent activation finds `activated_at` set and changes nothing.
+ */
+export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => PlanKeyPort; burnShareBps: number }) {
+  const burns = createBurnStore(db);
+  return {
+    async activate(memo: string, now: Date): Promise<Activation> {
+      return db.transaction(async (trx) => {
+        const r = await trx('payment_intents').where({ memo }).forUpdate().first();
+        if (!r) throw new IntentNotPayable(`unknown intent ${memo}`);
+        if (r.activated_at) return { keyId: r.key_id, planExpiresAt: r.plan_expires_at, activatedAt: r.activated_at, firstTime: false };
+        if (r.status !== 'paid') throw new IntentNotPayable(`intent ${memo} is ${r.status}, not paid`);
+        if (r.key_id === null) throw new IntentNotPayable(`intent ${memo} has no key`);
+        const plan = r.plan as Plan;
+        let planExpiresAt: Date;
+        try {
+          ({ planExpiresAt } = await o.planKeys(trx).extendPlan({ grantId: `payment:${memo}`, keyId: r.key_id, tier: r.tier as PurchasableTier, plan, days: PLAN_DAYS[plan], now }));
+        } catch (e) {
+          // The key changed after the intent was made (revoked): nothing to activate; an operator refunds the payment.
+          if (e instanceof PlanNotExtendable) throw new IntentNotPayable(`intent ${memo}: ${e.message}`);
+          throw e;
+        }
+        await trx('payment_intents').where({ memo }).update({ status: 'activated', activated_at: now, plan_expires_at: planExpiresAt });
+        // Revenue is the list price; an overpayment's excess is recorded on the intent for an operator to refund.
+        await burns.commitRevenue(trx, { memo, revenueLamports: BigInt(r.amount_lamports), shareBps: o.burnShareBps, at: now });
+        return { keyId: r.key_id, planExpiresAt, activatedAt: now, firstTime: true };
+      });
+    },
+  };
+}
+export type PlanActivation = ReturnType<typeof createPlanActivation>;

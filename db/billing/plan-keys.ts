@@ -1,0 +1,41 @@
+import type { Knex } from 'knex';
+import { ApiKeyUnavailableError, createApiKeyStore, type ApiKeyRecord } from '../access/api-key-store';
+import { planTierAt } from '../../domain/access/tiers';
+import { PlanNotExtendable, type PlanKey, type PlanKeyPort } from '../../domain/billing/plan-keys';
+
+const toPlanKey = (k: ApiKeyRecord | undefined): PlanKey | undefined =>
+  k && { id: k.id, prefix: k.prefix, tier: k.tier, planExpiresAt: k.planExpiresAt, revoked: k.revokedAt !== null };
+
+/** Billing's view of the API key store; over a transaction when given one, so activation commits as a whole. */
+export function createPlanKeys(db: Knex): PlanKeyPort {
+  const store = createApiKeyStore(db);
+  return {
+    issueKey: () => store.issueKey({ source: 'upgrade' }),
+    findByPlaintext: async (plaintext) => toPlanKey(await store.findByPlaintext(plaintext)),
+    findById: async (id) => toPlanKey(await store.getById(id)),
+    async extendPlan(g) {
+      let planExpiresAt: Date | null;
+      try {
+        ({ planExpiresAt } = await store.extendPlan({ keyId: g.keyId, grantId: g.grantId, tier: g.tier, plan: g.plan, days: g.days, now: g.now }));
+      } catch (e) {
+        if (e instanceof ApiKeyUnavailableError) throw new PlanNotExtendable(e.message);
+        throw e;
+      }
+      // Only contract grants (enterprise) run without an end, and /api/upgrade refuses their keys.
+      if (!planExpiresAt) throw new PlanNotExtendable(`api key ${g.keyId} has a plan without end`);
+      return { planExpiresAt };
+    },
+    async revertIfLapsed(keyId, now) {
+      // Plans lapse by time alone (access reads them through planTierAt); this records the lapse on the key.
+      const reverted = await db('api_keys')
+        .where({ id: keyId })
+        .whereIn('tier', ['builder', 'pro'])
+        .whereNotNull('plan_expires_at')
+        .where('plan_expires_at', '<=', now)
+        .update({ tier: 'free', plan: null });
+      if (reverted) return 'reverted';
+      const k = await store.getById(keyId);
+      return k && planTierAt(k, now) !== 'free' ? 'renewed' : 'already_free';
+    },
+  };
+}

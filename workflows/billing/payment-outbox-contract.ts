@@ -1,0 +1,5 @@
+/** Contract of the payment outbox sweep, run by a Temporal Schedule. */
+export const PAYMENT_OUTBOX_WORKFLOW = 'paymentOutboxSweep';
+export const PAYMENT_OUTBOX_SCHEDULE_ID = 'schedule:payment-outbox';
+/** Temporal appends the scheduled time, so each sweep has its own id: `payment-outbox-<time>`. */
+export const PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX = 'payment-outbox';
