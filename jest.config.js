@@ -12,6 +12,10 @@ module.exports = {
   transform,
   // Workflow tests wait on real timers and retries of the real server.
   testTimeout: 60_000,
+  // Two workers even on two cores: with one, jest runs every file in its own process, and what native modules
+  // (Temporal's runtime, pg) keep alive adds up over 50+ files. Workers are recycled once they hold 1 GB.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1GB',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [project('unit'), project('workflow'), project('e2e'), project('replay')],
