@@ -63,8 +63,8 @@ export function buildApiDeps(
     heartbeatIntervalS: number;
     watchdogIntervalS: number;
     priceRefreshIntervalS: number;
-    conditionsRefreshS?: number;
-    conditionsMinHistoryH?: number;
+    conditionsRefreshS: number;
+    conditionsMinHistoryH: number;
     expectedDaemons: readonly string[];
     modelRefitEveryS: number;
     accuracyRefreshS: number;
@@ -101,8 +101,6 @@ export function buildApiDeps(
     watchdogStore: createWatchdogStore(db),
     priceStore: createPriceStore(db),
     marketConditionsStore: createMarketConditionsStore(db),
-    conditionsRefreshS: o.conditionsRefreshS ?? 300,
-    conditionsMinHistoryH: o.conditionsMinHistoryH ?? 24,
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
     liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),

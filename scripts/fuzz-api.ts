@@ -70,6 +70,8 @@ async function main() {
       expectedDaemons: ['api', 'worker'],
       modelRefitEveryS: 600,
       accuracyRefreshS: 300,
+      conditionsRefreshS: 300,
+      conditionsMinHistoryH: 24,
       temporal: { client: temporalClient, taskQueue },
       // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays; their workflows are
       // left to an outbox sweep that never runs here.

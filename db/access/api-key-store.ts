@@ -194,6 +194,20 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
       return rows.map((r) => ({ id: Number(r.id), wallet: r.wallet, holderBalance: r.holder_balance === null ? null : Number(r.holder_balance) }));
     },
 
+    /**
+     * Records on the key that its paid plan ran out: plans lapse by time alone (planTierAt reads them so), this
+     * makes the row say so too. False when the plan was renewed, never paid, or already recorded.
+     */
+    async lapsePlan(id: number, at: Date = clock()): Promise<boolean> {
+      const n = await db('api_keys')
+        .where({ id })
+        .whereIn('tier', ['builder', 'pro'])
+        .whereNotNull('plan_expires_at')
+        .where('plan_expires_at', '<=', at)
+        .update({ tier: 'free', plan: null });
+      return n > 0;
+    },
+
     async revoke(id: number, at: Date = clock()): Promise<void> {
       await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
     },

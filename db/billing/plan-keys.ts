@@ -26,14 +26,7 @@ export function createPlanKeys(db: Knex): PlanKeyPort {
       return { planExpiresAt };
     },
     async revertIfLapsed(keyId, now) {
-      // Plans lapse by time alone (access reads them through planTierAt); this records the lapse on the key.
-      const reverted = await db('api_keys')
-        .where({ id: keyId })
-        .whereIn('tier', ['builder', 'pro'])
-        .whereNotNull('plan_expires_at')
-        .where('plan_expires_at', '<=', now)
-        .update({ tier: 'free', plan: null });
-      if (reverted) return 'reverted';
+      if (await store.lapsePlan(keyId, now)) return 'reverted';
       const k = await store.getById(keyId);
       return k && planTierAt(k, now) !== 'free' ? 'renewed' : 'already_free';
     },

@@ -5,7 +5,8 @@ import { fitBinaryKnnModelSteps, type BinaryKnnModel, type WarmingModelOptions }
 
 /**
  * rug_prob v1: k-NN over resolved mints observed at the same age, labelled by the versioned rug definition
- * (outcome-labels.ts: not graduated, and the final price ≤ 30% of the peak after an insider sold). Features
+ * (outcome-labels.ts, rug-v2: insiders sold at least half of what they bought into a pump of at least 1.25×, and
+ * the price gave back at least 70% of its gain). Features
  * are the rug features (rug-features.ts), z-scored Euclidean, k = 50, calibrated on a later time slice and
  * shrunk toward the corpus rug rate like grad_prob. Null (warming) until MIN_RUG_CORPUS labelled rows exist.
  */

@@ -32,6 +32,8 @@ export async function startApi(
       expectedDaemons: ['api', 'worker'],
       modelRefitEveryS: 600,
       accuracyRefreshS: 300,
+      conditionsRefreshS: 300,
+      conditionsMinHistoryH: 24,
       access: { ...OPEN_BETA, ...access },
       now: overrides.now,
       ...options,
