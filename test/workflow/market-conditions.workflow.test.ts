@@ -66,7 +66,9 @@ describe('market conditions workflow → hourly rollups → GET /api/v1/conditio
     expectConforms('get', '/api/v1/conditions', 200, r.body);
     const launch = r.body.components.find((c: { name: string }) => c.name === 'launch_rate');
     const launchesLastHour = hot.filter((e) => e.kind === 'create').length;
-    expect(launch).toMatchObject({ value: launchesLastHour, percentile: 1, window: '1h' });
+    expect(launch).toMatchObject({ value: launchesLastHour, window: '1h' });
+    // Above every quiet hour; only the last complete hour, which the trailing hour overlaps, may hold as many.
+    expect(launch.percentile).toBeGreaterThanOrEqual(1 - 1 / result.historyHours);
     expect(r.body.temperature).toBe(result.temperature);
     expect(['warm', 'hot']).toContain(r.body.label);
     expect(r.body.history_coverage_days).toBeCloseTo(result.historyHours / 24, 2);
