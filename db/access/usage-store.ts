@@ -1,28 +1,24 @@
 import type { Knex } from 'knex';
+import { preparedQuery } from '../../platform/db';
 
 export type Granted = { granted: number; used: number };
 
 /**
  * Daily call counts per key, kept in Postgres so every API process counts against the same row. One statement
- * asks for `n` calls and is granted as many as fit under the limit: the upsert holds the row lock, so concurrent
- * statements from any number of processes never push `used` past the limit. Calls that did not fit go to
- * `over_quota`; `last_granted` carries this statement's grant back through RETURNING.
+ * asks for `n` calls and is granted as many as fit under the limit: the upsert in `api_quota_consume` holds the
+ * row lock, so concurrent statements from any number of processes never push `used` past the limit. Calls that
+ * did not fit go to `over_quota`. It is on every keyed call's path, so it runs as a prepared statement.
  */
 export function createUsageStore(db: Knex) {
   return {
     async consume(keyId: number, day: string, n: number, limit: number): Promise<Granted> {
       if (!(n >= 1)) throw new Error(`consume needs at least one call, got ${n}`);
-      const r = await db.raw(
-        `INSERT INTO api_key_daily_usage AS u (key_id, day, used, over_quota, last_granted)
-         VALUES (:keyId, :day, api_quota_grant(0, :n, :limit), :n - api_quota_grant(0, :n, :limit), api_quota_grant(0, :n, :limit))
-         ON CONFLICT (key_id, day) DO UPDATE SET
-           used = u.used + api_quota_grant(u.used, :n, :limit),
-           over_quota = u.over_quota + :n - api_quota_grant(u.used, :n, :limit),
-           last_granted = api_quota_grant(u.used, :n, :limit)
-         RETURNING used, last_granted`,
-        { keyId, day, n, limit: Math.max(0, limit) },
-      );
-      return { granted: Number(r.rows[0].last_granted), used: Number(r.rows[0].used) };
+      const rows = await preparedQuery<{ used_now: number; granted_now: number }>(db, {
+        name: 'api_quota_consume',
+        text: 'SELECT used_now, granted_now FROM api_quota_consume($1, $2, $3, $4)',
+        values: [keyId, day, n, Math.max(0, limit)],
+      });
+      return { granted: Number(rows[0]!.granted_now), used: Number(rows[0]!.used_now) };
     },
 
     async usedOn(keyId: number, day: string): Promise<number> {
