@@ -98,6 +98,10 @@ const schema = z.object({
   /** Renewal reminders by email; unset, email reminders are recorded as not sent. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().min(3).default('billing@localhost'),
+  /** The messaging bot (Telegram Bot API): its token from @BotFather, a secret; unset, bot messages are recorded as not sent. */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'a Telegram bot token (<bot id>:<secret>)').optional(),
+  /** Telegram's public Bot API server, or a self-hosted one. */
+  TELEGRAM_API_ROOT: z.string().url().default('https://api.telegram.org'),
   /** Share of each activated plan's price committed to holder-token burns (0 = none). */
   BURN_REVENUE_SHARE: z.coerce.number().min(0).max(1).default(0),
 });
@@ -148,6 +152,7 @@ export type Config = {
     smtpFrom: string;
     burnShareBps: number;
   };
+  messaging: { telegramBotToken: string | undefined; telegramApiRoot: string };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -218,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpFrom: c.SMTP_FROM,
       burnShareBps: Math.round(c.BURN_REVENUE_SHARE * 10_000),
     },
+    messaging: { telegramBotToken: c.TELEGRAM_BOT_TOKEN, telegramApiRoot: c.TELEGRAM_API_ROOT.replace(/\/+$/, '') },
   };
 }
 

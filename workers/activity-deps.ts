@@ -23,6 +23,7 @@ import { createWatchdogStore } from '../db/ops/watchdog-store';
 import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
 import { createTreasuryScanner } from '../activities/billing/treasury-scanner';
 import { createSmtpMailer } from '../clients/email/smtp-mailer';
+import { createTelegramBot } from '../clients/telegram/telegram-bot';
 import { createTreasuryRpc, type TreasuryRpc } from '../clients/solana/treasury-rpc-client';
 import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
 import { createPlanActivation } from '../db/billing/plan-activation';
@@ -110,6 +111,7 @@ function billingDeps(db: Knex, cfg: Config, now: () => Date) {
     planKeys: createPlanKeys(db),
     reminderStore: createReminderStore(db),
     mailer: billing.smtpUrl ? createSmtpMailer({ url: billing.smtpUrl, from: billing.smtpFrom }) : null,
+    bot: cfg.messaging.telegramBotToken ? createTelegramBot({ token: cfg.messaging.telegramBotToken, apiRoot: cfg.messaging.telegramApiRoot }) : null,
     publicBaseUrl: publicBaseUrl(cfg),
     // Polls of many intents within one interval share a scan; a little under the interval so each poll sees a new one.
     scanMaxAgeMs: Math.max(250, billing.pollIntervalS * 1000 - 500),

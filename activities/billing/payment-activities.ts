@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Mailer } from '../../clients/email/smtp-mailer';
+import { BotRecipientRefused, type MessagingBot } from '../../clients/telegram/telegram-bot';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import { IntentNotPayable, type PlanActivation } from '../../db/billing/plan-activation';
 import type { ReminderChannel, ReminderStore } from '../../db/billing/reminder-store';
@@ -18,6 +19,8 @@ export type PaymentDeps = {
   reminderStore: ReminderStore;
   /** Null when SMTP_URL is not configured: email reminders are recorded as failed with that reason. */
   mailer: Mailer | null;
+  /** Null when TELEGRAM_BOT_TOKEN is not configured: messaging-bot reminders are recorded as failed with that reason. */
+  bot: MessagingBot | null;
   /** Where reminders tell the payer to renew (the API's base URL). */
   publicBaseUrl: string;
   /** A treasury scan younger than this serves a poll (several intents polling share one scan). */
@@ -77,8 +80,9 @@ export function createPaymentActivities(d: PaymentDeps) {
 
     /**
      * The renewal reminder, shortly before the plan this intent paid for ends. Skipped when the key was renewed
-     * meanwhile (its plan now ends later; the renewing intent reminds). Recorded either way it goes: email when
-     * the payer gave one, otherwise queued for the messaging bot when a Telegram user was given.
+     * meanwhile (its plan now ends later; the renewing intent reminds). Email when the payer gave one, otherwise a
+     * messaging-bot message when a Telegram user was given; recorded either way it goes. The row is written before
+     * sending and marked sent after, so a retry after a crash in between can send twice but never skips one.
      */
     async sendPlanReminder(input: { memo: string }): Promise<{ renewed: boolean; channel: ReminderChannel | null; status: string | null }> {
       const intent = await mustGet(input.memo);
@@ -88,23 +92,27 @@ export function createPaymentActivities(d: PaymentDeps) {
       if (key.planExpiresAt && key.planExpiresAt.getTime() > planEnd.getTime()) return { renewed: true, channel: null, status: null };
       const channel: ReminderChannel = intent.email ? 'email' : intent.telegramId ? 'telegram' : 'none';
       const recipient = intent.email ?? (intent.telegramId ? String(intent.telegramId) : null);
-      const initial = channel === 'email' ? 'sending' : channel === 'telegram' ? 'queued_for_bot' : 'no_contact';
       const now = d.now();
-      const r = await d.reminderStore.begin({ intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: initial }, now);
-      if (r.channel !== 'email' || r.status === 'sent') return { renewed: false, channel: r.channel, status: r.status };
-      if (!d.mailer) {
-        await d.reminderStore.finish(intent.memo, { status: 'failed', error: 'SMTP_URL is not configured' }, now);
-        return { renewed: false, channel: 'email', status: 'failed' };
+      const r = await d.reminderStore.begin({ intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: channel === 'none' ? 'no_contact' : 'sending' }, now);
+      if (r.channel === 'none' || r.status === 'sent') return { renewed: false, channel: r.channel, status: r.status };
+      const failed = async (error: string) => {
+        await d.reminderStore.finish(intent.memo, { status: 'failed', error }, d.now());
+        return { renewed: false, channel: r.channel, status: 'failed' };
+      };
+      const text = reminderText(intent, planEnd, `${d.publicBaseUrl}/api/upgrade`);
+      if (r.channel === 'telegram') {
+        if (!d.bot) return failed('TELEGRAM_BOT_TOKEN is not configured');
+        try {
+          const sent = await d.bot.send({ chatId: Number(r.recipient), text });
+          await d.reminderStore.finish(intent.memo, { status: 'sent', messageId: String(sent.messageId) }, d.now());
+          return { renewed: false, channel: 'telegram', status: 'sent' };
+        } catch (e) {
+          // The user blocked the bot or never started it: no retry will reach them. Anything else is retried.
+          if (e instanceof BotRecipientRefused) return failed(e.message);
+          throw e;
+        }
       }
-      const renewUrl = `${d.publicBaseUrl}/api/upgrade`;
-      const text = [
-        `Your ${intent.tier} plan on API key ${intent.keyPrefix}… ends at ${planEnd.toISOString()}.`,
-        '',
-        'There is no recurring charge: to keep the plan, create a new payment intent for the same key',
-        `(POST ${renewUrl} with "key") and pay it before then. The new period starts where this one ends.`,
-        '',
-        `Last payment: ${lamportsToSolString(intent.amountLamports)} SOL, memo ${intent.memo}.`,
-      ].join('\n');
+      if (!d.mailer) return failed('SMTP_URL is not configured');
       const messageId = `<plan-reminder.${intent.memo}@${new URL(d.publicBaseUrl).hostname}>`;
       const sent = await d.mailer.send({ to: r.recipient!, subject: `Your ${intent.tier} plan ends ${planEnd.toISOString().slice(0, 10)}`, text, messageId });
       await d.reminderStore.finish(intent.memo, { status: 'sent', messageId: sent.messageId }, d.now());
@@ -130,3 +138,15 @@ export function createPaymentActivities(d: PaymentDeps) {
   };
 }
 export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
+
+/** The same words by email and by messaging bot: no secret in them, only the key's visible prefix. */
+function reminderText(intent: { tier: string; keyPrefix: string; amountLamports: bigint; memo: string }, planEnd: Date, renewUrl: string): string {
+  return [
+    `Your ${intent.tier} plan on API key ${intent.keyPrefix}… ends at ${planEnd.toISOString()}.`,
+    '',
+    'There is no recurring charge: to keep the plan, create a new payment intent for the same key',
+    `(POST ${renewUrl} with "key") and pay it before then. The new period starts where this one ends.`,
+    '',
+    `Last payment: ${lamportsToSolString(intent.amountLamports)} SOL, memo ${intent.memo}.`,
+  ].join('\n');
+}

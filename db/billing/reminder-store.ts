@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 export type ReminderChannel = 'email' | 'telegram' | 'none';
+// `queued_for_bot` is only found on rows written before the messaging bot sent reminders itself.
 export type ReminderStatus = 'sending' | 'sent' | 'failed' | 'queued_for_bot' | 'no_contact';
 export type PlanReminder = { intentMemo: string; keyId: number; planExpiresAt: Date; channel: ReminderChannel; recipient: string | null; status: ReminderStatus; messageId: string | null; error: string | null };
 

@@ -3,16 +3,18 @@ import { createPaymentStarter } from '../../activities/billing/payment-starter';
 import { paymentWorkflowId, paymentStateQuery, type PaymentTiming } from '../../workflows/billing/payment-intent-contract';
 import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
 import { startSmtpServer } from '../fakes/smtp-server';
+import { startTelegramBotApiServer } from '../fakes/telegram-bot-api-server';
 import { call, startApi } from './api-harness';
 import { expectConforms } from './contract';
 import { createTestDatabase } from './test-db';
 import { startWorker, uniqueId } from './worker-harness';
 
 export const PUBLIC_BASE = 'https://api.example.test';
+const TEST_BOT_TOKEN = '123456789:test-bot-token-not-a-real-secret';
 
 /**
  * The whole payment path on real parts: Postgres, a worker on the run's Temporal server, the API, the local Solana
- * RPC node with a treasury ledger, and a local SMTP server. Timings are short so intents, reminders and plan ends
+ * RPC node with a treasury ledger, a local SMTP server and a local Telegram Bot API server. Timings are short so intents, reminders and plan ends
  * play out in seconds; `clock` is the activities' clock (the plan period is computed from it).
  */
 export async function startPaymentSystem(o: { intentWindowS: number; timing: PaymentTiming; burnShare?: number; clock?: () => Date; overrides?: Partial<ActivityDeps> }) {
@@ -21,11 +23,14 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
   const t = await createTestDatabase();
   const { rpc, ledger } = await startTreasuryNode(treasury);
   const smtp = await startSmtpServer();
+  const telegram = await startTelegramBotApiServer(TEST_BOT_TOKEN);
   const w = await startWorker(t.db, { ...(o.clock ? { now: o.clock } : {}), ...o.overrides }, {
     TREASURY_ADDRESS: treasury,
     SOLANA_RPC_URL: rpc.url,
     SMTP_URL: smtp.url,
     SMTP_FROM: 'billing@api.example.test',
+    TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
     PUBLIC_BASE_URL: PUBLIC_BASE,
     PAYMENT_POLL_INTERVAL_S: String(o.timing.pollIntervalS),
     PLAN_REMINDER_LEAD_S: String(o.timing.reminderLeadS),
@@ -47,6 +52,7 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
     rpc,
     ledger,
     smtp,
+    telegram,
     w,
     api,
     treasury,
@@ -81,6 +87,7 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       await api.close();
       await w.stop();
       await smtp.close();
+      await telegram.close();
       await rpc.close();
       await t.drop();
     },

@@ -28,6 +28,19 @@ describe('config', () => {
     expect(() => loadConfig({ BURN_REVENUE_SHARE: '1.5' })).toThrow(/BURN_REVENUE_SHARE/);
     expect(() => loadConfig({ PAYMENT_INTENT_WINDOW_S: '10' })).toThrow(/PAYMENT_INTENT_WINDOW_S/);
   });
+  it('configures the messaging bot only with a well-formed token, and never echoes the token in the error', () => {
+    expect(loadConfig({}).messaging).toEqual({ telegramBotToken: undefined, telegramApiRoot: 'https://api.telegram.org' });
+    const token = '123456789:AAE-abcdefghijklmnopqrstuvwx';
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' }).messaging).toEqual({ telegramBotToken: token, telegramApiRoot: 'http://127.0.0.1:8081' });
+    let message = '';
+    try {
+      loadConfig({ TELEGRAM_BOT_TOKEN: 'secret-without-bot-id' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/TELEGRAM_BOT_TOKEN/);
+    expect(message).not.toContain('secret-without-bot-id');
+  });
   it('fails fast on a bad value, naming it', () => {
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
     expect(() => loadConfig({ EXPECTED_DAEMONS: 'api,robot' })).toThrow(/EXPECTED_DAEMONS/);

@@ -68,10 +68,31 @@ describe('plan end: reminder before expiry, revert at expiry unless renewed', ()
     await s.w.maybeRecordHistory(`payment:${first.intent.memo}`, 'payment-renewed');
   });
 
-  it('queues the reminder for the messaging bot when only a Telegram user was given', async () => {
-    const { intent } = await activateEndingIn({ tier: 'builder', telegram_id: 777 }, 7);
-    expect(await s.workflowResult(intent.memo)).toMatchObject({ end: 'reverted', reminder: { channel: 'telegram', status: 'queued_for_bot' } });
-    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({ channel: 'telegram', recipient: '777', status: 'queued_for_bot' });
+  it('sends the reminder through the messaging bot when only a Telegram user was given', async () => {
+    s.telegram.startChat(777);
+    const { intent, status } = await activateEndingIn({ tier: 'builder', telegram_id: 777 }, 7);
+    expect(await s.workflowResult(intent.memo)).toMatchObject({ end: 'reverted', reminder: { channel: 'telegram', status: 'sent' } });
+    const sent = s.telegram.sent.filter((m) => m.chatId === 777);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain(`Your builder plan on API key ${intent.key_prefix}… ends at ${status.plan_expires_at}`);
+    expect(sent[0]!.text).toContain(`memo ${intent.memo}`);
+    expect(sent[0]!.text).not.toContain(intent.api_key!);
+    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({ channel: 'telegram', recipient: '777', status: 'sent', message_id: String(sent[0]!.messageId) });
+    expect(await s.key(intent.key_prefix)).toMatchObject({ tier: 'free' });
+  });
+
+  it('records a reminder to a user who blocked the bot as failed at once, and still ends the plan on time', async () => {
+    s.telegram.startChat(888);
+    s.telegram.blockChat(888);
+    // Flood control first: the activity retries it (the next attempt is the one Telegram refuses for good).
+    s.telegram.setFlooding(1);
+    const { intent } = await activateEndingIn({ tier: 'pro', telegram_id: 888 }, 7);
+    expect(await s.workflowResult(intent.memo)).toMatchObject({ end: 'reverted', reminder: { channel: 'telegram', status: 'failed' } });
+    const row = await s.db('plan_reminders').where({ intent_memo: intent.memo }).first();
+    expect(row).toMatchObject({ channel: 'telegram', recipient: '888', status: 'failed', message_id: null });
+    expect(row.error).toContain('Forbidden: bot was blocked by the user');
+    expect(row.error).not.toContain('test-bot-token');
+    expect(await s.key(intent.key_prefix)).toMatchObject({ tier: 'free' });
   });
 
   it('records a reminder the mail server keeps refusing as failed, and still ends the plan on time', async () => {
