@@ -3,6 +3,7 @@ import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy
 import { createWalletSignupActivities, type WalletSignupDeps } from './access/wallet-signup-activities';
 import { createPaymentActivities, type PaymentDeps } from './billing/payment-activities';
 import { createPaymentOutboxActivities, type PaymentOutboxDeps } from './billing/payment-outbox-activities';
+import { createBurnActivities, type BurnDeps } from './billing/burn-activities';
 import { createPriceActivities, type PriceDeps } from './market/price-activities';
 import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
 import { createMintActivities, type MintDeps } from './mint/mint-activities';
@@ -16,7 +17,8 @@ export type ActivityDeps = WatchdogDeps &
   AccuracyDeps &
   WalletSignupDeps &
   PaymentDeps &
-  PaymentOutboxDeps;
+  PaymentOutboxDeps &
+  BurnDeps;
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(d: ActivityDeps) {
@@ -30,5 +32,6 @@ export function createActivities(d: ActivityDeps) {
     ...createWalletSignupActivities(d),
     ...createPaymentActivities(d),
     ...createPaymentOutboxActivities(d),
+    ...createBurnActivities(d),
   };
 }

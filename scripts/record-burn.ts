@@ -1,33 +1,38 @@
 import { parseArgs } from 'node:util';
-import { recordVerifiedBurn } from '../activities/billing/burn-recorder';
-import { createBurnReader } from '../clients/solana/burn-transaction';
-import { createBurnStore } from '../db/billing/burn-store';
+import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { loadConfig, requireSetting } from '../platform/config';
-import { createDb } from '../platform/db';
+import { connectTemporalClient } from '../platform/temporal-connection';
+import { BURN_RECORD_WORKFLOW, burnRecordWorkflowId, type BurnRecordResult } from '../workflows/billing/burn-record-contract';
 
 /**
  * `npm run burn:record -- --signature <sig> --kind revenue_commitment --settles 3,4`: an operator records a holder-
- * token burn they executed. The transaction is read over SOLANA_RPC_URL and must burn HOLDER_TOKEN_MINT; the
- * listed pending obligations (ids from GET /api/burn/pending) are marked settled by it.
+ * token burn they executed. It starts the `burn:<signature>` workflow, which reads the transaction over
+ * SOLANA_RPC_URL (retrying while the node does not serve it yet), checks it burned HOLDER_TOKEN_MINT, and settles
+ * the listed pending obligations (ids from GET /api/burn/pending). Running it twice records the burn once.
  */
 async function main() {
   const { values } = parseArgs({ options: { signature: { type: 'string' }, kind: { type: 'string' }, settles: { type: 'string', default: '' } } });
   const kind = values.kind;
-  if (!values.signature || (kind !== 'revenue_commitment' && kind !== 'payment_receipt')) {
-    throw new Error('usage: --signature <tx signature> --kind revenue_commitment|payment_receipt [--settles id,id]');
+  if (!values.signature || !/^[1-9A-HJ-NP-Za-km-z]{64,90}$/.test(values.signature) || (kind !== 'revenue_commitment' && kind !== 'payment_receipt')) {
+    throw new Error('usage: --signature <base58 tx signature> --kind revenue_commitment|payment_receipt [--settles id,id]');
   }
   const settles = values.settles ? values.settles.split(',').map((x) => Number(x.trim())) : [];
   if (settles.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--settles takes pending burn ids, e.g. 3,4');
   const cfg = loadConfig();
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2);
+  const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   try {
-    const r = await recordVerifiedBurn(
-      { reader: createBurnReader({ url: cfg.ingest.solanaRpcUrl }), burnStore: createBurnStore(db), tokenMint: requireSetting(cfg.access.holder.mint, 'HOLDER_TOKEN_MINT'), now: () => new Date() },
-      { signature: values.signature, kind, settles },
-    );
+    const handle = await client.workflow.start(BURN_RECORD_WORKFLOW, {
+      workflowId: burnRecordWorkflowId(values.signature),
+      taskQueue: cfg.temporal.taskQueue,
+      args: [{ signature: values.signature, kind, settles }],
+      // A second run while the first is still retrying waits for the same workflow instead of failing.
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
+    console.log(`recording ${values.signature} as workflow ${handle.workflowId} (open it in the Temporal UI to follow its attempts)`);
+    const r = (await handle.result()) as BurnRecordResult;
     console.log(r.inserted ? `recorded burn #${r.id}: ${r.amountTokens} tokens` : `burn #${r.id} was already recorded`);
   } finally {
-    await db.destroy();
+    await client.connection.close();
   }
 }
 

@@ -12,6 +12,8 @@ import { createModelFitStore } from '../db/accuracy/model-fit-store';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createWalletLinkStore } from '../db/access/wallet-link-store';
 import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
+import { createBurnReader } from '../clients/solana/burn-transaction';
+import { createBurnStore } from '../db/billing/burn-store';
 import { createCorpusStore } from '../db/mint/corpus-store';
 import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
@@ -83,6 +85,9 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     walletLinkStore: createWalletLinkStore(db),
     holderBalances: createHolderBalanceClient({ rpcUrl: o.cfg.access.holder.rpcUrl, mint: o.cfg.access.holder.mint }),
     keyRevealSecret: o.cfg.access.keyRevealSecret,
+    burnReader: createBurnReader({ url: o.cfg.ingest.solanaRpcUrl }),
+    burnStore: createBurnStore(db),
+    holderTokenMint: o.cfg.access.holder.mint ?? null,
     now,
   };
 }

@@ -9,3 +9,4 @@ export { walletSignup } from './access/wallet-signup-workflow';
 export { recheckHolderBalances } from './access/holder-recheck-workflow';
 export { paymentIntent } from './billing/payment-intent-workflow';
 export { paymentOutboxSweep } from './billing/payment-outbox-workflow';
+export { recordBurn } from './billing/burn-record-workflow';

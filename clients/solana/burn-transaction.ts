@@ -34,7 +34,9 @@ export function readBurn(signature: string, tx: ParsedTransactionWithMeta, mint:
   return { signature, slot: tx.slot, blockTime: tx.blockTime ? new Date(tx.blockTime * 1000) : null, mint, amountRaw: raw, decimals, amountTokens };
 }
 
-export type BurnReader = { burn(signature: string, mint: string): Promise<BurnOnChain | null> };
+/** `found: false`: the node does not (yet) serve the transaction at `confirmed`; otherwise what it burned, if anything. */
+export type BurnLookup = { found: false } | { found: true; burn: BurnOnChain | null };
+export type BurnReader = { burn(signature: string, mint: string): Promise<BurnLookup> };
 
 export function createBurnReader(o: { url: string; timeoutMs?: number }): BurnReader {
   const connection = createSolanaConnection(o.url, o.timeoutMs);
@@ -42,7 +44,7 @@ export function createBurnReader(o: { url: string; timeoutMs?: number }): BurnRe
     burn: (signature, mint) =>
       rpcCall('getTransaction', async () => {
         const tx = await connection.getParsedTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
-        return tx ? readBurn(signature, tx, mint) : null;
+        return tx ? { found: true, burn: readBurn(signature, tx, mint) } : { found: false };
       }),
   };
 }

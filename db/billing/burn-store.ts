@@ -12,6 +12,14 @@ export type PendingBurn = {
   dueAt: Date | null;
   createdAt: Date;
 };
+/** A burn was asked to settle obligations that do not exist, are of another kind, or are settled already. */
+export class ObligationsNotOpen extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ObligationsNotOpen';
+  }
+}
+
 export type ExecutedBurn = { id: number; kind: BurnKind; amountTokens: number; signature: string; slot: number | null; tokenMint: string; executedAt: Date };
 
 /** Burns owed (pay-with-token receipts, weekly revenue commitments) and burns executed on chain. */
@@ -74,7 +82,7 @@ export function createBurnStore(db: Knex) {
         if (b.settles.length) {
           const open = await trx('burn_obligations').whereIn('id', b.settles).whereNull('burn_id').where({ kind: b.kind }).update({ burn_id: id, updated_at: b.recordedAt });
           const wanted = new Set(b.settles);
-          if (inserted.length && open !== wanted.size) throw new Error(`burn ${b.signature}: ${wanted.size - open} of the obligations to settle are not open ${b.kind} obligations`);
+          if (inserted.length && open !== wanted.size) throw new ObligationsNotOpen(`burn ${b.signature}: ${wanted.size - open} of the obligations to settle are not open ${b.kind} obligations`);
         }
         return { id, inserted: inserted.length > 0 };
       });
