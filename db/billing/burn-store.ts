@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import type { BurnKind } from '../../domain/billing/burn-kind';
 import { committedLamports, weekDueAt, weekStartUtc } from '../../domain/billing/revenue-commitment';
 
-export type BurnKind = 'payment_receipt' | 'revenue_commitment';
+export type { BurnKind };
 export type PendingBurn = {
   id: number;
   kind: BurnKind;

@@ -1,4 +1,4 @@
-import type { BurnKind } from '../../db/billing/burn-store';
+import type { BurnKind } from '../../domain/billing/burn-kind';
 
 /** Contract of the burn-recording workflow: one per burn transaction, started by `npm run burn:record`. */
 export const BURN_RECORD_WORKFLOW = 'recordBurn';
