@@ -101,7 +101,8 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
 
   it('reads a raw `burn` (no decimals in the instruction) with the decimals of the token balances', async () => {
     const sig = node.ledger.burn({ mint: MINT, amountRaw: 42_000_000n, decimals: 6, checked: false });
-    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 });
+    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ found: true, burn: { amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 } });
+    expect(await createBurnReader({ url: node.url }).burn('1'.repeat(88), MINT)).toEqual({ found: false });
   });
 
   it('refuses to settle obligations that are not open, and bounds the history limit', async () => {

@@ -31,6 +31,7 @@ describe('recorded workflow histories replay against today’s code', () => {
       'paymentOutboxSweep',
       'recheckHolderBalances',
       'recomputeAccuracy',
+      'recordBurn',
       'refreshMarketConditions',
       'refreshNativeCoinPrice',
       'walletSignup',
