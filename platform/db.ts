@@ -22,7 +22,8 @@ type PgConnection = { query(q: { name: string; text: string; values: unknown[] }
 /**
  * A named prepared statement on one of the pool's connections, bypassing the query builder: node-postgres
  * prepares `name` once per connection and afterwards sends only bind/execute. For the few statements on every
- * request's path, where knex's per-query work and Postgres' parse and plan are most of the cost.
+ * request's path, where knex's per-query work and Postgres' parse and plan are most of the cost. Behind PgBouncer
+ * in transaction mode this needs its protocol-level prepared statement support (`max_prepared_statements`, 1.21+).
  */
 export async function preparedQuery<Row>(db: Knex, q: { name: string; text: string; values: unknown[] }): Promise<Row[]> {
   const conn = (await db.client.acquireConnection()) as PgConnection;
