@@ -4,6 +4,7 @@ import type { PaymentStarter } from '../../activities/billing/payment-starter';
 import type { IntentCreation } from '../../db/billing/intent-creation';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
+import { paymentUnitOf } from '../../domain/billing/pay-with';
 import { memoFromRandomBytes, MEMO_RANDOM_BYTES } from '../../domain/billing/payment-memo';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
 import { lamportsToSol, planPriceLamports, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
@@ -54,6 +55,8 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       tier,
       plan,
       amountLamports: planPriceLamports(tier, plan),
+      payWith: 'sol',
+      token: null,
       treasury: d.treasury,
       email: body.email ?? null,
       telegramId: body.telegram_id ?? null,
@@ -89,7 +92,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
   r.get('/api/upgrade/:memo', async (req, res) => {
     const i = await d.paymentIntentStore.get(req.params.memo);
     if (!i) throw notFound(`no payment intent with memo ${req.params.memo}`);
-    const received = await d.treasuryStore.receivedFor(i.memo);
+    const received = await d.treasuryStore.receivedFor(i.memo, paymentUnitOf(i));
     res.set('Cache-Control', 'no-store').json({
       memo: i.memo,
       status: i.status,

@@ -37,9 +37,9 @@ async function activatedPlan(tier: PurchasableTier, plan: Plan, at: Date) {
   const memo = memoFromRandomBytes(randomBytes(16));
   const amountLamports = planPriceLamports(tier, plan);
   const intents = createPaymentIntentStore(t.db);
-  await intents.insert({ memo, tier, plan, amountLamports, treasury: TREASURY, keyId: key.id, keyPrefix: key.prefix, keyMinted: true, email: null, telegramId: null, createdAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
-  const decision = decidePayment({ amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [{ signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, lamports: amountLamports }]);
-  await intents.recordDecision(memo, decision, 'paid', at);
+  await intents.insert({ memo, tier, plan, amountLamports, payWith: 'sol', token: null, treasury: TREASURY, keyId: key.id, keyPrefix: key.prefix, keyMinted: true, email: null, telegramId: null, createdAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
+  const decision = decidePayment({ amountUnits: amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [{ signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, units: amountLamports }]);
+  await intents.recordDecision(memo, 'sol', decision, 'paid', at);
   return createPlanActivation(t.db, { planKeys: createPlanKeys, burnShareBps: 2000 }).activate(memo, at);
 }
 
@@ -101,7 +101,7 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
 
   it('reads a raw `burn` (no decimals in the instruction) with the decimals of the token balances', async () => {
     const sig = node.ledger.burn({ mint: MINT, amountRaw: 42_000_000n, decimals: 6, checked: false });
-    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 });
+    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ found: true, burn: { amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 } });
   });
 
   it('refuses to settle obligations that are not open, and bounds the history limit', async () => {
