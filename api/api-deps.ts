@@ -6,6 +6,8 @@ import { createApiKeyStore } from '../db/access/api-key-store';
 import { createUsageStore } from '../db/access/usage-store';
 import { createWalletLinkStore } from '../db/access/wallet-link-store';
 import { createHolderBalanceClient, type HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import { createMintDecimalsReader } from '../clients/solana/mint-decimals-client';
+import type { TokenPaymentSettings } from './billing/token-payment';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { WalletSignupSettings } from './access/wallet-signup-routes';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
@@ -73,7 +75,15 @@ export function buildApiDeps(
     holderBalances?: HolderBalanceClient;
     temporal?: { client: TemporalClient; taskQueue: string };
     now?: () => Date;
-    billing?: { treasury?: string; intentWindowS?: number; publicBaseUrl?: string; paymentStarter?: PaymentStarter; holderTokenMint?: string };
+    billing?: {
+      treasury?: string;
+      intentWindowS?: number;
+      publicBaseUrl?: string;
+      paymentStarter?: PaymentStarter;
+      holderTokenMint?: string;
+      /** Offered only with `holderTokenMint`: the rate, and the node the mint's decimals are read from. */
+      tokenPayment?: { tokensPerSol: string; rpcUrl: string };
+    };
   },
 ): ApiDeps {
   const liveStore = createLiveStore(db);
@@ -119,6 +129,7 @@ export function buildApiDeps(
     modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
     billing: {
       treasury: o.billing?.treasury ?? null,
+      tokenPayment: tokenPaymentSettings(o.billing?.holderTokenMint, o.billing?.tokenPayment),
       intentWindowS: o.billing?.intentWindowS ?? 3600,
       publicBaseUrl: o.billing?.publicBaseUrl ?? 'http://127.0.0.1:8000',
       intentCreation: createIntentCreation(db, createPlanKeys),
@@ -130,4 +141,9 @@ export function buildApiDeps(
       holderTokenMint: o.billing?.holderTokenMint ?? null,
     },
   };
+}
+
+function tokenPaymentSettings(mint: string | undefined, o: { tokensPerSol: string; rpcUrl: string } | undefined): TokenPaymentSettings | null {
+  if (!mint || !o) return null;
+  return { mint, tokensPerSol: o.tokensPerSol, mintDecimals: createMintDecimalsReader({ url: o.rpcUrl, mint }) };
 }

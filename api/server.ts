@@ -46,6 +46,7 @@ async function main() {
       intentWindowS: cfg.billing.intentWindowS,
       publicBaseUrl: publicBaseUrl(cfg),
       holderTokenMint: cfg.access.holder.mint,
+      tokenPayment: cfg.billing.tokensPerSol ? { tokensPerSol: cfg.billing.tokensPerSol, rpcUrl: cfg.access.holder.rpcUrl } : undefined,
       // The worker's outbox sweep starts what the API could not (no Temporal here, or a start that timed out).
       paymentStarter: temporal && createPaymentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
     },

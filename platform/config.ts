@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
 import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
+import { DECIMAL_STRING, parseDecimal } from '../domain/billing/decimal-units';
 
 /**
  * The one typed configuration of every process. Parsed from the environment once, at start-up,
@@ -102,6 +103,8 @@ const schema = z.object({
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'a Telegram bot token (<bot id>:<secret>)').optional(),
   /** Telegram's public Bot API server, or a self-hosted one. */
   TELEGRAM_API_ROOT: z.string().url().default('https://api.telegram.org'),
+  /** Holder-token UI units per SOL of list price when a plan is paid with the token; 0 = paying with the token is not offered. */
+  TOKEN_PAYMENT_TOKENS_PER_SOL: z.string().regex(DECIMAL_STRING, 'a plain decimal number of tokens per SOL').default('0'),
   /** Share of each activated plan's price committed to holder-token burns (0 = none). */
   BURN_REVENUE_SHARE: z.coerce.number().min(0).max(1).default(0),
 });
@@ -151,6 +154,8 @@ export type Config = {
     smtpUrl: string | undefined;
     smtpFrom: string;
     burnShareBps: number;
+    /** Exact decimal string (token UI units per SOL); null while paying with the token is not offered. */
+    tokensPerSol: string | null;
   };
   messaging: { telegramBotToken: string | undefined; telegramApiRoot: string };
 };
@@ -162,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const c = parsed.data;
+  const tokensPerSol = parseDecimal(c.TOKEN_PAYMENT_TOKENS_PER_SOL).digits > 0n ? c.TOKEN_PAYMENT_TOKENS_PER_SOL : null;
+  if (tokensPerSol && !c.HOLDER_TOKEN_MINT) throw new Error('Invalid configuration:\n  TOKEN_PAYMENT_TOKENS_PER_SOL: paying with the token needs HOLDER_TOKEN_MINT');
   return {
     env: c.NODE_ENV,
     logLevel: c.LOG_LEVEL,
@@ -222,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: c.SMTP_URL,
       smtpFrom: c.SMTP_FROM,
       burnShareBps: Math.round(c.BURN_REVENUE_SHARE * 10_000),
+      tokensPerSol,
     },
     messaging: { telegramBotToken: c.TELEGRAM_BOT_TOKEN, telegramApiRoot: c.TELEGRAM_API_ROOT.replace(/\/+$/, '') },
   };

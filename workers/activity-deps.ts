@@ -26,6 +26,7 @@ import { createPaymentStarter, paymentTiming } from '../activities/billing/payme
 import { createTreasuryScanner } from '../activities/billing/treasury-scanner';
 import { createSmtpMailer } from '../clients/email/smtp-mailer';
 import { createTelegramBot } from '../clients/telegram/telegram-bot';
+import { treasuryTokenAccounts } from '../clients/solana/token-accounts';
 import { createTreasuryRpc, type TreasuryRpc } from '../clients/solana/treasury-rpc-client';
 import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
 import { createPlanActivation } from '../db/billing/plan-activation';
@@ -46,7 +47,7 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
   return {
     ...billingDeps(db, o.cfg, now),
     treasuryStore,
-    treasuryScanner: createTreasuryScanner({ rpc: treasuryRpcFor(o.cfg), store: treasuryStore, treasury, now }),
+    treasuryScanner: createTreasuryScanner({ rpc: treasuryRpcFor(o.cfg), store: treasuryStore, treasury, tokenAccounts: holderTokenAccounts(o.cfg), now }),
     paymentStarter: createPaymentStarter(o.temporal, o.cfg.temporal.taskQueue, paymentTiming(billing)),
     outboxGraceMs: 10_000,
     watchdogStore: createWatchdogStore(db),
@@ -127,7 +128,17 @@ function billingDeps(db: Knex, cfg: Config, now: () => Date) {
 /** No treasury configured: no intent can exist, and a scan says why if one is ever asked for. */
 function treasuryRpcFor(cfg: Config): TreasuryRpc {
   const treasury = cfg.billing.treasury;
-  if (treasury) return createTreasuryRpc({ url: cfg.ingest.solanaRpcUrl, treasury });
+  if (treasury) return createTreasuryRpc({ url: cfg.ingest.solanaRpcUrl, treasury, holderMint: cfg.access.holder.mint ?? null });
   const refuse = () => Promise.reject(new Error('TREASURY_ADDRESS is not configured'));
   return { recentSignatures: refuse, transaction: refuse };
+}
+
+/**
+ * The treasury's holder-token accounts are watched whenever a holder mint is configured, whether or not paying with
+ * the token is offered right now: an intent made before the offer was withdrawn is still watched until it expires.
+ */
+function holderTokenAccounts(cfg: Config): string[] {
+  const { treasury } = cfg.billing;
+  const mint = cfg.access.holder.mint;
+  return treasury && mint ? treasuryTokenAccounts(treasury, mint) : [];
 }

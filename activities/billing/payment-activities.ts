@@ -1,10 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Mailer } from '../../clients/email/smtp-mailer';
 import { BotRecipientRefused, type MessagingBot } from '../../clients/telegram/telegram-bot';
-import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
+import type { PaymentIntent, PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import { IntentNotPayable, type PlanActivation } from '../../db/billing/plan-activation';
 import type { ReminderChannel, ReminderStore } from '../../db/billing/reminder-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
+import { paymentUnitOf, priceUnitsOf, tokensUiString } from '../../domain/billing/pay-with';
 import { decidePayment, intentStatusAfter } from '../../domain/billing/payment-matching';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
 import { lamportsToSolString } from '../../domain/billing/pricing';
@@ -28,7 +29,8 @@ export type PaymentDeps = {
   now: () => Date;
 };
 
-export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedLamports: string; countedLamports: string; paidSignature: string | null };
+/** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
+export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedUnits: string; countedUnits: string; paidSignature: string | null };
 export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
 
 // The scan reaches back a little before the intent: clocks of payer, node and us differ.
@@ -56,15 +58,17 @@ export function createPaymentActivities(d: PaymentDeps) {
     async checkPayment(input: { memo: string; final: boolean }): Promise<PaymentCheck> {
       const intent = await mustGet(input.memo);
       if (intent.status === 'activated') {
-        return { status: 'activated', receivedLamports: '0', countedLamports: intent.countedLamports.toString(), paidSignature: intent.paidSignature };
+        const counted = intent.payWith === 'token' ? intent.countedTokensRaw : intent.countedLamports;
+        return { status: 'activated', receivedUnits: '0', countedUnits: counted.toString(), paidSignature: intent.paidSignature };
       }
       await d.treasuryScanner.ensureFresh(d.scanMaxAgeMs, new Date(intent.createdAt.getTime() - SCAN_MARGIN_MS));
-      const decision = decidePayment({ amountLamports: intent.amountLamports, expiresAt: intent.expiresAt }, await d.treasuryStore.transfersFor(input.memo));
+      const transfers = await d.treasuryStore.transfersFor(input.memo, paymentUnitOf(intent));
+      const decision = decidePayment({ amountUnits: priceUnitsOf(intent), expiresAt: intent.expiresAt }, transfers);
       const now = d.now();
       // The workflow calls the final check only once its own clock has passed `expires_at`.
       const status = intentStatusAfter(decision, input.final);
-      await d.paymentIntentStore.recordDecision(input.memo, decision, status, now);
-      return { status, receivedLamports: decision.receivedLamports.toString(), countedLamports: decision.countedLamports.toString(), paidSignature: decision.completedBy };
+      await d.paymentIntentStore.recordDecision(input.memo, intent.payWith, decision, status, now);
+      return { status, receivedUnits: decision.receivedUnits.toString(), countedUnits: decision.countedUnits.toString(), paidSignature: decision.completedBy };
     },
 
     /** Activates or extends the plan once per intent; a retry returns the first activation. */
@@ -140,13 +144,14 @@ export function createPaymentActivities(d: PaymentDeps) {
 export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
 
 /** The same words by email and by messaging bot: no secret in them, only the key's visible prefix. */
-function reminderText(intent: { tier: string; keyPrefix: string; amountLamports: bigint; memo: string }, planEnd: Date, renewUrl: string): string {
+function reminderText(intent: PaymentIntent, planEnd: Date, renewUrl: string): string {
+  const paid = intent.token ? `${tokensUiString(intent.token.amountRaw, intent.token.decimals)} of token ${intent.token.mint}` : `${lamportsToSolString(intent.amountLamports)} SOL`;
   return [
     `Your ${intent.tier} plan on API key ${intent.keyPrefix}… ends at ${planEnd.toISOString()}.`,
     '',
     'There is no recurring charge: to keep the plan, create a new payment intent for the same key',
     `(POST ${renewUrl} with "key") and pay it before then. The new period starts where this one ends.`,
     '',
-    `Last payment: ${lamportsToSolString(intent.amountLamports)} SOL, memo ${intent.memo}.`,
+    `Last payment: ${paid}, memo ${intent.memo}.`,
   ].join('\n');
 }

@@ -9,24 +9,26 @@ export type ScanReport = { listed: number; recorded: number; startedAt: Date };
  * a scan, and every poll in this worker within `maxAgeMs` of its start (or while it runs) shares it. Several
  * workers scanning at once only repeat idempotent inserts.
  *
- * A scan lists signatures newest first until it reaches one already recorded, or one older than `since` (the
- * oldest open intent's creation), then fetches and records the new transactions oldest first. Recording in that
- * order keeps what is stored contiguous: a scan cut short by a failing node leaves no hole behind the newest
- * recorded signature, where the next scan stops listing.
+ * A scan lists each watched address in turn: the treasury wallet, then its holder-token accounts (a token transfer
+ * to an existing token account does not name the owner wallet, so the wallet's listing never shows it). For each,
+ * it lists signatures newest first until it reaches one already recorded for that address, or one older than
+ * `since` (the oldest open intent's creation), then fetches and records the new transactions oldest first.
+ * Recording in that order keeps what is stored contiguous: a scan cut short by a failing node leaves no hole behind
+ * the newest recorded signature, where the next listing of that address stops.
  */
-export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryStore; treasury: string; now: () => Date; pageSize?: number; maxPages?: number }) {
+export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryStore; treasury: string; tokenAccounts?: string[]; now: () => Date; pageSize?: number; maxPages?: number }) {
   const pageSize = d.pageSize ?? 100;
   const maxPages = d.maxPages ?? 20;
+  const watched = [d.treasury, ...(d.tokenAccounts ?? [])];
   let running: Promise<ScanReport> | null = null;
   let lastStartedAt = -Infinity;
 
-  async function scan(since: Date): Promise<ScanReport> {
-    const startedAt = d.now();
+  async function listNew(address: string, since: Date): Promise<string[]> {
     const fresh: string[] = [];
     let before: string | undefined;
     for (let page = 0; page < maxPages; page++) {
-      const sigs = await d.rpc.recentSignatures({ before, limit: pageSize });
-      const known = await d.store.known(d.treasury, sigs.map((s) => s.signature));
+      const sigs = await d.rpc.recentSignatures({ address, before, limit: pageSize });
+      const known = await d.store.known(address, sigs.map((s) => s.signature));
       let reachedKnown = false;
       for (const s of sigs) {
         if (known.has(s.signature)) {
@@ -39,15 +41,27 @@ export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryStor
       if (reachedKnown || !oldest || sigs.length < pageSize || (oldest.blockTime && oldest.blockTime < since)) break;
       before = oldest.signature;
     }
+    return fresh.reverse();
+  }
+
+  async function scan(since: Date): Promise<ScanReport> {
+    const startedAt = d.now();
+    let listed = 0;
     let recorded = 0;
-    for (const signature of fresh.reverse()) {
-      const tx: TreasuryTransaction | null = await d.rpc.transaction(signature);
-      // Listed but not served yet: stop here so the next scan picks it (and everything newer) up again.
-      if (!tx) break;
-      await d.store.record(d.treasury, [tx], d.now());
-      recorded++;
+    for (const address of watched) {
+      const fresh = await listNew(address, since);
+      listed += fresh.length;
+      for (const signature of fresh) {
+        // A transaction listed under two addresses is fetched again: rare (the payment that creates the token
+        // account), and it keeps each address's record contiguous without a second code path.
+        const tx: TreasuryTransaction | null = await d.rpc.transaction(signature);
+        // Listed but not served yet: stop here so the next scan picks it (and everything newer) up again.
+        if (!tx) break;
+        await d.store.record(d.treasury, address, [tx], d.now());
+        recorded++;
+      }
     }
-    return { listed: fresh.length, recorded, startedAt };
+    return { listed, recorded, startedAt };
   }
 
   return {

@@ -4,16 +4,19 @@ import type { PaymentStarter } from '../../activities/billing/payment-starter';
 import type { IntentCreation } from '../../db/billing/intent-creation';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
+import { paymentUnitOf, tokensUiString, type PayWith } from '../../domain/billing/pay-with';
 import { memoFromRandomBytes, MEMO_RANDOM_BYTES } from '../../domain/billing/payment-memo';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
 import { lamportsToSol, planPriceLamports, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
 import type { Logger } from '../../platform/logger';
 import { HttpError, notFound } from '../http/http-error';
-import { intentLinks } from './payment-intent-view';
+import { intentLinks, payWithFields } from './payment-intent-view';
+import { tokenPriceOf, type TokenPaymentSettings } from './token-payment';
 
 export type UpgradeRouteDeps = {
   /** Null until TREASURY_ADDRESS is configured: no intent can be paid, so none is created. */
   treasury: string | null;
+  tokenPayment: TokenPaymentSettings | null;
   intentWindowS: number;
   publicBaseUrl: string;
   intentCreation: IntentCreation;
@@ -26,7 +29,7 @@ export type UpgradeRouteDeps = {
   now: () => Date;
 };
 
-type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; key?: string; email?: string; telegram_id?: number };
+type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; pay_with?: PayWith; key?: string; email?: string; telegram_id?: number };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -37,6 +40,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
     const body = req.body as UpgradeBody;
     const tier = body.tier ?? 'pro';
     const plan = body.plan ?? 'monthly';
+    const payWith = body.pay_with ?? 'sol';
     if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
     let key: { id: number; prefix: string } | null = null;
     if (body.key !== undefined) {
@@ -48,12 +52,16 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       }
       key = { id: found.id, prefix: found.prefix };
     }
+    const amountLamports = planPriceLamports(tier, plan);
+    const token = payWith === 'token' ? await tokenPriceOf(d.tokenPayment, amountLamports) : null;
     const now = d.now();
     const { intent, plaintext } = await d.intentCreation.create({
       memo: memoFromRandomBytes(randomBytes(MEMO_RANDOM_BYTES)),
       tier,
       plan,
-      amountLamports: planPriceLamports(tier, plan),
+      amountLamports,
+      payWith,
+      token,
       treasury: d.treasury,
       email: body.email ?? null,
       telegramId: body.telegram_id ?? null,
@@ -75,6 +83,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       status: 'pending',
       amount_sol: lamportsToSol(intent.amountLamports),
       amount_lamports: Number(intent.amountLamports),
+      ...payWithFields(intent),
       treasury: intent.treasury,
       tier,
       plan,
@@ -89,7 +98,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
   r.get('/api/upgrade/:memo', async (req, res) => {
     const i = await d.paymentIntentStore.get(req.params.memo);
     if (!i) throw notFound(`no payment intent with memo ${req.params.memo}`);
-    const received = await d.treasuryStore.receivedFor(i.memo);
+    const received = await d.treasuryStore.receivedFor(i.memo, paymentUnitOf(i));
     res.set('Cache-Control', 'no-store').json({
       memo: i.memo,
       status: i.status,
@@ -100,6 +109,9 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       paid_sol: lamportsToSol(received.lamports),
       paid_lamports: Number(received.lamports),
       excess_lamports: Number(i.excessLamports),
+      ...payWithFields(i),
+      paid_tokens: i.token ? tokensUiString(received.tokensRaw, i.token.decimals) : null,
+      excess_tokens: i.token ? tokensUiString(i.excessTokensRaw, i.token.decimals) : null,
       treasury: i.treasury,
       key_prefix: i.keyPrefix,
       created_at: i.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import type { ParsedInstruction, ParsedTransactionWithMeta, PartiallyDecodedInstruction } from '@solana/web3.js';
+import { unitsToDecimalString } from '../../domain/billing/decimal-units';
 import { createSolanaConnection, rpcCall } from './solana-connection';
 
 /** SPL Token and Token-2022: both decode `burn` / `burnChecked` the same way under `jsonParsed`. */
@@ -29,8 +30,7 @@ export function readBurn(signature: string, tx: ParsedTransactionWithMeta, mint:
     } else if (p.info.amount !== undefined) raw += BigInt(p.info.amount);
   }
   if (raw === 0n || decimals === undefined) return null;
-  const scale = 10n ** BigInt(decimals);
-  const amountTokens = Number(`${raw / scale}.${(raw % scale).toString().padStart(decimals, '0')}`);
+  const amountTokens = Number(unitsToDecimalString(raw, decimals));
   return { signature, slot: tx.slot, blockTime: tx.blockTime ? new Date(tx.blockTime * 1000) : null, mint, amountRaw: raw, decimals, amountTokens };
 }
 

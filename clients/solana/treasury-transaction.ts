@@ -1,4 +1,4 @@
-import type { ParsedInstruction, ParsedTransactionWithMeta, PartiallyDecodedInstruction } from '@solana/web3.js';
+import type { ParsedInstruction, ParsedTransactionWithMeta, PartiallyDecodedInstruction, TokenBalance } from '@solana/web3.js';
 
 export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /** SPL Memo v2 and the legacy v1 program; nodes parse both as `spl-memo` with the memo text in `parsed`. */
@@ -14,6 +14,8 @@ export type TreasuryTransaction = {
   memos: string[];
   /** Lamports moved to the treasury by System Program transfers, top level and inner (CPI) alike. */
   lamportsToTreasury: bigint;
+  /** Raw units of the holder mint that reached token accounts the treasury owns; null when no mint was asked for. */
+  tokensToTreasury: { mint: string; raw: bigint } | null;
   /** The fee payer (first signer): whom an operator would refund. */
   payer: string | null;
 };
@@ -23,11 +25,11 @@ type AnyInstruction = ParsedInstruction | PartiallyDecodedInstruction;
 const isParsed = (ix: AnyInstruction): ix is ParsedInstruction => 'parsed' in ix;
 
 /**
- * The memos and SOL transfers to `treasury` in one transaction, as the node decoded them (`jsonParsed`). Only the
- * System Program's own decoding of `transfer` / `transferWithSeed` is trusted for amounts: a program that merely
- * logs or claims a transfer moves nothing.
+ * The memos and SOL and holder-token transfers to `treasury` in one transaction, as the node decoded them
+ * (`jsonParsed`). Only the System Program's own decoding of `transfer` / `transferWithSeed` is trusted for SOL, and
+ * only the node's token balances for tokens: a program that merely logs or claims a transfer moves nothing.
  */
-export function readTreasuryTransaction(signature: string, tx: ParsedTransactionWithMeta, treasury: string): TreasuryTransaction {
+export function readTreasuryTransaction(signature: string, tx: ParsedTransactionWithMeta, treasury: string, holderMint: string | null = null): TreasuryTransaction {
   const all: AnyInstruction[] = [...tx.transaction.message.instructions];
   for (const inner of tx.meta?.innerInstructions ?? []) all.push(...inner.instructions);
   const memos: string[] = [];
@@ -54,6 +56,24 @@ export function readTreasuryTransaction(signature: string, tx: ParsedTransaction
     failed,
     memos,
     lamportsToTreasury: failed ? 0n : lamports,
+    tokensToTreasury: holderMint === null ? null : { mint: holderMint, raw: failed ? 0n : tokensReceived(tx, treasury, holderMint) },
     payer,
   };
+}
+
+/**
+ * What the treasury's token accounts of `mint` gained, from the node's pre/post token balances (matched by account
+ * index; an account the transaction created has no pre balance). Balances rather than transfer instructions: they
+ * are what arrived, whichever program moved it, through a CPI or not, and net of a Token-2022 transfer fee, which an
+ * instruction's amount is not. A treasury account that lost tokens (its own burn) pays nothing in.
+ */
+function tokensReceived(tx: ParsedTransactionWithMeta, treasury: string, mint: string): bigint {
+  const ours = (b: TokenBalance) => b.owner === treasury && b.mint === mint;
+  const before = new Map((tx.meta?.preTokenBalances ?? []).filter(ours).map((b) => [b.accountIndex, BigInt(b.uiTokenAmount.amount)]));
+  let gained = 0n;
+  for (const b of (tx.meta?.postTokenBalances ?? []).filter(ours)) {
+    const delta = BigInt(b.uiTokenAmount.amount) - (before.get(b.accountIndex) ?? 0n);
+    if (delta > 0n) gained += delta;
+  }
+  return gained;
 }

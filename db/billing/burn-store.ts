@@ -48,6 +48,18 @@ export function createBurnStore(db: Knex) {
       return id;
     },
 
+    /**
+     * A token-paid intent's receipt: the tokens it brought, owed to a burn. Runs inside the activation transaction,
+     * which writes it once per intent; the signature is unique among receipts, so no payment is owed twice.
+     * `amountTokens` is an exact decimal (UI units); the column keeps 9 fractional digits, more than pump tokens' 6.
+     */
+    async owePaymentReceipt(trx: Knex.Transaction, o: { sourceSignature: string; amountTokens: string; at: Date }): Promise<number> {
+      const [row] = await trx('burn_obligations')
+        .insert({ kind: 'payment_receipt', amount_tokens: o.amountTokens, source_signature: o.sourceSignature, created_at: o.at, updated_at: o.at })
+        .returning('id');
+      return Number((row as { id: number }).id);
+    },
+
     async pending(): Promise<PendingBurn[]> {
       const rows = await db('burn_obligations').whereNull('burn_id').orderBy('created_at').orderBy('id');
       return rows.map((r) => ({

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { PlanNotExtendable, type PlanKeyPort } from '../../domain/billing/plan-keys';
+import { tokensUiString } from '../../domain/billing/pay-with';
 import { PLAN_DAYS, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
 import { createBurnStore } from './burn-store';
 
@@ -9,15 +10,16 @@ export class IntentNotPayable extends Error {}
 
 /**
  * Activates a paid intent's plan exactly once. One transaction locks the intent row, extends the key's plan (with
- * the intent as the grant's dedupe id), marks the intent activated and commits its share of revenue to burns,
- * so a retried or concurrent activation finds `activated_at` set and changes nothing.
+ * the intent as the grant's dedupe id), marks the intent activated and writes what it owes to burns — a SOL
+ * payment's share of revenue, or a token payment's receipt — so a retried or concurrent activation finds
+ * `activated_at` set and changes nothing.
  */
 export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => PlanKeyPort; burnShareBps: number }) {
   const burns = createBurnStore(db);
   return {
     async activate(memo: string, now: Date): Promise<Activation> {
       return db.transaction(async (trx) => {
-        const r = await trx('payment_intents').where({ memo }).forUpdate().first();
+        const r = await trx('payment_intents').where({ memo }).forUpdate().first('*', trx.raw('amount_tokens_raw::text AS amount_tokens_raw_text'));
         if (!r) throw new IntentNotPayable(`unknown intent ${memo}`);
         if (r.activated_at) return { keyId: r.key_id, planExpiresAt: r.plan_expires_at, activatedAt: r.activated_at, firstTime: false };
         if (r.status !== 'paid') throw new IntentNotPayable(`intent ${memo} is ${r.status}, not paid`);
@@ -32,8 +34,15 @@ export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => Plan
           throw e;
         }
         await trx('payment_intents').where({ memo }).update({ status: 'activated', activated_at: now, plan_expires_at: planExpiresAt });
-        // Revenue is the list price; an overpayment's excess is recorded on the intent for an operator to refund.
-        await burns.commitRevenue(trx, { memo, revenueLamports: BigInt(r.amount_lamports), shareBps: o.burnShareBps, at: now });
+        if (r.pay_with === 'token') {
+          // The price paid in tokens is burned, under the signature that completed the payment. An overpayment's
+          // excess is recorded on the intent for an operator to refund, as with SOL: burning it too would promise
+          // tokens the treasury may have to give back. The revenue share is of SOL revenue; a token payment brings none.
+          await burns.owePaymentReceipt(trx, { sourceSignature: r.paid_signature, amountTokens: tokensUiString(BigInt(r.amount_tokens_raw_text), r.token_decimals), at: now });
+        } else {
+          // Revenue is the list price; an overpayment's excess is recorded on the intent for an operator to refund.
+          await burns.commitRevenue(trx, { memo, revenueLamports: BigInt(r.amount_lamports), shareBps: o.burnShareBps, at: now });
+        }
         return { keyId: r.key_id, planExpiresAt, activatedAt: now, firstTime: true };
       });
     },

@@ -1,14 +1,15 @@
-import { lamportsToSolString } from './pricing';
-
 export type PaymentLinks = { solana_pay: string; phantom: string; solflare: string; backpack: string };
 
 /**
- * A Solana Pay transfer request (https://docs.solanapay.com/spec): recipient, exact amount in SOL, and the memo the
- * wallet attaches as an SPL Memo instruction; label and message are what the wallet shows the payer.
+ * A Solana Pay transfer request (https://docs.solanapay.com/spec): recipient, exact amount as a decimal string, and
+ * the memo the wallet attaches as an SPL Memo instruction; label and message are what the wallet shows the payer.
+ * With `splToken` the amount is in that mint's UI units and the wallet sends to the recipient's associated token
+ * account for the mint; without it the amount is SOL.
  */
-export function solanaPayUrl(o: { recipient: string; amountLamports: bigint; memo: string; label: string; message: string }): string {
+export function solanaPayUrl(o: { recipient: string; amount: string; splToken?: string | null; memo: string; label: string; message: string }): string {
   const q = [
-    `amount=${lamportsToSolString(o.amountLamports)}`,
+    `amount=${o.amount}`,
+    ...(o.splToken ? [`spl-token=${o.splToken}`] : []),
     `label=${encodeURIComponent(o.label)}`,
     `message=${encodeURIComponent(o.message)}`,
     `memo=${encodeURIComponent(o.memo)}`,
@@ -21,7 +22,7 @@ export function solanaPayUrl(o: { recipient: string; amountLamports: bigint; mem
  * offers a universal "browse" link that opens a page in the wallet's in-app browser. Those links open our pay
  * page (`payPageUrl`), which shows the amount, treasury and memo and carries the Solana Pay link.
  */
-export function paymentLinks(o: { recipient: string; amountLamports: bigint; memo: string; label: string; message: string; payPageUrl: string; refUrl: string }): PaymentLinks {
+export function paymentLinks(o: Parameters<typeof solanaPayUrl>[0] & { payPageUrl: string; refUrl: string }): PaymentLinks {
   const page = encodeURIComponent(o.payPageUrl);
   const ref = encodeURIComponent(o.refUrl);
   return {

@@ -1,6 +1,8 @@
 /**
  * Decides what the transfers carrying one intent's memo amount to. Pure: the treasury scan supplies the
- * transfers (successful transactions only, lamports that reached the treasury), the intent supplies its terms.
+ * transfers (successful transactions only, what reached the treasury), the intent supplies its terms. Amounts are
+ * integer `units` of the intent's currency (domain/billing/pay-with.ts): lamports for a SOL intent, the mint's raw
+ * units for a token intent. The rules do not depend on which.
  *
  * Rules, in the order they apply:
  * - A transfer counts when it was confirmed no later than the intent's `expires_at` (block time; the time we first
@@ -14,19 +16,19 @@
  *   same memo after completion (`after_completion`, e.g. a wallet that sent twice). They are recorded; the plan
  *   is activated once, by the intent, never again per transfer.
  */
-export type MemoTransfer = { signature: string; slot: number; blockTime: Date | null; seenAt: Date; lamports: bigint };
-export type IntentTerms = { amountLamports: bigint; expiresAt: Date };
+export type MemoTransfer = { signature: string; slot: number; blockTime: Date | null; seenAt: Date; units: bigint };
+export type IntentTerms = { amountUnits: bigint; expiresAt: Date };
 
 export type PaymentStatus = 'pending' | 'underpaid' | 'paid';
 
 export type PaymentDecision = {
   status: PaymentStatus;
   /** Everything that reached the treasury under this memo, late transfers included. */
-  receivedLamports: bigint;
+  receivedUnits: bigint;
   /** What counts toward the price: transfers confirmed before the intent expired. */
-  countedLamports: bigint;
-  shortfallLamports: bigint;
-  excessLamports: bigint;
+  countedUnits: bigint;
+  shortfallUnits: bigint;
+  excessUnits: bigint;
   completedBy: string | null;
   counted: string[];
   afterCompletion: string[];
@@ -38,10 +40,10 @@ const chainOrder = (a: MemoTransfer, b: MemoTransfer) => a.slot - b.slot || (a.s
 export function decidePayment(terms: IntentTerms, transfers: readonly MemoTransfer[]): PaymentDecision {
   const d: PaymentDecision = {
     status: 'pending',
-    receivedLamports: 0n,
-    countedLamports: 0n,
-    shortfallLamports: terms.amountLamports,
-    excessLamports: 0n,
+    receivedUnits: 0n,
+    countedUnits: 0n,
+    shortfallUnits: terms.amountUnits,
+    excessUnits: 0n,
     completedBy: null,
     counted: [],
     afterCompletion: [],
@@ -49,9 +51,9 @@ export function decidePayment(terms: IntentTerms, transfers: readonly MemoTransf
   };
   const seen = new Set<string>();
   for (const t of [...transfers].sort(chainOrder)) {
-    if (seen.has(t.signature) || t.lamports <= 0n) continue;
+    if (seen.has(t.signature) || t.units <= 0n) continue;
     seen.add(t.signature);
-    d.receivedLamports += t.lamports;
+    d.receivedUnits += t.units;
     const confirmedAt = t.blockTime ?? t.seenAt;
     if (confirmedAt.getTime() > terms.expiresAt.getTime()) {
       d.late.push(t.signature);
@@ -59,13 +61,13 @@ export function decidePayment(terms: IntentTerms, transfers: readonly MemoTransf
     }
     if (d.completedBy) d.afterCompletion.push(t.signature);
     else d.counted.push(t.signature);
-    d.countedLamports += t.lamports;
-    if (!d.completedBy && d.countedLamports >= terms.amountLamports) d.completedBy = t.signature;
+    d.countedUnits += t.units;
+    if (!d.completedBy && d.countedUnits >= terms.amountUnits) d.completedBy = t.signature;
   }
   if (d.completedBy) d.status = 'paid';
-  else if (d.countedLamports > 0n) d.status = 'underpaid';
-  d.shortfallLamports = d.countedLamports >= terms.amountLamports ? 0n : terms.amountLamports - d.countedLamports;
-  d.excessLamports = d.countedLamports > terms.amountLamports ? d.countedLamports - terms.amountLamports : 0n;
+  else if (d.countedUnits > 0n) d.status = 'underpaid';
+  d.shortfallUnits = d.countedUnits >= terms.amountUnits ? 0n : terms.amountUnits - d.countedUnits;
+  d.excessUnits = d.countedUnits > terms.amountUnits ? d.countedUnits - terms.amountUnits : 0n;
   return d;
 }
 

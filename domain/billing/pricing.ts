@@ -1,4 +1,5 @@
 import { PLAN_DAYS, PLAN_PRICE_SOL, type Plan } from '../access/tiers';
+import { unitsToDecimalString } from './decimal-units';
 
 /**
  * Plans sold through `/api/upgrade`, priced by the one table of spec section 8 (domain/access/tiers.ts), in
@@ -10,6 +11,7 @@ export type { Plan };
 export { PLAN_DAYS };
 
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
+const SOL_DECIMALS = 9;
 
 /** Exact for any SOL amount written with at most nine decimals (the table's 0.4 is 400 000 000, not 399 999 999). */
 export function solToLamports(sol: number): bigint {
@@ -27,10 +29,7 @@ export function planPriceLamports(tier: PurchasableTier, plan: Plan): bigint {
  * Solana Pay requires a plain decimal without exponent, which `Number#toString` does not guarantee.
  */
 export function lamportsToSolString(lamports: bigint): string {
-  if (lamports < 0n) throw new RangeError('negative lamports');
-  const whole = lamports / LAMPORTS_PER_SOL;
-  const frac = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : whole.toString();
+  return unitsToDecimalString(lamports, SOL_DECIMALS);
 }
 
 /** SOL as a JSON number; exact for every amount below 2^53 lamports (about nine million SOL). */

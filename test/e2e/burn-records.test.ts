@@ -37,9 +37,9 @@ async function activatedPlan(tier: PurchasableTier, plan: Plan, at: Date) {
   const memo = memoFromRandomBytes(randomBytes(16));
   const amountLamports = planPriceLamports(tier, plan);
   const intents = createPaymentIntentStore(t.db);
-  await intents.insert({ memo, tier, plan, amountLamports, treasury: TREASURY, keyId: key.id, keyPrefix: key.prefix, keyMinted: true, email: null, telegramId: null, createdAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
-  const decision = decidePayment({ amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [{ signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, lamports: amountLamports }]);
-  await intents.recordDecision(memo, decision, 'paid', at);
+  await intents.insert({ memo, tier, plan, amountLamports, payWith: 'sol', token: null, treasury: TREASURY, keyId: key.id, keyPrefix: key.prefix, keyMinted: true, email: null, telegramId: null, createdAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
+  const decision = decidePayment({ amountUnits: amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [{ signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, units: amountLamports }]);
+  await intents.recordDecision(memo, 'sol', decision, 'paid', at);
   return createPlanActivation(t.db, { planKeys: createPlanKeys, burnShareBps: 2000 }).activate(memo, at);
 }
 

@@ -1,4 +1,5 @@
 import { createTreasuryScanner } from '../../activities/billing/treasury-scanner';
+import { treasuryTokenAccounts } from '../../clients/solana/token-accounts';
 import { createTreasuryRpc } from '../../clients/solana/treasury-rpc-client';
 import { createTreasuryStore } from '../../db/billing/treasury-store';
 import { memoFromRandomBytes } from '../../domain/billing/payment-memo';
@@ -6,12 +7,13 @@ import { NODE_UNHEALTHY, randomAddress, startTreasuryNode, type TreasuryNode } f
 import { createTestDatabase } from '../support/test-db';
 
 const TREASURY = randomAddress();
+const MINT = randomAddress();
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let node: TreasuryNode;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  node = await startTreasuryNode(TREASURY);
+  node = await startTreasuryNode(TREASURY, { mint: MINT, decimals: 6 });
 });
 afterAll(async () => {
   await node.close();
@@ -30,7 +32,7 @@ describe('treasury scan: every treasury transaction read once, into Postgres', (
     const report = await scanner().ensureFresh(0, longAgo);
     expect(report).toMatchObject({ listed: 7, recorded: 7 });
     expect(await recorded()).toBe(7);
-    expect(await store().transfersFor(memo)).toEqual([expect.objectContaining({ signature: sigs[0], lamports: 5n })]);
+    expect(await store().transfersFor(memo, { payWith: 'sol' })).toEqual([expect.objectContaining({ signature: sigs[0], units: 5n })]);
   });
 
   it('fetches only what is new on the next scan, stopping at the newest recorded signature', async () => {
@@ -67,5 +69,35 @@ describe('treasury scan: every treasury transaction read once, into Postgres', (
     for (let i = 0; i < 4; i++) node.ledger.pay({ memos: [], lamports: 1, blockTime: 1_700_000_000 + i });
     // The first page (3 transactions) already reaches back before `since`: the fourth is not listed.
     expect(await scanner().ensureFresh(0, new Date(1_800_000_000_000))).toMatchObject({ listed: 3, recorded: 3 });
+  });
+});
+
+describe('treasury scan of the holder-token accounts', () => {
+  const accounts = treasuryTokenAccounts(TREASURY, MINT);
+  const rpc = () => createTreasuryRpc({ url: node.url, treasury: TREASURY, holderMint: MINT, timeoutMs: 2000 });
+  const tokenScanner = () => createTreasuryScanner({ rpc: rpc(), store: store(), treasury: TREASURY, tokenAccounts: accounts, now: () => new Date(), pageSize: 3 });
+
+  it('sees a transfer to the existing token account, which the wallet’s listing never shows, under SPL Token and Token-2022', async () => {
+    const memo = memoFromRandomBytes(Buffer.alloc(16, 11));
+    const classic = node.ledger.payToken({ memos: [memo], amountRaw: 4_000_000n });
+    const t22 = node.ledger.payToken({ memos: [memo], amountRaw: 6_000_000n, token2022: true });
+    expect((await rpc().recentSignatures({ address: TREASURY, limit: 5 })).map((x) => x.signature)).not.toContain(classic);
+    await tokenScanner().ensureFresh(0, longAgo);
+    expect(await store().transfersFor(memo, { payWith: 'token', mint: MINT })).toEqual([
+      expect.objectContaining({ signature: classic, units: 4_000_000n }),
+      expect.objectContaining({ signature: t22, units: 6_000_000n }),
+    ]);
+    expect(await store().transfersFor(memo, { payWith: 'sol' })).toEqual([]);
+    expect(await store().receivedFor(memo, { payWith: 'token', mint: MINT })).toEqual({ lamports: 0n, tokensRaw: 10_000_000n, newestSignature: t22 });
+  });
+
+  it('keeps each address’s listing whole when a transaction is listed under two of them', async () => {
+    const walletOnly = node.ledger.pay({ memos: [], lamports: 1 });
+    // The payment that creates the token account names the wallet too; say another scan recorded it under the account.
+    const shared = node.ledger.payToken({ memos: [], amountRaw: 1n, createsAccount: true });
+    await store().record(TREASURY, accounts[0]!, [(await rpc().transaction(shared))!], new Date());
+    await tokenScanner().ensureFresh(0, longAgo);
+    // The wallet's listing did not stop at `shared`: the older transaction behind it was recorded too.
+    expect(await store().known(TREASURY, [walletOnly, shared])).toEqual(new Set([walletOnly, shared]));
   });
 });

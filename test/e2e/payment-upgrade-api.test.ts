@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createPaymentStarter } from '../../activities/billing/payment-starter';
 import { createApiKeyStore } from '../../db/access/api-key-store';
 import { DEFAULT_PAYMENT_TIMING, paymentWorkflowId } from '../../workflows/billing/payment-intent-contract';
-import { randomAddress } from '../fakes/solana-treasury-ledger';
+import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
 import { call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
@@ -93,6 +93,8 @@ describe('POST /api/upgrade', () => {
       { email: 'not-an-email' }, { email: 'a@b.c'.padStart(300, 'x') }, { telegram_id: 0 }, { telegram_id: -5 }, { telegram_id: 1.5 },
       { telegram_id: '123' }, { telegram_id: 2 ** 60 }, { key: 'short' }, { key: 'k'.repeat(200) }, { key: 42 },
       [], 'pro', 7, null, { tier: ['pro'] },
+      { pay_with: 'btc' }, { pay_with: 'TOKEN' }, { pay_with: '' }, { pay_with: null }, { pay_with: 1 }, { pay_with: ['token'] },
+      { pay_with: { token: true } }, { pay_with: 'sol ' },
     ];
     for (const b of bodies) {
       const r = await upgrade(b);
@@ -105,6 +107,20 @@ describe('POST /api/upgrade', () => {
     }
     const noBody = await call(`${api.url}/api/upgrade`, { method: 'POST' });
     expect(noBody.status).toBe(422);
+  });
+
+  it('keeps a SOL intent as it was, and refuses pay_with token with 422 on body.pay_with where the token is not offered', async () => {
+    const sol = await upgrade({ pay_with: 'sol', tier: 'builder' });
+    expectConforms('post', '/api/upgrade', 200, sol.body);
+    expect(sol.body).toMatchObject({ pay_with: 'sol', amount_tokens: null, token_mint: null, amount_sol: 0.4, amount_lamports: 400_000_000 });
+    expect(new URL(sol.body.deeplinks.solana_pay).searchParams.has('spl-token')).toBe(false);
+
+    const before = await t.db('payment_intents').count({ n: '*' }).first();
+    const r = await upgrade({ pay_with: 'token' });
+    expect(r.status).toBe(422);
+    expectConforms('post', '/api/upgrade', 422, r.body);
+    expect(r.body.detail).toEqual([{ loc: ['body', 'pay_with'], msg: expect.stringContaining('not offered'), type: 'value_error' }]);
+    expect(await t.db('payment_intents').count({ n: '*' }).first()).toEqual(before);
   });
 
   it('still answers, and leaves the start to the outbox, when Temporal hangs', async () => {
@@ -167,5 +183,51 @@ describe('GET /api/upgrade/{memo} and the pay page', () => {
       expectConforms('get', '/api/upgrade/{memo}', 422, r.body);
     }
     expect((await call(`${api.url}/pay/%3Cscript%3E`)).status).toBe(404);
+  });
+});
+
+describe('POST /api/upgrade with pay_with token', () => {
+  const MINT = randomAddress();
+
+  it('prices the plan in the holder token, exactly, and links a Solana Pay request with spl-token', async () => {
+    const node = await startTreasuryNode(TREASURY, { mint: MINT, decimals: 6 });
+    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, publicBaseUrl: BASE, holderTokenMint: MINT, tokenPayment: { tokensPerSol: '12345.678', rpcUrl: node.url } } });
+    try {
+      const r = await upgrade({ pay_with: 'token', tier: 'builder', plan: 'monthly' }, false, other.url);
+      expect(r.status).toBe(200);
+      expectConforms('post', '/api/upgrade', 200, r.body);
+      // 0.4 SOL × 12,345.678 tokens per SOL.
+      expect(r.body).toMatchObject({ pay_with: 'token', amount_tokens: '4938.2712', token_mint: MINT, amount_sol: 0.4, amount_lamports: 400_000_000, treasury: TREASURY });
+      const pay = new URL(r.body.deeplinks.solana_pay);
+      expect(pay.pathname).toBe(TREASURY);
+      expect(Object.fromEntries(pay.searchParams)).toMatchObject({ amount: '4938.2712', 'spl-token': MINT, memo: r.body.memo });
+      expect(await t.db('payment_intents').where({ memo: r.body.memo }).first()).toMatchObject({ pay_with: 'token', token_mint: MINT, token_decimals: 6, amount_tokens_raw: 4_938_271_200 });
+
+      const st = await call(`${other.url}/api/upgrade/${r.body.memo}`);
+      expectConforms('get', '/api/upgrade/{memo}', 200, st.body);
+      expect(st.body).toMatchObject({ pay_with: 'token', amount_tokens: '4938.2712', token_mint: MINT, paid_tokens: '0', excess_tokens: '0', paid_sol: 0, status: 'pending' });
+      expect(st.body.deeplinks).toEqual(r.body.deeplinks);
+      const page = await call(`${other.url}/pay/${r.body.memo}`);
+      expect(page.body).toContain(`4938.2712 tokens of ${MINT}`);
+    } finally {
+      await other.close();
+      await node.close();
+    }
+  });
+
+  it('answers 503 while the mint cannot be read, and creates no intent', async () => {
+    const node = await startTreasuryNode(TREASURY); // a node that knows no such mint
+    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, holderTokenMint: MINT, tokenPayment: { tokensPerSol: '1000', rpcUrl: node.url } } });
+    try {
+      const before = await t.db('payment_intents').count({ n: '*' }).first();
+      const r = await upgrade({ pay_with: 'token' }, false, other.url);
+      expect(r.status).toBe(503);
+      expectConforms('post', '/api/upgrade', 503, r.body);
+      expect(r.headers.get('retry-after')).toBe('30');
+      expect(await t.db('payment_intents').count({ n: '*' }).first()).toEqual(before);
+    } finally {
+      await other.close();
+      await node.close();
+    }
   });
 });

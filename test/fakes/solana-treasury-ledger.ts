@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { pageNewestFirst, RpcFault, startSolanaRpcServer, type SolanaRpcFake } from './solana-rpc-server';
+import { tokenTransferTransaction, type TokenTransfer } from './solana-token-transfer';
 
 /**
  * Treasury payments (and the treasury's token burns) on the local Solana RPC node, served over its handler registry in the real wire format:
- * `getSignaturesForAddress` entries (newest first, `before`/`limit` paging, the node's `"[len] memo"` field) and
- * `getTransaction` with `encoding: "jsonParsed"` — System Program transfers and SPL Memo instructions decoded
- * the way a node decodes them, balances, logs, fee. Shapes follow mainnet answers for Solana Pay transfers.
+ * `getSignaturesForAddress` entries per address (newest first, `before`/`limit` paging, the node's `"[len] memo"`
+ * field) and `getTransaction` with `encoding: "jsonParsed"` — System Program transfers, SPL token transfers
+ * (solana-token-transfer.ts) and SPL Memo instructions decoded the way a node decodes them, balances, logs, fee —
+ * and `getTokenSupply` of the holder mint. Shapes follow mainnet answers for Solana Pay transfers. A token transfer
+ * to an existing token account is listed under that account only, never under the owner wallet, as on mainnet.
  */
 export const MEMO_V2 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const SYSTEM = '11111111111111111111111111111111';
@@ -30,9 +33,12 @@ export type TreasuryPayment = {
   viaCpi?: boolean;
 };
 
-type Entry = { signature: string; slot: number; blockTime: number | null; err: unknown; memos: string[]; tx: object };
+/** What `getSignaturesForAddress` lists a transaction under: the addresses it names. */
+type Entry = { signature: string; slot: number; blockTime: number | null; err: unknown; memos: string[]; tx: object; addresses: string[] };
 
-export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
+export type HolderMintOnChain = { mint: string; decimals: number; supplyRaw?: bigint };
+
+export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, holder?: HolderMintOnChain) {
   const ledger: Entry[] = [];
   const bySignature = new Map<string, Entry>();
   let slot = 385_000_000;
@@ -50,8 +56,7 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
     if (config.commitment && !['confirmed', 'finalized'].includes(config.commitment)) {
       throw new RpcFault(-32602, 'Invalid params: getSignaturesForAddress does not support processed commitment');
     }
-    if (address !== treasury) return [];
-    return pageNewestFirst(ledger, config).map((t) => {
+    return pageNewestFirst(ledger.filter((t) => t.addresses.includes(address)), config).map((t) => {
       const memo = t.memos.length ? t.memos.map((m) => `[${Buffer.byteLength(m)}] ${m}`).join('; ') : null;
       return { signature: t.signature, slot: t.slot, err: t.err, memo, blockTime: t.blockTime, confirmationStatus: 'confirmed' };
     });
@@ -66,6 +71,25 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
     if (config.encoding !== 'jsonParsed') throw new RpcFault(-32602, 'this fake serves treasury transactions as jsonParsed only');
     return bySignature.get(signature)?.tx ?? null;
   });
+
+  rpc.handle('getTokenSupply', (params) => {
+    guard('getTokenSupply');
+    const [mint] = params as [string];
+    if (!holder || mint !== holder.mint) throw new RpcFault(-32602, 'Invalid param: could not find account');
+    const raw = holder.supplyRaw ?? 999_999_999_000_000n;
+    const ui = (Number(raw) / 10 ** holder.decimals).toString();
+    return { context: { apiVersion: '2.2.3', slot }, value: { amount: raw.toString(), decimals: holder.decimals, uiAmount: Number(ui), uiAmountString: ui } };
+  });
+
+  /** Confirms the next transaction: `make` builds it and names the addresses it is listed under. */
+  const append = (e: Pick<Entry, 'blockTime' | 'err' | 'memos'>, make: (signature: string, slot: number) => { tx: object; addresses: string[] }): string => {
+    const signature = randomSignature();
+    slot += 3;
+    const entry: Entry = { ...e, signature, slot, ...make(signature, slot) };
+    ledger.push(entry);
+    bySignature.set(signature, entry);
+    return signature;
+  };
 
   function build(p: TreasuryPayment, signature: string, thisSlot: number, blockTime: number | null): object {
     const from = p.from ?? randomAddress();
@@ -125,18 +149,22 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
   return {
     /** Confirms a transaction touching the treasury; returns its signature. */
     pay(p: TreasuryPayment): string {
-      const signature = randomSignature();
-      slot += 3;
       const blockTime = p.blockTime === undefined ? Math.floor(Date.now() / 1000) : p.blockTime;
-      const entry: Entry = { signature, slot, blockTime, err: p.err ?? null, memos: p.memos ?? [], tx: build(p, signature, slot, blockTime) };
-      ledger.push(entry);
-      bySignature.set(signature, entry);
-      return signature;
+      return append({ blockTime, err: p.err ?? null, memos: p.memos ?? [] }, (sig, s) => ({ tx: build(p, sig, s, blockTime), addresses: [treasury] }));
+    },
+    /**
+     * Confirms an SPL token transfer (`transferChecked`) to the treasury's associated token account, of the holder
+     * mint unless `mint` says otherwise; `recipient` pays someone else's. Returns its signature.
+     */
+    payToken(p: Partial<TokenTransfer> & { amountRaw: bigint; blockTime?: number | null }): string {
+      const mint = p.mint ?? holder?.mint;
+      if (!mint) throw new Error('this ledger has no holder mint: pass one to startTreasuryNode');
+      const t: TokenTransfer = { ...p, mint, decimals: p.decimals ?? holder?.decimals ?? 6, recipient: p.recipient ?? treasury, from: p.from ?? randomAddress() };
+      const blockTime = p.blockTime === undefined ? Math.floor(Date.now() / 1000) : p.blockTime;
+      return append({ blockTime, err: p.err ?? null, memos: p.memos ?? [] }, (sig, s) => tokenTransferTransaction(t, sig, s, blockTime));
     },
     /** The treasury burns `amountRaw` of `mint` from its token account (`burnChecked`, or `burn` with raw amount only). */
     burn(b: { mint: string; amountRaw: bigint; decimals: number; checked?: boolean; blockTime?: number; err?: unknown }): string {
-      const signature = randomSignature();
-      slot += 3;
       const blockTime = b.blockTime ?? Math.floor(Date.now() / 1000);
       const account = randomAddress();
       const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
@@ -146,7 +174,7 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
       const balance = (raw: bigint) => ({ accountIndex: 1, mint: b.mint, owner: treasury, programId: TOKEN, uiTokenAmount: { amount: raw.toString(), decimals: b.decimals, uiAmount: Number(raw) / 10 ** b.decimals, uiAmountString: String(Number(raw) / 10 ** b.decimals) } });
       const ok = b.err === undefined || b.err === null;
       const before = b.amountRaw * 3n;
-      const tx = {
+      const make = (signature: string, slot: number) => ({
         blockTime,
         meta: {
           computeUnitsConsumed: 4_753, err: ok ? null : b.err, fee: FEE, innerInstructions: [],
@@ -170,11 +198,8 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string) {
           signatures: [signature],
         },
         version: 'legacy',
-      };
-      const entry: Entry = { signature, slot, blockTime, err: b.err ?? null, memos: [], tx };
-      ledger.push(entry);
-      bySignature.set(signature, entry);
-      return signature;
+      });
+      return append({ blockTime, err: b.err ?? null, memos: [] }, (signature, slot) => ({ tx: make(signature, slot), addresses: [treasury] }));
     },
     /**
      * Calls answer this JSON-RPC error until cleared (a node that is down or far behind): every call, or only
@@ -191,8 +216,8 @@ export type TreasuryLedger = ReturnType<typeof installTreasuryLedger>;
 export const NODE_UNHEALTHY = { code: -32005, message: 'Node is unhealthy' };
 
 /** A local RPC node whose chain is a treasury ledger (and nothing of the launchpad). */
-export async function startTreasuryNode(treasury = randomAddress()) {
+export async function startTreasuryNode(treasury = randomAddress(), holder?: HolderMintOnChain) {
   const rpc = await startSolanaRpcServer({ programId: randomAddress() });
-  return { rpc, ledger: installTreasuryLedger(rpc, treasury), treasury, url: rpc.url, close: () => rpc.close() };
+  return { rpc, ledger: installTreasuryLedger(rpc, treasury, holder), treasury, url: rpc.url, close: () => rpc.close() };
 }
 export type TreasuryNode = Awaited<ReturnType<typeof startTreasuryNode>>;

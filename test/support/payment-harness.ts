@@ -17,11 +17,14 @@ const TEST_BOT_TOKEN = '123456789:test-bot-token-not-a-real-secret';
  * RPC node with a treasury ledger, a local SMTP server and a local Telegram Bot API server. Timings are short so intents, reminders and plan ends
  * play out in seconds; `clock` is the activities' clock (the plan period is computed from it).
  */
-export async function startPaymentSystem(o: { intentWindowS: number; timing: PaymentTiming; burnShare?: number; clock?: () => Date; overrides?: Partial<ActivityDeps> }) {
+export const HOLDER_DECIMALS = 6;
+
+/** `tokensPerSol`: paying with the holder token is offered at this rate (its mint has HOLDER_DECIMALS decimals on the node). */
+export async function startPaymentSystem(o: { intentWindowS: number; timing: PaymentTiming; burnShare?: number; tokensPerSol?: string; clock?: () => Date; overrides?: Partial<ActivityDeps> }) {
   const treasury = randomAddress();
   const holderMint = randomAddress();
   const t = await createTestDatabase();
-  const { rpc, ledger } = await startTreasuryNode(treasury);
+  const { rpc, ledger } = await startTreasuryNode(treasury, { mint: holderMint, decimals: HOLDER_DECIMALS });
   const smtp = await startSmtpServer();
   const telegram = await startTelegramBotApiServer(TEST_BOT_TOKEN);
   const w = await startWorker(t.db, { ...(o.clock ? { now: o.clock } : {}), ...o.overrides }, {
@@ -36,10 +39,12 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
     PLAN_REMINDER_LEAD_S: String(o.timing.reminderLeadS),
     BURN_REVENUE_SHARE: String(o.burnShare ?? 0),
     HOLDER_TOKEN_MINT: holderMint,
+    ...(o.tokensPerSol ? { TOKEN_PAYMENT_TOKENS_PER_SOL: o.tokensPerSol } : {}),
     TEMPORAL_TASK_QUEUE: uniqueId('payments'),
   });
   const starter = createPaymentStarter(w.client, w.taskQueue, o.timing);
-  const api = await startApi(t.db, {}, { billing: { treasury, intentWindowS: o.intentWindowS, publicBaseUrl: PUBLIC_BASE, paymentStarter: starter, holderTokenMint: holderMint } });
+  const tokenPayment = o.tokensPerSol ? { tokensPerSol: o.tokensPerSol, rpcUrl: rpc.url } : undefined;
+  const api = await startApi(t.db, {}, { billing: { treasury, intentWindowS: o.intentWindowS, publicBaseUrl: PUBLIC_BASE, paymentStarter: starter, holderTokenMint: holderMint, tokenPayment } });
 
   const status = async (memo: string) => {
     const r = await call(`${api.url}/api/upgrade/${memo}`);
@@ -61,7 +66,7 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       const r = await call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expectConforms('post', '/api/upgrade', r.status, r.body);
       if (r.status !== 200) throw new Error(`upgrade answered ${r.status}: ${JSON.stringify(r.body)}`);
-      return r.body as { memo: string; amount_lamports: number; api_key: string | null; key_prefix: string; expires_at: string };
+      return r.body as Record<string, unknown> & { memo: string; amount_lamports: number; amount_tokens: string | null; api_key: string | null; key_prefix: string; expires_at: string; deeplinks: { solana_pay: string } };
     },
     status,
     /** Polls `cond` until it holds; fails naming `what` after `timeoutMs`. */

@@ -22,11 +22,21 @@ describe('config', () => {
       smtpUrl: undefined,
       smtpFrom: 'billing@localhost',
       burnShareBps: 0,
+      tokensPerSol: null,
     });
     expect(loadConfig({ BURN_REVENUE_SHARE: '0.125' }).billing.burnShareBps).toBe(1250);
     expect(() => loadConfig({ TREASURY_ADDRESS: 'not-base58-0OIl' })).toThrow(/TREASURY_ADDRESS/);
     expect(() => loadConfig({ BURN_REVENUE_SHARE: '1.5' })).toThrow(/BURN_REVENUE_SHARE/);
     expect(() => loadConfig({ PAYMENT_INTENT_WINDOW_S: '10' })).toThrow(/PAYMENT_INTENT_WINDOW_S/);
+  });
+  it('offers paying with the holder token only at a positive rate, kept as the exact decimal, and only with a mint', () => {
+    const mint = 'So11111111111111111111111111111111111111112';
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678' }).billing.tokensPerSol).toBe('12345.678');
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '0.000' }).billing.tokensPerSol).toBeNull();
+    expect(loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '0' }).billing.tokensPerSol).toBeNull();
+    for (const bad of ['-5', '1e6', 'abc', '1,000', ''])
+      expect(() => loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: bad })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL/);
+    expect(() => loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '1000' })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL.*HOLDER_TOKEN_MINT/);
   });
   it('configures the messaging bot only with a well-formed token, and never echoes the token in the error', () => {
     expect(loadConfig({}).messaging).toEqual({ telegramBotToken: undefined, telegramApiRoot: 'https://api.telegram.org' });

@@ -57,7 +57,7 @@ describe('payment memos', () => {
 describe('payment links', () => {
   const o = {
     recipient: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
-    amountLamports: 400_000_000n,
+    amount: '0.4',
     memo: 'lp-2Ek1qLnVEvXpNHW4K1sPZF',
     label: 'Launchpad API',
     message: 'Builder monthly plan & more',
@@ -72,6 +72,16 @@ describe('payment links', () => {
     expect(parsed.protocol).toBe('solana:');
     expect(parsed.searchParams.get('memo')).toBe(o.memo);
     expect(parsed.searchParams.get('amount')).toBe('0.4');
+  });
+
+  it('asks for the holder token with spl-token, the amount in the token’s UI units', () => {
+    const mint = 'So11111111111111111111111111111111111111112';
+    const url = solanaPayUrl({ ...o, amount: '12500.5', splToken: mint });
+    expect(url).toBe(`solana:${o.recipient}?amount=12500.5&spl-token=${mint}&label=Launchpad%20API&message=Builder%20monthly%20plan%20%26%20more&memo=${o.memo}`);
+    const parsed = new URL(url);
+    expect(parsed.searchParams.get('spl-token')).toBe(mint);
+    expect(parsed.searchParams.get('amount')).toBe('12500.5');
+    expect(new URL(solanaPayUrl(o)).searchParams.has('spl-token')).toBe(false);
   });
 
   it('opens the pay page in each wallet app through its browse universal link', () => {
