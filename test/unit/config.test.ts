@@ -34,7 +34,8 @@ describe('config', () => {
     expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678' }).billing.tokensPerSol).toBe('12345.678');
     expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '0.000' }).billing.tokensPerSol).toBeNull();
     expect(loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '0' }).billing.tokensPerSol).toBeNull();
-    for (const bad of ['-5', '1e6', 'abc', '1,000', ''])
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '' }).billing.tokensPerSol).toBeNull();
+    for (const bad of ['-5', '1e6', 'abc', '1,000'])
       expect(() => loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: bad })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL/);
     expect(() => loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '1000' })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL.*HOLDER_TOKEN_MINT/);
   });
@@ -50,6 +51,10 @@ describe('config', () => {
     }
     expect(message).toMatch(/TELEGRAM_BOT_TOKEN/);
     expect(message).not.toContain('secret-without-bot-id');
+  });
+  it('treats an empty value as unset, as env files and compose interpolation leave it', () => {
+    const c = loadConfig({ TREASURY_ADDRESS: '', TELEGRAM_BOT_TOKEN: '  ', API_PORT: '' });
+    expect([c.billing.treasury, c.messaging.telegramBotToken, c.api.port]).toEqual([undefined, undefined, 8000]);
   });
   it('fails fast on a bad value, naming it', () => {
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
