@@ -5,10 +5,9 @@ import type { PaymentIntent, PaymentIntentStore } from '../../db/billing/payment
 import { IntentNotPayable, type PlanActivation } from '../../db/billing/plan-activation';
 import type { ReminderChannel, ReminderStore } from '../../db/billing/reminder-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
-import { paymentUnitOf, priceUnitsOf, tokensUiString } from '../../domain/billing/pay-with';
+import { amountToPay, paymentUnitOf, priceUnitsOf } from '../../domain/billing/pay-with';
 import { decidePayment, intentStatusAfter } from '../../domain/billing/payment-matching';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
-import { lamportsToSolString } from '../../domain/billing/pricing';
 import type { TreasuryScanner } from './treasury-scanner';
 
 export type PaymentDeps = {
@@ -145,7 +144,8 @@ export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
 
 /** The same words by email and by messaging bot: no secret in them, only the key's visible prefix. */
 function reminderText(intent: PaymentIntent, planEnd: Date, renewUrl: string): string {
-  const paid = intent.token ? `${tokensUiString(intent.token.amountRaw, intent.token.decimals)} of token ${intent.token.mint}` : `${lamportsToSolString(intent.amountLamports)} SOL`;
+  const { amount, splToken } = amountToPay(intent);
+  const paid = splToken ? `${amount} of token ${splToken}` : `${amount} SOL`;
   return [
     `Your ${intent.tier} plan on API key ${intent.keyPrefix}… ends at ${planEnd.toISOString()}.`,
     '',

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
-import { amountToPay, intentLinks, PAYMENT_LABEL } from './payment-intent-view';
+import { amountToPay } from '../../domain/billing/pay-with';
+import { intentLinks, PAYMENT_LABEL } from './payment-intent-view';
 
 const MEMO = /^[A-Za-z0-9_-]{8,64}$/;
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

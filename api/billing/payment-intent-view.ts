@@ -1,16 +1,10 @@
 import type { NewIntent } from '../../db/billing/payment-intent-store';
-import { tokensUiString } from '../../domain/billing/pay-with';
+import { amountToPay, tokensUiString } from '../../domain/billing/pay-with';
 import { paymentLinks, type PaymentLinks } from '../../domain/billing/payment-links';
-import { lamportsToSolString } from '../../domain/billing/pricing';
 
 export const PAYMENT_LABEL = 'Launchpad API';
 
 type ViewedIntent = Pick<NewIntent, 'memo' | 'tier' | 'plan' | 'amountLamports' | 'payWith' | 'token' | 'treasury'>;
-
-/** What the payer sends, as a decimal string in the unit they send it in: SOL, or the token's UI units. */
-export function amountToPay(i: ViewedIntent): { amount: string; splToken: string | null } {
-  return i.token ? { amount: tokensUiString(i.token.amountRaw, i.token.decimals), splToken: i.token.mint } : { amount: lamportsToSolString(i.amountLamports), splToken: null };
-}
 
 /** The pay page and the wallet links of an intent; one place so creation and status answer the same links. */
 export function intentLinks(i: ViewedIntent, publicBaseUrl: string): PaymentLinks {

@@ -100,6 +100,12 @@ export function createPaymentIntentStore(db: Knex) {
       return r ? toIntent(r) : undefined;
     },
 
+    /** The intent, its row locked until the caller's transaction ends (the store is built over that transaction). */
+    async getForUpdate(memo: string): Promise<PaymentIntent | undefined> {
+      const r = await db('payment_intents').where({ memo }).forUpdate().first(columns(db));
+      return r ? toIntent(r) : undefined;
+    },
+
     async markWorkflowStarted(memo: string, at: Date): Promise<void> {
       await db('payment_intents').where({ memo }).whereNull('workflow_started_at').update({ workflow_started_at: at });
     },

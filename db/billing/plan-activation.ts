@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { PlanNotExtendable, type PlanKeyPort } from '../../domain/billing/plan-keys';
-import { tokensUiString } from '../../domain/billing/pay-with';
-import { PLAN_DAYS, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
+import { amountToPay } from '../../domain/billing/pay-with';
+import { PLAN_DAYS } from '../../domain/billing/pricing';
 import { createBurnStore } from './burn-store';
+import { createPaymentIntentStore } from './payment-intent-store';
 
 export type Activation = { keyId: number; planExpiresAt: Date; activatedAt: Date; firstTime: boolean };
 
@@ -19,31 +20,29 @@ export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => Plan
   return {
     async activate(memo: string, now: Date): Promise<Activation> {
       return db.transaction(async (trx) => {
-        const r = await trx('payment_intents').where({ memo }).forUpdate().first('*', trx.raw('amount_tokens_raw::text AS amount_tokens_raw_text'));
-        if (!r) throw new IntentNotPayable(`unknown intent ${memo}`);
-        if (r.activated_at) return { keyId: r.key_id, planExpiresAt: r.plan_expires_at, activatedAt: r.activated_at, firstTime: false };
-        if (r.status !== 'paid') throw new IntentNotPayable(`intent ${memo} is ${r.status}, not paid`);
-        if (r.key_id === null) throw new IntentNotPayable(`intent ${memo} has no key`);
-        const plan = r.plan as Plan;
+        const intent = await createPaymentIntentStore(trx).getForUpdate(memo);
+        if (!intent) throw new IntentNotPayable(`unknown intent ${memo}`);
+        if (intent.activatedAt) return { keyId: intent.keyId, planExpiresAt: intent.planExpiresAt!, activatedAt: intent.activatedAt, firstTime: false };
+        if (intent.status !== 'paid' || !intent.paidSignature) throw new IntentNotPayable(`intent ${memo} is ${intent.status}, not paid`);
         let planExpiresAt: Date;
         try {
-          ({ planExpiresAt } = await o.planKeys(trx).extendPlan({ grantId: `payment:${memo}`, keyId: r.key_id, tier: r.tier as PurchasableTier, plan, days: PLAN_DAYS[plan], now }));
+          ({ planExpiresAt } = await o.planKeys(trx).extendPlan({ grantId: `payment:${memo}`, keyId: intent.keyId, tier: intent.tier, plan: intent.plan, days: PLAN_DAYS[intent.plan], now }));
         } catch (e) {
           // The key changed after the intent was made (revoked): nothing to activate; an operator refunds the payment.
           if (e instanceof PlanNotExtendable) throw new IntentNotPayable(`intent ${memo}: ${e.message}`);
           throw e;
         }
         await trx('payment_intents').where({ memo }).update({ status: 'activated', activated_at: now, plan_expires_at: planExpiresAt });
-        if (r.pay_with === 'token') {
+        if (intent.payWith === 'token') {
           // The price paid in tokens is burned, under the signature that completed the payment. An overpayment's
           // excess is recorded on the intent for an operator to refund, as with SOL: burning it too would promise
           // tokens the treasury may have to give back. The revenue share is of SOL revenue; a token payment brings none.
-          await burns.owePaymentReceipt(trx, { sourceSignature: r.paid_signature, amountTokens: tokensUiString(BigInt(r.amount_tokens_raw_text), r.token_decimals), at: now });
+          await burns.owePaymentReceipt(trx, { sourceSignature: intent.paidSignature, amountTokens: amountToPay(intent).amount, at: now });
         } else {
           // Revenue is the list price; an overpayment's excess is recorded on the intent for an operator to refund.
-          await burns.commitRevenue(trx, { memo, revenueLamports: BigInt(r.amount_lamports), shareBps: o.burnShareBps, at: now });
+          await burns.commitRevenue(trx, { memo, revenueLamports: intent.amountLamports, shareBps: o.burnShareBps, at: now });
         }
-        return { keyId: r.key_id, planExpiresAt, activatedAt: now, firstTime: true };
+        return { keyId: intent.keyId, planExpiresAt, activatedAt: now, firstTime: true };
       });
     },
   };

@@ -1,4 +1,5 @@
 import { unitsToDecimalString } from './decimal-units';
+import { lamportsToSolString } from './pricing';
 
 /** What a plan is paid in: SOL, or the holder token (HOLDER_TOKEN_MINT). */
 export type PayWith = 'sol' | 'token';
@@ -22,6 +23,16 @@ export function paymentUnitOf(i: PricedIntent): PaymentUnit {
 /** The amount that completes the intent, in its unit. */
 export function priceUnitsOf(i: PricedIntent): bigint {
   return i.payWith === 'token' ? tokenOf(i).amountRaw : i.amountLamports;
+}
+
+/**
+ * What the payer sends, as the exact decimal in the unit they send it in: SOL, or the token's UI units (with the
+ * mint, for Solana Pay's `spl-token`). The one reading of an intent's price for links, pages, reminders and receipts.
+ */
+export function amountToPay(i: PricedIntent): { amount: string; splToken: string | null } {
+  if (i.payWith !== 'token') return { amount: lamportsToSolString(i.amountLamports), splToken: null };
+  const t = tokenOf(i);
+  return { amount: tokensUiString(t.amountRaw, t.decimals), splToken: t.mint };
 }
 
 /** Raw token units as the exact decimal people and wallets read ("12500.5"). */
