@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { BurnReader } from '../../clients/solana/burn-transaction';
-import { ObligationsNotOpen, type BurnStore } from '../../db/billing/burn-store';
+import type { BurnStore } from '../../db/billing/burn-store';
 import type { BurnRecordInput, BurnRecordResult } from '../../workflows/billing/burn-record-contract';
 import { BurnNotRecordable, recordVerifiedBurn } from './burn-recorder';
 
@@ -14,15 +13,13 @@ export type BurnDeps = {
 
 export function createBurnActivities(d: BurnDeps) {
   return {
-    /** Idempotent on the signature: a second run returns the first record (`inserted: false`). */
+    /**
+     * Idempotent on the signature: a second run returns the first record (`inserted: false`). What can never be
+     * recorded throws BurnNotRecordable or ObligationsNotOpen, which the workflow's retry policy does not retry.
+     */
     async recordExecutedBurn(input: BurnRecordInput): Promise<BurnRecordResult> {
-      if (!d.holderTokenMint) throw ApplicationFailure.nonRetryable('HOLDER_TOKEN_MINT is not configured', 'BurnNotRecordable');
-      try {
-        return await recordVerifiedBurn({ reader: d.burnReader, burnStore: d.burnStore, tokenMint: d.holderTokenMint, now: d.now }, input);
-      } catch (e) {
-        if (e instanceof BurnNotRecordable || e instanceof ObligationsNotOpen) throw ApplicationFailure.nonRetryable(e.message, e.name);
-        throw e;
-      }
+      if (!d.holderTokenMint) throw new BurnNotRecordable('HOLDER_TOKEN_MINT is not configured');
+      return recordVerifiedBurn({ reader: d.burnReader, burnStore: d.burnStore, tokenMint: d.holderTokenMint, now: d.now }, input);
     },
   };
 }

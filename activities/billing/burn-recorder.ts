@@ -1,7 +1,7 @@
 import type { BurnReader } from '../../clients/solana/burn-transaction';
 import type { BurnKind, BurnStore } from '../../db/billing/burn-store';
 
-/** The transaction can never be recorded as this burn (failed, burns none of the token, settles what is not open). */
+/** The transaction can never be recorded as a burn of the holder token (it failed, or burned none of it). */
 export class BurnNotRecordable extends Error {
   constructor(message: string) {
     super(message);
