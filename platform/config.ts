@@ -79,7 +79,7 @@ const schema = z.object({
   /** How long an API process reuses a key lookup; plan changes and revocations show within this. Quotas are never cached. */
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
-  HOLDER_TOKEN_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/).optional(),
+  HOLDER_TOKEN_MINT: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
   HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
   HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
   HOLDER_RPC_URL: z.string().url().optional(),
