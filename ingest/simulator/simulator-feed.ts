@@ -46,7 +46,7 @@ export function createSimulatorFeed(opts: SimulatorFeedOptions): LaunchFeed {
   async function run(sink: (events: LaunchEvent[]) => Promise<void>): Promise<void> {
     const realStart = now();
     // The market opens now, so at speed 1 virtual time is wall time.
-    const stream = createMarketSimulator({ ...market, run: market.run ?? realStart, firstSlot: market.firstSlot ?? slotAt(realStart), startMs: realStart }).events(
+    const stream = createMarketSimulator({ ...market, run: market.run ?? Math.floor(realStart), firstSlot: market.firstSlot ?? slotAt(realStart), startMs: realStart }).events(
       realStart,
       Infinity,
     );
