@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import { eventKey, type CompleteEvent, type CreateEvent, type LaunchEvent, type MigrateEvent, type TradeEvent } from '../../domain/mint/launch-events';
 
 export type NewMint = { mint: string; createdAt: Date; mayhem: boolean };
-export type WriteResult = { newMints: NewMint[]; newGraduations: { mint: string; at: Date }[]; tradesInserted: number };
+export type WriteResult = {
+  newMints: NewMint[];
+  newGraduations: { mint: string; at: Date }[];
+  tradesInserted: number;
+  /** Events of the batch that stored something new (a row, or a graduation time not yet known); the rest were already stored. */
+  written: number;
+};
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest table. */
 const CHUNK = 1000;
@@ -16,7 +22,8 @@ function chunks<T>(xs: T[]): T[][] {
 /**
  * Writes a batch of feed events in one transaction. Every insert is keyed by the feeds' natural keys and
  * ignores conflicts, so the same batch written twice (a retry, a second feed) changes nothing twice. Returns
- * what is new, so the caller starts workflows and sends graduation signals only once the rows are durable.
+ * what is new, so the caller starts workflows and sends graduation signals only once the rows are durable, and
+ * counts it from the rows the statements report (no extra round trip).
  */
 export function createLaunchEventStore(db: Knex) {
   return {
@@ -77,16 +84,20 @@ export function createLaunchEventStore(db: Knex) {
           tradesInserted += rows.length;
         }
 
-        // A graduation is new when this batch creates its row, from either the complete or the migrate event.
+        // A graduation is new when this batch creates its row, from either the complete or the migrate event. The
+        // update only fills a time still missing, so a row comes back only when the event stored something.
         const newGraduations: { mint: string; at: Date }[] = [];
+        let graduationEventsWritten = 0;
         for (const c of dedupe(completes, (e) => e.mint)) {
           const r = await trx.raw(
             `INSERT INTO mint_graduations (mint, completed_at, complete_signature, source) VALUES (?, ?, ?, ?)
              ON CONFLICT (mint) DO UPDATE SET completed_at = COALESCE(mint_graduations.completed_at, EXCLUDED.completed_at),
                complete_signature = COALESCE(mint_graduations.complete_signature, EXCLUDED.complete_signature)
+             WHERE mint_graduations.completed_at IS NULL
              RETURNING (xmax = 0) AS inserted`,
             [c.mint, c.at, c.signature, c.source],
           );
+          graduationEventsWritten += r.rows.length;
           if (r.rows[0]?.inserted) newGraduations.push({ mint: c.mint, at: c.at });
         }
         for (const m of dedupe(migrates, (e) => e.mint)) {
@@ -94,12 +105,14 @@ export function createLaunchEventStore(db: Knex) {
             `INSERT INTO mint_graduations (mint, migrated_at, pool, source) VALUES (?, ?, ?, ?)
              ON CONFLICT (mint) DO UPDATE SET migrated_at = COALESCE(mint_graduations.migrated_at, EXCLUDED.migrated_at),
                pool = COALESCE(mint_graduations.pool, EXCLUDED.pool)
+             WHERE mint_graduations.migrated_at IS NULL
              RETURNING (xmax = 0) AS inserted`,
             [m.mint, m.at, m.pool, m.source],
           );
+          graduationEventsWritten += r.rows.length;
           if (r.rows[0]?.inserted) newGraduations.push({ mint: m.mint, at: m.at });
         }
-        return { newMints, newGraduations, tradesInserted };
+        return { newMints, newGraduations, tradesInserted, written: newMints.length + tradesInserted + graduationEventsWritten };
       });
     },
 

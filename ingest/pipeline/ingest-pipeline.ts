@@ -3,7 +3,21 @@ import { eventKey, type LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { LifecycleStarter } from './lifecycle-starter';
 
-export type IngestCounters = { received: number; written: number; duplicatesSkipped: number; mintsStarted: number; graduationsSignalled: number; batches: number };
+/**
+ * received = duplicatesSkipped + alreadyStored + written. `written` counts events that stored something new
+ * (rows the database reports inserted), never attempts: a feed replaying what is stored shows as alreadyStored.
+ */
+export type IngestCounters = {
+  received: number;
+  written: number;
+  /** Dropped before the write: this process had already seen the event's key. */
+  duplicatesSkipped: number;
+  /** Reached the database but stored nothing new: already there (an earlier run, another feed) or repeated in the batch. */
+  alreadyStored: number;
+  mintsStarted: number;
+  graduationsSignalled: number;
+  batches: number;
+};
 
 /**
  * Turns feed batches into durable facts, then into workflow commands:
@@ -15,7 +29,7 @@ export type IngestCounters = { received: number; written: number; duplicatesSkip
 export function createIngestPipeline(d: { store: LaunchEventStore; starter: LifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
   const capacity = d.recentKeys ?? 200_000;
   const seen = new Set<string>();
-  const counters: IngestCounters = { received: 0, written: 0, duplicatesSkipped: 0, mintsStarted: 0, graduationsSignalled: 0, batches: 0 };
+  const counters: IngestCounters = { received: 0, written: 0, duplicatesSkipped: 0, alreadyStored: 0, mintsStarted: 0, graduationsSignalled: 0, batches: 0 };
   let queue: Promise<unknown> = Promise.resolve();
 
   const remember = (k: string) => {
@@ -71,7 +85,8 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Life
       if (!fresh.length) return;
       const r = await d.store.writeBatch(fresh);
       for (const e of fresh) remember(eventKey(e));
-      counters.written += fresh.length;
+      counters.written += r.written;
+      counters.alreadyStored += fresh.length - r.written;
       await startAll(r.newMints.filter((m) => !m.mayhem));
       if (r.newGraduations.length) await signalAll(r.newGraduations);
   }

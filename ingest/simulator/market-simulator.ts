@@ -13,11 +13,18 @@ const NativeDate = Date;
  * A launchpad market generated from a seed on a virtual clock: launches arrive as a Poisson process; each
  * launch draws its creator (a standing pool with runner creators and serial ruggers), its fate and its bots
  * (bundles in the creation slot, snipers in the first seconds) and then trades on a constant-product curve
- * until it graduates (complete, then migrate), dies or ages out. Same seed and start → same market, event
- * for event.
+ * until it graduates (complete, then migrate), dies or ages out. Same seed, run and start → same market,
+ * event for event.
  */
 export type MarketSimulatorOptions = {
   seed: number;
+  /**
+   * Which run of the seed's market. A restarted live feed passes a new run so that its launches, mints and
+   * signatures are new (the database already holds the old ones), while the standing populations (creators,
+   * traders, bots) recur, so creator records carry over. Omitted (backtests, tests), the seed alone decides,
+   * exactly as before runs existed.
+   */
+  run?: number;
   /** Virtual time the market opens at; defaults to the `fromMs` of the first `events` call. */
   startMs?: number;
   /** Launches per second (0.3 ≈ 26k a day, the late-2025 scale). */
@@ -100,7 +107,11 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
   if (!(launchesPerSecond > 0)) throw new RangeError('launchesPerSecond must be > 0');
   if (!(graduationShare >= 0 && graduationShare <= 1) || !(mayhemShare >= 0 && mayhemShare <= 1)) throw new RangeError('shares must be in [0, 1]');
   const odds = winnerOdds(graduationShare, pop.runnerLaunchShare, pop.ruggerLaunchShare);
-  const launchRng = SeededRandom.derive(opts.seed, 'launches');
+  const runId = opts.run;
+  if (runId !== undefined && !Number.isSafeInteger(runId)) throw new RangeError('run must be an integer');
+  // Per-run streams are 128-bit: a long demo restarted many times must never draw a mint address twice.
+  const stream = (...parts: (string | number)[]) => (runId === undefined ? SeededRandom.derive(opts.seed, ...parts) : SeededRandom.deriveWide(opts.seed, 'run', runId, ...parts));
+  const launchRng = stream('launches');
   const queue = new EventQueue<Scheduled>();
   const stats: MarketStats = {
     launches: 0,
@@ -140,7 +151,7 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
 
   const launch = (c: MintContext, atMs: number): LaunchEvent[] => {
     const index = stats.launches++;
-    const rng = SeededRandom.derive(opts.seed, 'mint', index);
+    const rng = stream('mint', index);
     const u = rng.float();
     const kind: CreatorKind = u < pop.runnerLaunchShare ? 'runner' : u < pop.runnerLaunchShare + pop.ruggerLaunchShare ? 'rugger' : 'normal';
     const creatorIndex = rng.int(0, kind === 'runner' ? pop.runnerCreators : kind === 'rugger' ? pop.ruggerCreators : pop.creators);

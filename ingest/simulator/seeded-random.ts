@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // Globals bound once: under jest's vm sandbox every global lookup (Math, Date, BigInt…) costs ~300 ns,
 // which made the simulator ~100× slower in tests than in production.
 const { exp, floor, imul, log, max, min, round, sqrt } = Math;
@@ -14,7 +16,13 @@ export class SeededRandom {
   private s3: number;
   private spareNormal: number | null = null;
 
-  constructor(seed: number) {
+  /** A 32-bit seed, or the whole 128-bit state (see `deriveWide`). */
+  constructor(seed: number | readonly [number, number, number, number]) {
+    if (typeof seed !== 'number') {
+      [this.s0, this.s1, this.s2, this.s3] = seed.map((w) => w >>> 0) as [number, number, number, number];
+      if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+      return;
+    }
     // splitmix32 spreads any 32-bit seed (including 0) over the 128-bit state; xoshiro's state must not be all zero.
     let x = seed >>> 0;
     const next = () => {
@@ -126,6 +134,16 @@ export class SeededRandom {
   /** An independent stream derived from this seed and a label, so one mint's draws never shift another's. */
   static derive(seed: number, ...parts: (number | string)[]): SeededRandom {
     return new SeededRandom(hashSeed(seed, ...parts));
+  }
+
+  /**
+   * Like `derive`, but the whole 128-bit state comes from SHA-256 of the seed and labels. `derive` has 2^32
+   * streams, so labels that keep coming (every mint of every run of a long demo) would sooner or later share
+   * one and repeat a mint address; here two labels share a stream with odds of about 2^-128.
+   */
+  static deriveWide(seed: number, ...parts: (number | string)[]): SeededRandom {
+    const d = createHash('sha256').update(JSON.stringify([seed, ...parts])).digest();
+    return new SeededRandom([d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)]);
   }
 }
 

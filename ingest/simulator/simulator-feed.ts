@@ -7,6 +7,10 @@ import { createMarketSimulator, type MarketSimulatorOptions } from './market-sim
  * `speed` times faster), delivered in batches every `batchIntervalMs`. Each event's `at` is the wall-clock
  * moment it happens in the feed, never in the future, so the rest of the system treats simulated launches
  * as live. A slow sink holds the next batch back (back-pressure); the market catches up afterwards.
+ *
+ * Every start is a new run of the seed's market (`run` defaults to the start time in ms): a restarted feed
+ * writes new mints and signatures at later times and later slots instead of replaying the ones the database
+ * already holds, which the idempotent writes would drop. Mints of the stopped run simply trade no more.
  */
 export type SimulatorFeedOptions = Omit<MarketSimulatorOptions, 'startMs'> & {
   name?: string;
@@ -42,7 +46,10 @@ export function createSimulatorFeed(opts: SimulatorFeedOptions): LaunchFeed {
   async function run(sink: (events: LaunchEvent[]) => Promise<void>): Promise<void> {
     const realStart = now();
     // The market opens now, so at speed 1 virtual time is wall time.
-    const stream = createMarketSimulator({ ...market, startMs: realStart }).events(realStart, Infinity);
+    const stream = createMarketSimulator({ ...market, run: market.run ?? Math.floor(realStart), firstSlot: market.firstSlot ?? slotAt(realStart), startMs: realStart }).events(
+      realStart,
+      Infinity,
+    );
     let held: LaunchEvent | null = null;
     const wallAt = (virtualMs: number) => new Date(Math.floor(realStart + (virtualMs - realStart) / speed));
 
@@ -113,3 +120,7 @@ export function createSimulatorFeed(opts: SimulatorFeedOptions): LaunchFeed {
     },
   };
 }
+
+/** Slots follow the wall clock (anchored near mainnet's, ~2.5 a second), so a later run has later slots. */
+const SLOT_ANCHOR = { ms: Date.UTC(2025, 6, 1), slot: 350_000_000 };
+const slotAt = (ms: number) => SLOT_ANCHOR.slot + Math.floor((ms - SLOT_ANCHOR.ms) / 400);
