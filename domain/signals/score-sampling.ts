@@ -37,9 +37,10 @@ export function dueSampleAges(createdAtMs: number, sampledThroughMs: number | nu
 export type SampledMint = { createdAtMs: number; smartMoneyIn: number; maxMult: number };
 
 /**
- * One refresh's sampling: adds every due tick of every given mint (pass every tracked mint, including those that
- * left the window since the last refresh, so their last ticks are taken), then moves the watermark to `atMs`.
- * Returns the number of samples added.
+ * One refresh's sampling: adds every due tick of every given mint, then moves the watermark to `atMs`. The
+ * watermark is shared by all mints, so pass every tracked mint, including those that left the window since the
+ * last refresh (their last ticks are due): a mint left out loses its ticks up to `atMs`. Cross evaluations
+ * between refreshes never sample. Returns the number of samples added.
  */
 export function sampleRefresh(threshold: RollingThreshold, mints: Iterable<SampledMint>, atMs: number): number {
   const since = threshold.sampledThroughMs;
