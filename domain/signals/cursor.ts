@@ -4,20 +4,19 @@
  *
  * Design (to build in the signals store; nothing here touches a database):
  *
- *   Each signal row gets `deliverable_cursor bigint UNIQUE` exactly once, in the transaction that makes it
- *   deliverable (tier known; the same transaction writes the signal payload and its outbox event). As that
- *   transaction's last statement, under READ COMMITTED, it takes one transaction-level advisory lock and assigns
+ *   A signal row is inserted once, by the transaction that makes a cross deliverable (its tier known), which
+ *   also sets the prediction's tier and writes the outbox event. As that transaction's last statement, under
+ *   READ COMMITTED, it takes one transaction-level advisory lock and takes its cursor:
  *
  *     SELECT pg_advisory_xact_lock(<signal cursor key>);
- *     UPDATE signals SET deliverable_cursor = greatest(
- *              (SELECT coalesce(max(deliverable_cursor), 0) FROM signals) + 1,
- *              (extract(epoch FROM clock_timestamp()) * 1e6)::bigint),
- *            delivered_at = clock_timestamp()
- *      WHERE id = $1 AND deliverable_cursor IS NULL;
+ *     INSERT INTO signals (prediction_id, tier, payload, delivered_at, cursor)
+ *     VALUES ($1, $2, $3, clock_timestamp(), (SELECT greatest(coalesce(max(cursor), 0) + 1,
+ *                                     (extract(epoch FROM clock_timestamp()) * 1e6)::bigint) FROM signals))
+ *     ON CONFLICT (prediction_id) DO NOTHING;
  *     COMMIT;   -- releases the lock
  *
- *   The feed reads `WHERE deliverable_cursor > $since ORDER BY deliverable_cursor LIMIT $limit` (nextCursor and
- *   feedLowerBound below give the same rule in code).
+ *   `cursor` is UNIQUE (its index also answers the max). The feed reads `WHERE cursor > $since ORDER BY cursor
+ *   LIMIT $limit + 1`; nextCursor, feedLowerBound and feedPage below are the same rules in code.
  *
  * Why it holds: Postgres releases a transaction's locks after its commit is visible to new snapshots. So when a
  * transaction assigns cursor c under the lock, every transaction that assigned a smaller cursor has already
@@ -25,7 +24,7 @@
  * order: a reader whose snapshot shows c shows every smaller cursor, and no smaller cursor can appear later.
  * Standbys replay commits in WAL order, which is the same order. READ COMMITTED matters: each statement takes
  * a fresh snapshot, so the max is read after the lock was granted (under REPEATABLE READ it could be stale).
- * The serialised part is one indexed update plus the commit flush (~1 ms), a ceiling near 1,000 deliveries/s
+ * The serialised part is one indexed insert plus the commit flush (~1 ms), a ceiling near 1,000 deliveries/s
  * against a few signals per second at most. The value is a microsecond timestamp made strictly increasing: it is
  * the spec's "deliverability timestamp" and makes `since=0` ("the last hour") plain arithmetic; it stays below
  * 2^53 until the year 2255.
