@@ -95,20 +95,33 @@ export function rankWallets<R extends WalletRecord>(records: readonly R[], kind:
 }
 
 /**
- * The ranked-set query for a kind, parameterised by min_total ($1) and limit ($2). The partial index of each
- * kind carries `total >= 8` and the kind's predicate; a min_total of 8 or more is then proved to imply the index
- * predicate (the planner proves it for a literal or a custom plan), and the walk stops after `limit` rows.
+ * The ranked-set query for a kind and min_total, parameterised by min_total ($1) and limit ($2). Each kind has
+ * two partial indexes ordered like the query (leaderboardIndexSql): one over `total >= 8` and one over
+ * `1 <= total < 8`. From 8 up the query walks the first; below 8 it walks both and merges them (Merge Append).
+ * The branch is chosen here rather than left to the planner because a prepared (generic) plan cannot know that
+ * `total >= $1` empties the lower index and would walk all of it. Each branch repeats its index's range as
+ * literals, so a generic plan proves the partial index applies.
  */
-export function leaderboardSql(kind: LeaderboardKind, smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): string {
+export function leaderboardSql(kind: LeaderboardKind, minTotal: number, smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): string {
+  if (!(Number.isInteger(minTotal) && minTotal >= 1)) throw new RangeError(`min_total must be an integer ≥ 1, got ${minTotal}`);
   const d = leaderboardDefinition(kind, smart);
-  return `SELECT *, ${d.sql.score} AS score FROM wallet_records WHERE total >= $1 AND ${d.sql.predicate} ORDER BY ${d.sql.score} DESC, ${d.sql.tie} DESC, wallet LIMIT $2`;
+  const order = `${d.sql.score} DESC, ${d.sql.tie} DESC, wallet`;
+  const branch = (range: string) => `SELECT *, ${d.sql.score} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND ${d.sql.predicate} ORDER BY ${order} LIMIT $2`;
+  const upper = branch(`total >= ${DEFAULT_MIN_TOTAL}`);
+  if (minTotal >= DEFAULT_MIN_TOTAL) return upper;
+  const lower = branch(`total >= 1 AND total < ${DEFAULT_MIN_TOTAL}`);
+  return `SELECT * FROM ((${upper}) UNION ALL (${lower})) ranked ORDER BY score DESC, ${d.sql.tie} DESC, wallet LIMIT $2`;
 }
 
-/** The index a kind's leaderboard walks (one per smart score version; sniper and service have their own). */
-export function leaderboardIndexSql(kind: LeaderboardKind, minTotal = DEFAULT_MIN_TOTAL, smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): string {
+/** The two indexes a kind's leaderboard walks (per smart score version for `smart`): `total >= 8`, and below 8. */
+export function leaderboardIndexSql(kind: LeaderboardKind, range: 'from-min' | 'below-min', smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): string {
   const d = leaderboardDefinition(kind, smart);
-  const name = `wallet_records_${d.version.replace(/-/g, '_')}_min${minTotal}`;
-  return `CREATE INDEX CONCURRENTLY ${name} ON wallet_records (${d.sql.score} DESC, ${d.sql.tie} DESC, wallet) WHERE total >= ${minTotal} AND ${d.sql.predicate}`;
+  const name = `wallet_records_${d.version.replace(/-/g, '_')}_${range === 'from-min' ? 'from' : 'below'}_${DEFAULT_MIN_TOTAL}`;
+  const where = range === 'from-min' ? `total >= ${DEFAULT_MIN_TOTAL}` : `total >= 1 AND total < ${DEFAULT_MIN_TOTAL}`;
+  // `total` trails the key where the tie is another count: min_total is then checked on the index entry, not
+  // by a heap visit per entry (a large min_total walks far down the index).
+  const key = `${d.sql.score} DESC, ${d.sql.tie} DESC, wallet${d.sql.tie === 'total' ? '' : ', total'}`;
+  return `CREATE INDEX CONCURRENTLY ${name} ON wallet_records (${key}) WHERE ${where} AND ${d.sql.predicate}`;
 }
 
 /**

@@ -114,20 +114,28 @@ describe('the service leaderboard (graduates called early)', () => {
 });
 
 describe('the leaderboards in SQL', () => {
-  it('query each kind by its score, tie column and address, from min_total ($1), limit $2', () => {
-    expect(leaderboardSql('smart')).toBe(
-      "SELECT *, (((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8)) AS score FROM wallet_records WHERE total >= $1 AND true ORDER BY (((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8)) DESC, total DESC, wallet LIMIT $2",
-    );
-    expect(leaderboardSql('sniper')).toContain("ORDER BY ((sniped_rugged::float8 + '1.05'::float8) / (fast_snipes + '5'::float8)) DESC, fast_snipes DESC, wallet");
-    expect(leaderboardSql('service')).toContain('WHERE total >= $1 AND (early_graduated >= 1)');
+  const SMART = "(((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8))";
+
+  it('walk the index from 8 for min_total ≥ 8, and merge it with the one below 8 for smaller min_total', () => {
+    const branch = (range: string) => `SELECT *, ${SMART} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND true ORDER BY ${SMART} DESC, total DESC, wallet LIMIT $2`;
+    expect(leaderboardSql('smart', 8)).toBe(branch('total >= 8'));
+    expect(leaderboardSql('smart', 50)).toBe(branch('total >= 8'));
+    expect(leaderboardSql('smart', 7)).toBe(`SELECT * FROM ((${branch('total >= 8')}) UNION ALL (${branch('total >= 1 AND total < 8')})) ranked ORDER BY score DESC, total DESC, wallet LIMIT $2`);
+    expect(leaderboardSql('smart', 1)).toBe(leaderboardSql('smart', 7));
+    expect(leaderboardSql('sniper', 8)).toContain("ORDER BY ((sniped_rugged::float8 + '1.05'::float8) / (fast_snipes + '5'::float8)) DESC, fast_snipes DESC, wallet");
+    expect(leaderboardSql('sniper', 8)).toContain('WHERE total >= 8 AND total >= $1 AND (10 * fast_snipes >= 7 * total)');
+    expect(leaderboardSql('service', 3)).toContain('WHERE total >= 1 AND total < 8 AND total >= $1 AND (early_graduated >= 1)');
+    expect(() => leaderboardSql('smart', 0)).toThrow(/min_total/);
   });
 
-  it('build one partial index per kind (and per smart version) whose order is the query’s', () => {
-    expect(leaderboardIndexSql('smart')).toBe(
-      "CREATE INDEX CONCURRENTLY wallet_records_smart_v1_min8 ON wallet_records ((((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8)) DESC, total DESC, wallet) WHERE total >= 8 AND true",
+  it('build two partial indexes per kind (and per smart version) whose order is the query’s', () => {
+    expect(leaderboardIndexSql('smart', 'from-min')).toBe(`CREATE INDEX CONCURRENTLY wallet_records_smart_v1_from_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 8 AND true`);
+    expect(leaderboardIndexSql('smart', 'below-min')).toBe(`CREATE INDEX CONCURRENTLY wallet_records_smart_v1_below_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 1 AND total < 8 AND true`);
+    expect(leaderboardIndexSql('sniper', 'from-min')).toMatch(/^CREATE INDEX CONCURRENTLY wallet_records_sniper_v1_from_8 .* DESC, fast_snipes DESC, wallet, total\) WHERE total >= 8 AND \(10 \* fast_snipes >= 7 \* total\)$/);
+    expect(leaderboardIndexSql('service', 'below-min')).toMatch(/ DESC, early_graduated DESC, wallet, total\) WHERE total >= 1 AND total < 8 AND \(early_graduated >= 1\)$/);
+    expect(leaderboardIndexSql('smart', 'from-min', defineSmartScoreVersion('smart-v2', 0.003, 0.3, 10))).toMatch(
+      /^CREATE INDEX CONCURRENTLY wallet_records_smart_v2_from_8 ON wallet_records \(\(\(\(graduated - rugged\)::float8 \+ '-2.97'::float8\)/,
     );
-    expect(leaderboardIndexSql('sniper')).toMatch(/^CREATE INDEX CONCURRENTLY wallet_records_sniper_v1_min8 .* WHERE total >= 8 AND \(10 \* fast_snipes >= 7 \* total\)$/);
-    expect(leaderboardIndexSql('smart', 1, defineSmartScoreVersion('smart-v2', 0.003, 0.3, 10))).toMatch(/^CREATE INDEX CONCURRENTLY wallet_records_smart_v2_min1 ON wallet_records \(\(\(\(graduated - rugged\)::float8 \+ '-2.97'::float8\)/);
     expect(SMART_V1.id).toBe('smart-v1');
   });
 });
