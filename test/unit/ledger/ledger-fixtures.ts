@@ -1,5 +1,6 @@
+import { planHourCommit, type HourCommit } from '../../../domain/ledger/commit-chain';
 import type { CompositeLeafInputV1 } from '../../../domain/ledger/composite-leaf';
-import type { GradProbLeafInputV1 } from '../../../domain/ledger/grad-prob-leaf';
+import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../../domain/ledger/grad-prob-leaf';
 
 export const HOUR = new Date('2026-11-23T14:00:00.000Z');
 
@@ -66,4 +67,9 @@ export function gradProbRows(n: number, seed = 1): GradProbLeafInputV1[] {
     );
   }
   return rows;
+}
+
+/** The grad_prob commit of `n` generated rows in the sample hour. */
+export function gradProbCommit(n: number, seed = 1): HourCommit {
+  return planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves: gradProbRows(n, seed).map((r) => GRAD_PROB_LEAF_V1.build(r)), previous: null })!;
 }
