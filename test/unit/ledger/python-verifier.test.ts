@@ -80,7 +80,7 @@ describe('the Python verifier', () => {
 
   it('gives one verdict line and the exit code for a single proof', () => {
     const [proof] = allProofs(5, 29).slice(4);
-    expect(python(['@input'], proof)).toMatchObject({ status: 0, lines: [expect.stringMatching(/^OK   proof 0: grad_prob v1 leaf 4\/5 root [0-9a-f]{64}$/)] });
+    expect(python(['@input'], proof)).toMatchObject({ status: 0, lines: [expect.stringMatching(/^OK {3}proof 0: grad_prob v1 leaf 4\/5 root [0-9a-f]{64}$/)] });
     expect(python(['@input'], { ...proof!, leaf_index: 5 })).toMatchObject({ status: 1, lines: ['FAIL proof 0: leaf_index is outside 0..leaf_count-1'] });
   });
 
