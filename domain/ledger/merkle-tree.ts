@@ -10,8 +10,8 @@ import { DIGEST_BYTES, sha256 } from './ledger-digest';
  * count: a verifier checks the path has exactly the sides `proofShape(index, count)` prescribes, and that a
  * self-paired step's sibling is the node itself.
  *
- * An empty hour has no commit and so no root. `EMPTY_TREE_ROOT` (SHA-256 of no bytes, the convention of the
- * service this one replaces) is exported for readers of that convention; nothing here commits it.
+ * An empty hour has no commit and so no root. `EMPTY_TREE_ROOT` (SHA-256 of no bytes, what some ledgers call
+ * an empty tree's root) is exported for readers of that convention; nothing here commits it.
  *
  * Leaves are passed packed end to end in one Uint8Array (32 bytes each): 200,000 leaves are 6.4 MB in one
  * allocation rather than 200,000 small arrays.

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from '../../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError, decimalText } from '../../../domain/ledger/leaf-fields';
@@ -53,6 +55,15 @@ describe('leaf versions are frozen', () => {
         '"smart_money_in":3,"threshold_at_cross":"2.875","tier":"ACT","track":"composite"}',
     );
     expect(Buffer.from(leaf.hash).toString('hex')).toBe('b44eda6b2385fb9e68d9f7065915746033713b2fdbf3640cca258882b86ae4c1');
+  });
+
+  it('docs/ledger-format.md shows the same sample payloads, hashes and field lists', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/ledger-format.md'), 'utf8');
+    for (const leaf of [GRAD_PROB_LEAF_V1.build(sampleGradProb()), COMPOSITE_LEAF_V1.build(sampleComposite())]) {
+      expect(doc).toContain(`\n${leaf.payload}\n`);
+      expect(doc).toContain(Buffer.from(leaf.hash).toString('hex'));
+    }
+    for (const field of [...GRAD_PROB_LEAF_V1.fields, ...COMPOSITE_LEAF_V1.fields]) expect(doc).toContain(`| \`${field}\` |`);
   });
 
   it('field lists and formats cannot be mutated at run time', () => {
