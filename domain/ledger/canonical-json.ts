@@ -16,9 +16,10 @@
  *
  * Why not the `canonicalize` npm package (RFC 8785's reference JavaScript implementation, by one of its
  * authors): it follows JSON.stringify's leniency (calls `toJSON`, writes -0 as 0, unwraps boxed primitives),
- * while leaf bytes must fail loudly on anything unexpected; with those checks in place the serialisation left
- * is the ten lines below. It is also ES-module only, and ledger bytes must never change with a dependency
- * upgrade; the pinned-bytes tests guard either way.
+ * while leaf bytes must fail loudly on anything unexpected; with those checks in place little serialisation is
+ * left to borrow (JSON.stringify does strings and numbers). It is also ES-module only (jest would need a
+ * transform for it), and ledger bytes must never change with a dependency upgrade; the pinned-bytes tests
+ * guard either way.
  */
 export type CanonicalValue = null | boolean | number | string | readonly CanonicalValue[] | { readonly [key: string]: CanonicalValue };
 

@@ -48,7 +48,7 @@ export function sealLeaf(format: { track: string; version: number; fields: reado
     throw new Error(`leaf ${format.track} v${format.version} must have exactly the fields ${format.fields.join(', ')}`);
   }
   const payload = canonicalJson(leaf as CanonicalValue);
-  return { track: format.track, leafVersion: format.version, id, predictedAt, payload, hash: sha256Utf8(payload) };
+  return { track: format.track, leafVersion: format.version, id, predictedAt: new Date(predictedAt.getTime()), payload, hash: sha256Utf8(payload) };
 }
 
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -94,7 +94,7 @@ export function oneOf<T extends string | number>(value: T, allowed: readonly T[]
   return value;
 }
 
-/** Printable ASCII only (mints, versions, tiers): no escaping, no Unicode ordering questions. */
+/** Printable ASCII only (mints, versions, tiers): every JSON library writes it the same, no Unicode questions. */
 export function asciiText(s: string, field: string, maxLength = 128): string {
   if (typeof s !== 'string' || s.length === 0 || s.length > maxLength || !/^[\x20-\x7e]+$/.test(s)) {
     throw new LeafFieldError(`${field}: 1–${maxLength} printable ASCII characters`);
