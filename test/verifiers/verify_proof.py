@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Independent verifier of ledger inclusion proofs, written from docs/ledger-format.md with the Python
+standard library only (no code shared with the TypeScript service).
+
+Usage:
+  verify_proof.py PROOF.json        verify a proof document, or a JSON array of them ('-' reads stdin);
+                                    prints one verdict line per proof, exits 0 when all verify, else 1
+  verify_proof.py --canonical FILE  print Python's canonical form of any JSON value: json.dumps with
+                                    sort_keys, no whitespace, ensure_ascii=False, as UTF-8, no newline
+  verify_proof.py --formats         print the leaf field lists this verifier knows, as JSON
+Exit status 2 for a usage error or unreadable input.
+
+A proof passes when: its payload is a canonical leaf (Python re-serialises it to the same bytes) of a known
+track and version with exactly that version's fields, whose values are only strings, safe integers and null;
+its predicted_at lies in the commit hour; SHA-256 of the payload's UTF-8 bytes is leaf_hash; the siblings
+have the sides the leaf's index and the hour's leaf count prescribe (a self-paired step's sibling is the
+node itself); and hashing up the path, parent = SHA-256(left || right) on raw 32-byte digests, gives
+merkle_root_hex.
+"""
+
+import hashlib
+import json
+import re
+import sys
+from datetime import datetime, timedelta, timezone
+
+# The leaf versions of docs/ledger-format.md. Versions are never edited; a new one is added here.
+LEAF_FORMATS = {
+    ("grad_prob", 1): [
+        "age_bucket", "as_of", "calibration_band_hi", "calibration_band_lo", "calibration_n",
+        "calibration_rate", "features_sha256", "grad_prob", "id", "leaf_version", "mint",
+        "model_version", "predicted_at", "price_sol", "track",
+    ],
+    ("composite", 1): [
+        "age_s_at_cross", "composite_score", "id", "leaf_version", "max_mult_at_cross", "mc_at_cross_usd",
+        "mint", "predicted_at", "smart_money_in", "threshold_at_cross", "tier", "track",
+    ],
+}
+
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+ISO_MILLIS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+class Bad(Exception):
+    pass
+
+
+def canonical(value):
+    """Python's rendering of the canonical form. It equals RFC 8785 for strings, integers, booleans and null
+    under ASCII keys, which is all a leaf holds; it differs for floats (repr: 1e-07 against JCS 1e-7, 1e+16
+    against 10000000000000000, 5.0 against 5) and for keys beyond U+FFFF (code points against UTF-16 units)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise Bad("payload repeats a key")
+    return dict(pairs)
+
+
+def _no_float(text):
+    raise Bad("payload holds a non-integer number (%s); leaves write those as strings" % text)
+
+
+def _no_constant(text):
+    raise Bad("payload holds %s" % text)
+
+
+def read_leaf(payload):
+    try:
+        leaf = json.loads(payload, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant)
+    except ValueError as e:
+        raise Bad("payload is not JSON: %s" % e)
+    if not isinstance(leaf, dict):
+        raise Bad("payload is not a JSON object")
+    for key, value in leaf.items():
+        if isinstance(value, bool) or not (value is None or isinstance(value, str) or isinstance(value, int)):
+            raise Bad("field %s is not a string, an integer or null" % key)
+        if isinstance(value, int) and abs(value) > MAX_SAFE_INTEGER:
+            raise Bad("field %s is beyond 2^53 - 1" % key)
+    if canonical(leaf) != payload:
+        raise Bad("payload is not in canonical form")
+    fields = LEAF_FORMATS.get((leaf.get("track"), leaf.get("leaf_version")))
+    if fields is None:
+        raise Bad("unknown leaf format %r v%r" % (leaf.get("track"), leaf.get("leaf_version")))
+    if sorted(leaf) != fields:
+        raise Bad("fields differ from %s v%s" % (leaf["track"], leaf["leaf_version"]))
+    return leaf
+
+
+def parse_utc_millis(text, what):
+    if not isinstance(text, str) or not ISO_MILLIS.match(text):
+        raise Bad("%s is not YYYY-MM-DDTHH:MM:SS.sssZ" % what)
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise Bad("%s is not a real time" % what)
+
+
+def expected_shape(index, count):
+    """(side, self_paired) per step from the leaf up: the odd last node of a level pairs with itself."""
+    if not (isinstance(count, int) and not isinstance(count, bool) and count >= 1):
+        raise Bad("leaf_count is not an integer >= 1")
+    if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < count):
+        raise Bad("leaf_index is outside 0..leaf_count-1")
+    shape = []
+    while count > 1:
+        if index % 2 == 1:
+            shape.append(("left", False))
+        else:
+            shape.append(("right", index + 1 >= count))
+        index //= 2
+        count = (count + 1) // 2
+    return shape
+
+
+def verify(doc):
+    if not isinstance(doc, dict):
+        raise Bad("proof is not a JSON object")
+    payload = doc.get("leaf_payload")
+    if not isinstance(payload, str):
+        raise Bad("leaf_payload is not a string")
+    leaf = read_leaf(payload)
+    if isinstance(doc.get("leaf_version"), bool):
+        raise Bad("leaf_version is not an integer")
+    if leaf["track"] != doc.get("track") or leaf["leaf_version"] != doc.get("leaf_version"):
+        raise Bad("payload track or leaf version differs from the proof")
+    hour = parse_utc_millis(doc.get("hour"), "hour")
+    if hour.minute or hour.second or hour.microsecond:
+        raise Bad("hour does not start on a whole hour")
+    predicted_at = parse_utc_millis(leaf["predicted_at"], "predicted_at")
+    if not (hour <= predicted_at < hour + timedelta(hours=1)):
+        raise Bad("leaf predicted_at is outside the hour")
+
+    for name in ("leaf_hash", "merkle_root_hex"):
+        if not isinstance(doc.get(name), str) or not HEX64.match(doc[name]):
+            raise Bad("%s is not 64 lowercase hex digits" % name)
+    node = hashlib.sha256(payload.encode("utf-8")).digest()
+    if node.hex() != doc["leaf_hash"]:
+        raise Bad("leaf_hash is not SHA-256 of the payload")
+
+    shape = expected_shape(doc.get("leaf_index"), doc.get("leaf_count"))
+    siblings = doc.get("siblings")
+    if not isinstance(siblings, list) or len(siblings) != len(shape):
+        raise Bad("a leaf of %s has %d siblings" % (doc.get("leaf_count"), len(shape)))
+    for i, (step, (side, self_paired)) in enumerate(zip(siblings, shape)):
+        if not isinstance(step, dict) or not isinstance(step.get("hash"), str) or not HEX64.match(step["hash"]):
+            raise Bad("sibling %d is not 64 lowercase hex digits" % i)
+        if step.get("side") != side:
+            raise Bad("sibling %d should be on the %s" % (i, side))
+        sibling = bytes.fromhex(step["hash"])
+        if self_paired and sibling != node:
+            raise Bad("sibling %d pairs the node with itself and must equal it" % i)
+        node = hashlib.sha256(sibling + node if side == "left" else node + sibling).digest()
+    if node.hex() != doc["merkle_root_hex"]:
+        raise Bad("path does not arrive at the root")
+    return "%s v%d leaf %d/%d root %s" % (leaf["track"], leaf["leaf_version"], doc["leaf_index"], doc["leaf_count"], node.hex())
+
+
+def read_json(path):
+    raw = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    return json.loads(raw.decode("utf-8"))
+
+
+def main(argv):
+    if argv == ["--formats"]:
+        out = {"%s/%d" % key: fields for key, fields in sorted(LEAF_FORMATS.items())}
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+        return 0
+    if len(argv) == 2 and argv[0] == "--canonical":
+        sys.stdout.buffer.write(canonical(read_json(argv[1])).encode("utf-8"))
+        return 0
+    if len(argv) != 1 or argv[0].startswith("--"):
+        sys.stderr.write(__doc__)
+        return 2
+    try:
+        data = read_json(argv[0])
+    except (OSError, ValueError) as e:
+        sys.stderr.write("cannot read %s: %s\n" % (argv[0], e))
+        return 2
+    docs = data if isinstance(data, list) else [data]
+    failures = 0
+    for i, doc in enumerate(docs):
+        try:
+            print("OK   proof %d: %s" % (i, verify(doc)))
+        except Bad as e:
+            failures += 1
+            print("FAIL proof %d: %s" % (i, e))
+    return 1 if failures or not docs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
