@@ -36,6 +36,8 @@ import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
 import { createKeyCache } from './access/key-cache';
 import { createQuotaCounter } from './access/quota-counter';
 import type { AccessSettings } from './access/key-auth';
+import { createPublicPostLimiter } from '../db/access/public-post-limiter';
+import { DEFAULT_PUBLIC_POST_LIMITS, publicPostRateLimits, type PublicPostLimits } from '../domain/access/public-post-limits';
 
 /** Holder signup as configured by default (platform/config.ts has the same defaults). */
 export const DEFAULT_WALLET_SIGNUP: WalletSignupSettings = {
@@ -71,6 +73,8 @@ export function buildApiDeps(
     modelRefitEveryS: number;
     accuracyRefreshS: number;
     access?: Partial<AccessSettings>;
+    /** Limits on unauthenticated POSTs; platform/config.ts has the same defaults. */
+    publicPostLimits?: Partial<PublicPostLimits>;
     walletSignup?: Partial<WalletSignupSettings>;
     holderBalances?: HolderBalanceClient;
     temporal?: { client: TemporalClient; taskQueue: string };
@@ -102,7 +106,8 @@ export function buildApiDeps(
     walletSignup: { ...DEFAULT_WALLET_SIGNUP, thresholds: access.holderThresholds, ...o.walletSignup },
     temporal: o.temporal,
     usageStore,
-    quotaCounter: createQuotaCounter(usageStore),
+    quotaCounter: createQuotaCounter(usageStore, { onRefundFailed: (err, keyId, n) => o.log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted') }),
+    publicPostLimiter: createPublicPostLimiter(db, publicPostRateLimits({ ...DEFAULT_PUBLIC_POST_LIMITS, ...o.publicPostLimits })),
     keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), access.keyCacheTtlMs),
     now,
     startedAt: now(),

@@ -23,6 +23,8 @@ import type { UsageStore } from '../db/access/usage-store';
 import type { KeyCache } from './access/key-cache';
 import type { QuotaCounter } from './access/quota-counter';
 import { keyAuth, type AccessSettings } from './access/key-auth';
+import { publicPostLimit } from './access/public-post-limit';
+import type { PublicPostLimiter } from '../db/access/public-post-limiter';
 import { meRoutes } from './access/me-routes';
 import { walletLinkRoutes } from './access/wallet-link-routes';
 import { walletSignupRoutes, type WalletSignupSettings } from './access/wallet-signup-routes';
@@ -91,6 +93,7 @@ export type ApiDeps = {
   keyCache: KeyCache;
   quotaCounter: QuotaCounter;
   access: AccessSettings;
+  publicPostLimiter: PublicPostLimiter;
   walletLinkStore: WalletLinkStore;
   holderBalances: HolderBalanceClient;
   walletSignup: WalletSignupSettings;
@@ -142,6 +145,8 @@ export function createApp(d: ApiDeps): Express {
 
   // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
   app.use(keyAuth({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.access, now: d.now }));
+  // Rate limits for unauthenticated POSTs (upgrade, holder signup), which write durable rows for anyone.
+  app.use(publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }));
 
   app.use(landingRoutes());
   app.use(healthRoutes(d));

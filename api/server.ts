@@ -38,6 +38,7 @@ async function main() {
       keyCacheTtlMs: cfg.access.keyCacheTtlMs,
       holderThresholds: cfg.access.holder.thresholds,
     },
+    publicPostLimits: cfg.access.publicPostLimits,
     holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
     walletSignup: { ttlS: cfg.access.walletSignupTtlS, keyRevealSecret: cfg.access.keyRevealSecret, publicBaseUrl: cfg.api.publicBaseUrl },
     temporal,

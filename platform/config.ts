@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
 import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
+import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../domain/access/public-post-limits';
 import { DECIMAL_STRING, parseDecimal } from '../domain/billing/decimal-units';
 
 /**
@@ -85,6 +86,11 @@ const schema = z.object({
   HOLDER_RPC_URL: z.string().url().optional(),
   /** How often a Temporal Schedule re-reads the balances of linked wallets, so access follows holdings. */
   HOLDER_RECHECK_INTERVAL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** Rate limits on unauthenticated POSTs (upgrade, holder signup): per client IP (IPv6 per /64) and overall; 0 = off. */
+  PUBLIC_POST_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.perClientPerMinute),
+  PUBLIC_POST_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.perClientPerHour),
+  PUBLIC_POST_GLOBAL_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.globalPerMinute),
+  PUBLIC_POST_GLOBAL_PER_HOUR: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.globalPerHour),
   /** How long a wallet signup waits for its signature. */
   WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),
   /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
@@ -141,6 +147,7 @@ export type Config = {
     keyRequiredAfter: Date;
     keyCacheTtlMs: number;
     holder: { mint: string | undefined; thresholds: { signals: number; api: number }; rpcUrl: string; recheckIntervalS: number };
+    publicPostLimits: PublicPostLimits;
     walletSignupTtlS: number;
     /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
     keyRevealSecret: string | undefined;
@@ -217,6 +224,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         thresholds: { signals: c.HOLDER_SIGNALS_THRESHOLD, api: c.HOLDER_API_THRESHOLD },
         rpcUrl: c.HOLDER_RPC_URL ?? c.SOLANA_RPC_URL,
         recheckIntervalS: c.HOLDER_RECHECK_INTERVAL_S,
+      },
+      publicPostLimits: {
+        perClientPerMinute: c.PUBLIC_POST_PER_CLIENT_PER_MINUTE,
+        perClientPerHour: c.PUBLIC_POST_PER_CLIENT_PER_HOUR,
+        globalPerMinute: c.PUBLIC_POST_GLOBAL_PER_MINUTE,
+        globalPerHour: c.PUBLIC_POST_GLOBAL_PER_HOUR,
       },
       walletSignupTtlS: c.WALLET_SIGNUP_TTL_S,
       keyRevealSecret: c.KEY_REVEAL_SECRET ?? (c.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/http-error';
+import type { RateLimit } from '../../domain/access/public-post-limits';
 import type { Tier } from '../../domain/access/tiers';
 import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
 
@@ -11,6 +12,25 @@ export const missingKey = () => new HttpError(401, { error: 'missing_key', messa
 
 export const invalidKey = (why: string) =>
   new HttpError(401, { error: 'invalid_key', message: `${why}; ${HOW}` }, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
+
+export const ambiguousKey = () =>
+  new HttpError(
+    401,
+    { error: 'ambiguous_key', message: `the request carries more than one API key; send exactly one (repeating the same key is fine): ${HOW}` },
+    { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_request"' },
+  );
+
+/** A key minted with a payment intent works once the intent is paid; its holder knows the memo (same response). */
+export const keyNotActive = (memo: string) =>
+  new HttpError(
+    401,
+    {
+      error: 'key_not_active',
+      message: `this API key is not active yet: it activates when its payment intent ${memo} is paid (status at /api/upgrade/${memo}; an expired intent can be replaced by POST /api/upgrade with this key as \`key\`)`,
+      status_url: `/api/upgrade/${memo}`,
+    },
+    { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' },
+  );
 
 export const insufficientTier = (operation: string, required: Tier, current: Tier) =>
   new HttpError(403, {
@@ -33,5 +53,23 @@ export const quotaExceeded = (tier: Tier, q: QuotaState, now: Date) => {
       reset_at: q.resetAt.toISOString(),
     },
     { 'Retry-After': String(retryAfterS), ...rateLimitHeaders(q) },
+  );
+};
+
+/** Too many unauthenticated POSTs from this client, or from everyone: a sibling of quota_exceeded. */
+export const rateLimited = (limit: RateLimit, retryAfterMs: number, now: Date) => {
+  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const who = limit.scope === 'client' ? 'from this client' : 'to this service from all clients together';
+  return new HttpError(
+    429,
+    {
+      error: 'rate_limited',
+      message: `too many unauthenticated requests ${who}: at most ${limit.points} per ${limit.windowS} s; retry in ${retryAfterS} s`,
+      scope: limit.scope,
+      limit: limit.points,
+      window_s: limit.windowS,
+      reset_at: new Date(now.getTime() + retryAfterS * 1000).toISOString(),
+    },
+    { 'Retry-After': String(retryAfterS) },
   );
 };

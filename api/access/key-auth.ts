@@ -2,10 +2,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeyRecord } from '../../db/access/api-key-store';
 import type { UsageStore } from '../../db/access/usage-store';
 import { betaWindowOpen } from '../../domain/access/beta-window';
-import { liveDelayFor, minTierFor } from '../../domain/access/operation-tiers';
+import { answersOverQuota, liveDelayFor, minTierFor } from '../../domain/access/operation-tiers';
 import { quotaResetAt, utcDay } from '../../domain/access/quota-day';
 import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tier } from '../../domain/access/tiers';
-import { insufficientTier, invalidKey, missingKey, quotaExceeded } from './access-errors';
+import { ambiguousKey, insufficientTier, invalidKey, keyNotActive, missingKey, quotaExceeded } from './access-errors';
 import type { KeyCache } from './key-cache';
 import type { QuotaCounter } from './quota-counter';
 import { readPresentedKey } from './presented-key';
@@ -30,10 +30,12 @@ export const callerAccess = (res: Response): CallerAccess | undefined => res.loc
 
 /**
  * Runs after request validation on every operation that declares a security requirement in openapi.yaml
- * (all of `/api/v1` and `/api/me`). Order of checks: key (401) → tier (403) → quota (429). A call that passes
- * is counted before its handler runs, whatever the handler answers; refused calls and operations that are not
- * built yet (501) are not counted. Inside the beta window a call without a key is served openly, and a keyed
- * call is counted but never refused for tier or quota.
+ * (all of `/api/v1` and `/api/me`). Order of checks: key (401: missing, malformed, two different keys, unknown or
+ * revoked, or minted with an intent not paid yet) → tier (403) → quota (429; `/api/me` answers anyway). A call
+ * that passes is counted before its handler runs, so concurrent calls never overrun the quota; if the service then
+ * answers it with its own 5xx, the call is given back. Refused calls and operations that are not built yet (501)
+ * are not counted. Inside the beta window a call without a key is served openly, and a keyed call is counted but
+ * never refused for tier or quota.
  */
 export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCounter; settings: AccessSettings; now: () => Date }): RequestHandler {
   return async (req, res, next) => {
@@ -45,7 +47,7 @@ export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCo
     }
     const now = d.now();
     const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
-    const presented = readPresentedKey(req.headers);
+    const presented = readPresentedKey(req.rawHeaders);
     if (presented.kind === 'none') {
       // /api/me describes the calling key: without one there is nothing to describe, beta or not.
       if (!beta || schema.operationId === 'getMe') throw missingKey();
@@ -53,8 +55,10 @@ export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCo
       return next();
     }
     if (presented.kind === 'bad') throw invalidKey(presented.why);
+    if (presented.kind === 'ambiguous') throw ambiguousKey();
     const key = await d.keys.get(presented.key);
     if (!key) throw invalidKey('the API key is not valid (unknown, revoked or mistyped)');
+    if (key.awaitingPaymentOf) throw keyNotActive(key.awaitingPaymentOf);
 
     const tier = effectiveTier(key, now, d.settings.holderThresholds);
     const required = minTierFor(schema.operationId);
@@ -67,9 +71,12 @@ export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCo
       // Answered 501 right after this: report the count without spending a call on it.
       quota = { limit, used: await d.usage.usedOn(key.id, utcDay(now)), resetAt };
     } else {
-      const c = await d.counter.count(key.id, utcDay(now), limit);
+      const day = utcDay(now);
+      const c = await d.counter.count(key.id, day, limit);
       quota = { limit, used: c.used, resetAt };
-      if (!c.counted && !beta) throw quotaExceeded(tier, quota, now);
+      if (!c.counted && !beta && !answersOverQuota(schema.operationId)) throw quotaExceeded(tier, quota, now);
+      // The service's own failure is not the caller's call to pay for.
+      if (c.counted) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(key.id, day));
     }
     res.set(rateLimitHeaders(quota));
     res.locals.access = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta } satisfies CallerAccess;

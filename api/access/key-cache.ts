@@ -1,11 +1,15 @@
 import type { ApiKeyRecord } from '../../db/access/api-key-store';
 
-type Entry = { at: number; key: ApiKeyRecord | undefined };
+type Entry = { until: number; key: ApiKeyRecord | undefined };
+
+/** A key waiting for its intent's payment is looked up again after at most this long, so it works soon after payment. */
+export const AWAITING_PAYMENT_TTL_MS = 1000;
 
 /**
  * Reuses key lookups for `ttlMs` in this process, so an authenticated call costs one database round trip
  * (the quota count) instead of two. Unknown keys are remembered too, so repeated bad keys stay cheap; a plan
- * change or revocation shows within `ttlMs`. Bounded: the oldest entries go first.
+ * change or revocation shows within `ttlMs`, a key's activation by payment within a second. Bounded: the oldest
+ * entries go first.
  */
 export function createKeyCache(lookup: (plaintext: string) => Promise<ApiKeyRecord | undefined>, ttlMs: number, o: { maxEntries?: number; now?: () => number } = {}) {
   const maxEntries = o.maxEntries ?? 10_000;
@@ -16,14 +20,14 @@ export function createKeyCache(lookup: (plaintext: string) => Promise<ApiKeyReco
   return {
     async get(plaintext: string): Promise<ApiKeyRecord | undefined> {
       const hit = entries.get(plaintext);
-      if (hit && now() - hit.at < ttlMs) return hit.key;
+      if (hit && now() < hit.until) return hit.key;
       const pending = inflight.get(plaintext);
       if (pending) return pending;
       const p = lookup(plaintext)
         .then((key) => {
           if (ttlMs > 0) {
             entries.delete(plaintext);
-            entries.set(plaintext, { at: now(), key });
+            entries.set(plaintext, { until: now() + (key?.awaitingPaymentOf ? Math.min(ttlMs, AWAITING_PAYMENT_TTL_MS) : ttlMs), key });
             if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
           }
           return key;

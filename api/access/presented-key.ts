@@ -1,29 +1,36 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_KEY_LENGTH } from '../../domain/access/api-key-format';
 
-export type PresentedKey = { kind: 'none' } | { kind: 'bad'; why: string } | { kind: 'key'; key: string };
+export type PresentedKey = { kind: 'none' } | { kind: 'bad'; why: string } | { kind: 'ambiguous' } | { kind: 'key'; key: string };
 
 const BEARER = /^Bearer[ \t]+([^\s,]+)[ \t]*$/i;
 
 /**
- * The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`. Both may be sent only if they agree. The
+ * The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`, read from the raw header lines: Node keeps only
+ * the first of repeated `Authorization` headers and joins repeated `X-API-Key` ones, so a second key would otherwise
+ * pass unseen or look like a malformed one. Every line must hold exactly one key; several lines may be sent only if
+ * they all carry the same key (two different keys are `ambiguous`: which one pays is not the server's guess). The
  * value is checked for shape later (by the key's own format); here only what can never be a key is refused.
  */
-export function readPresentedKey(h: IncomingHttpHeaders): PresentedKey {
-  const auth = h.authorization;
-  const xKey = h['x-api-key'];
-  if (auth === undefined && xKey === undefined) return { kind: 'none' };
-  let fromAuth: string | undefined;
-  if (auth !== undefined) {
-    const m = BEARER.exec(auth);
-    if (!m) return { kind: 'bad', why: 'the Authorization header must be `Bearer <key>`' };
-    fromAuth = m[1];
+export function readPresentedKey(rawHeaders: readonly string[]): PresentedKey {
+  const keys = new Set<string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const value = rawHeaders[i + 1]!;
+    let key: string;
+    if (name === 'authorization') {
+      const m = BEARER.exec(value);
+      if (!m) return { kind: 'bad', why: 'the Authorization header must be `Bearer <key>`' };
+      key = m[1]!;
+    } else if (name === 'x-api-key') {
+      key = value.trim();
+      if (key === '' || /[\s,]/.test(key)) return { kind: 'bad', why: 'the X-API-Key header must hold exactly one key' };
+    } else {
+      continue;
+    }
+    if (key.length > MAX_KEY_LENGTH) return { kind: 'bad', why: 'the API key is not valid (too long)' };
+    keys.add(key);
   }
-  // Node joins repeated X-API-Key headers with ", "; a list is never one key.
-  const fromHeader = Array.isArray(xKey) ? xKey.join(', ') : xKey?.trim();
-  if (fromHeader !== undefined && (fromHeader === '' || /[\s,]/.test(fromHeader))) return { kind: 'bad', why: 'the X-API-Key header must hold exactly one key' };
-  if (fromAuth !== undefined && fromHeader !== undefined && fromAuth !== fromHeader) return { kind: 'bad', why: 'Authorization and X-API-Key carry different keys' };
-  const key = (fromAuth ?? fromHeader)!;
-  if (key.length > MAX_KEY_LENGTH) return { kind: 'bad', why: 'the API key is not valid (too long)' };
-  return { kind: 'key', key };
+  if (keys.size === 0) return { kind: 'none' };
+  if (keys.size > 1) return { kind: 'ambiguous' };
+  return { kind: 'key', key: keys.values().next().value! };
 }

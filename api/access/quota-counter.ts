@@ -10,8 +10,27 @@ type Lane = { busy: boolean; waiting: Waiter[] };
  * statement (asking for n, granted up to the limit, first come first counted). Nothing is counted in memory:
  * every call waits for the database's answer, so several API processes still share one exact count.
  */
-export function createQuotaCounter(usage: UsageStore) {
+export function createQuotaCounter(usage: UsageStore, o: { onRefundFailed?: (err: unknown, keyId: number, n: number) => void } = {}) {
   const lanes = new Map<string, Lane>();
+  // Refunds waiting for the statement in flight, summed per key and day: a burst of failures costs one statement each.
+  const refunds = new Map<string, { keyId: number; day: string; n: number }>();
+  let refunding = false;
+
+  async function flushRefunds() {
+    while (refunds.size) {
+      const batch = [...refunds.values()];
+      refunds.clear();
+      for (const r of batch) {
+        try {
+          await usage.refund(r.keyId, r.day, r.n);
+        } catch (err) {
+          // Best effort: the database that failed the call may still be down; the calls then stay counted.
+          o.onRefundFailed?.(err, r.keyId, r.n);
+        }
+      }
+    }
+    refunding = false;
+  }
 
   async function drain(id: string, keyId: number, day: string, limit: number, lane: Lane) {
     while (lane.waiting.length) {
@@ -39,6 +58,18 @@ export function createQuotaCounter(usage: UsageStore) {
         void drain(id, keyId, day, limit, lane);
       }
       return p;
+    },
+
+    /** Gives one counted call back (answered with the service's own 5xx); after the response, never awaited by it. */
+    refund(keyId: number, day: string): void {
+      const id = `${keyId}:${day}`;
+      const r = refunds.get(id);
+      if (r) r.n++;
+      else refunds.set(id, { keyId, day, n: 1 });
+      if (!refunding) {
+        refunding = true;
+        void flushRefunds();
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ import { effectiveTier, holderAccessFor } from '../../domain/access/tiers';
 import { verifyWalletSignature, walletLinkMessage } from '../../domain/access/wallet-proof';
 import { invalidKey } from './access-errors';
 import { callerAccess, type AccessSettings } from './key-auth';
-import { bodyError } from './body-error';
+import { bodyError, walletAddressError } from './body-error';
 
 type LinkBody = { wallet: string; signature_b58: string; key_prefix: string };
 
@@ -20,6 +20,8 @@ export function walletLinkRoutes(d: { apiKeyStore: ApiKeyStore; holderBalances: 
     const access = callerAccess(res);
     if (access?.kind !== 'key') throw invalidKey('linking a wallet needs the API key it links to');
     const b = req.body as LinkBody;
+    const badWallet = walletAddressError(['body', 'wallet'], b.wallet);
+    if (badWallet) throw badWallet;
     if (b.key_prefix !== access.key.prefix) throw bodyError(['body', 'key_prefix'], 'key_prefix is not the prefix of the calling key', 'value_error', b.key_prefix);
     if (!verifyWalletSignature(walletLinkMessage(b.key_prefix, b.wallet), b.signature_b58, b.wallet)) {
       throw bodyError(['body', 'signature_b58'], `not an ed25519 signature by ${b.wallet} of "${walletLinkMessage(b.key_prefix, b.wallet)}"`, 'value_error');

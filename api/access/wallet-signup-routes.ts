@@ -7,7 +7,7 @@ import type { HolderAccess, HolderThresholds } from '../../domain/access/tiers';
 import { walletSignupMessage } from '../../domain/access/wallet-proof';
 import { signUpdate, WALLET_SIGNUP_WORKFLOW, walletSignupWorkflowId, type SignResult, type WalletSignupInput } from '../../workflows/access/wallet-signup-contract';
 import { notFound, unavailable } from '../http/http-error';
-import { bodyError } from './body-error';
+import { bodyError, walletAddressError } from './body-error';
 
 export type WalletSignupSettings = {
   ttlS: number;
@@ -66,8 +66,11 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
   }
 
   r.post('/api/signup/wallet/init', async (req, res) => {
-    const { client, taskQueue } = temporal();
     const { wallet, tier } = req.body as { wallet: string; tier: HolderAccess };
+    // Bad input is answered as such even while the workflow service is away.
+    const badWallet = walletAddressError(['body', 'wallet'], wallet);
+    if (badWallet) throw badWallet;
+    const { client, taskQueue } = temporal();
     const linkId = randomBytes(16).toString('base64url');
     const now = d.now();
     const input: WalletSignupInput = {

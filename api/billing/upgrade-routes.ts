@@ -29,7 +29,9 @@ export type UpgradeRouteDeps = {
   now: () => Date;
 };
 
-type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; pay_with?: PayWith; key?: string; email?: string; telegram_id?: number };
+type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; pay_with?: PayWith; key?: unknown; email?: string; telegram_id?: number };
+
+const keyError = (msg: string, type: string) => new HttpError(422, { detail: [{ loc: ['body', 'key'], msg, type }] });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -44,12 +46,13 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
     if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
     let key: { id: number; prefix: string } | null = null;
     if (body.key !== undefined) {
+      // openapi.yaml leaves `key` unconstrained so that its validator never answers (and echoes) it: every check on
+      // it is here, and none answers the value (no `input`): it is a secret. A key still waiting for its first
+      // payment may be named: paying this intent activates it.
+      if (typeof body.key !== 'string') throw keyError('must be a string: an API key', 'string_type');
       const found = await d.planKeys.findByPlaintext(body.key);
-      // The key itself is never echoed back (no `input`): it is a secret.
-      if (!found) return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'unknown or revoked API key', type: 'value_error' }] });
-      if (found.tier !== 'free' && found.planExpiresAt === null) {
-        return void res.status(422).json({ detail: [{ loc: ['body', 'key'], msg: 'this key has a contract plan without end; it is not extended by payment', type: 'value_error' }] });
-      }
+      if (!found) throw keyError('unknown or revoked API key', 'value_error');
+      if (found.tier !== 'free' && found.planExpiresAt === null) throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
       key = { id: found.id, prefix: found.prefix };
     }
     const amountLamports = planPriceLamports(tier, plan);

@@ -21,6 +21,11 @@ export type ApiKeyRecord = {
   source: KeySource;
   createdAt: Date;
   revokedAt: Date | null;
+  /**
+   * The memo of the payment intent this key was minted for, until the key's first paid plan is granted; while set,
+   * the key authenticates nothing. Null for a usable key.
+   */
+  awaitingPaymentOf: string | null;
 };
 
 export type IssueKeyInput = {
@@ -30,6 +35,8 @@ export type IssueKeyInput = {
   /** Required for Enterprise keys (their quota is by contract). */
   customDailyQuota?: number | null;
   source: KeySource;
+  /** A key minted with a payment intent: unusable until a plan is granted to it (that intent's payment, or a later one). */
+  awaitingPaymentOf?: string;
 };
 
 export type ExtendPlanInput = {
@@ -66,6 +73,7 @@ type Row = {
   source: KeySource;
   created_at: Date;
   revoked_at: Date | null;
+  awaiting_payment_of: string | null;
 };
 
 const toRecord = (r: Row): ApiKeyRecord => ({
@@ -82,6 +90,7 @@ const toRecord = (r: Row): ApiKeyRecord => ({
   source: r.source,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  awaitingPaymentOf: r.awaiting_payment_of,
 });
 
 const UNIQUE_VIOLATION = '23505';
@@ -109,6 +118,7 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
               plan_expires_at: input.planExpiresAt ?? null,
               source: input.source,
               created_at: clock(),
+              awaiting_payment_of: input.awaitingPaymentOf ?? null,
             })
             .returning('id');
           return { id: Number(row.id), prefix: key.prefix, plaintext: key.plaintext };
@@ -167,7 +177,8 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
           expires_after: next.planExpiresAt,
           granted_at: now,
         });
-        await trx('api_keys').where({ id: key.id }).update({ tier: next.tier, plan: next.plan, plan_expires_at: next.planExpiresAt });
+        // A granted plan is a paid (or contracted) one: a key minted with an unpaid intent becomes usable here.
+        await trx('api_keys').where({ id: key.id }).update({ tier: next.tier, plan: next.plan, plan_expires_at: next.planExpiresAt, awaiting_payment_of: null });
         return { applied: true, ...next };
       });
     },

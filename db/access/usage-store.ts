@@ -21,6 +21,16 @@ export function createUsageStore(db: Knex) {
       return { granted: Number(rows[0]!.granted_now), used: Number(rows[0]!.used_now) };
     },
 
+    /**
+     * Gives back `n` calls counted on `day` (the service answered them with its own 5xx): `used` goes down, never
+     * below zero, and `refunded` keeps the tally.
+     */
+    async refund(keyId: number, day: string, n: number): Promise<void> {
+      await db('api_key_daily_usage')
+        .where({ key_id: keyId, day })
+        .update({ used: db.raw('GREATEST(used - ?, 0)', [n]), refunded: db.raw('refunded + ?', [n]) });
+    },
+
     async usedOn(keyId: number, day: string): Promise<number> {
       const r = await db('api_key_daily_usage').where({ key_id: keyId, day }).first('used');
       return r ? Number(r.used) : 0;

@@ -6,14 +6,14 @@ export type IntentRequest = Omit<NewIntent, 'keyId' | 'keyPrefix' | 'keyMinted'>
 
 /**
  * Writes a payment intent, minting its key in the same transaction when the payer brought none: either both exist
- * or neither (no orphan keys from a failed request). Memos carry 128 random bits; a collision would surface as a
+ * or neither (no orphan keys from a failed request). A minted key awaits the intent's payment before it works. Memos carry 128 random bits; a collision would surface as a
  * unique violation rather than be retried.
  */
 export function createIntentCreation(db: Knex, planKeys: (db: Knex) => PlanKeyPort) {
   return {
     async create(r: IntentRequest): Promise<{ intent: NewIntent; plaintext: string | null }> {
       return db.transaction(async (trx) => {
-        const minted = r.key ? null : await planKeys(trx).issueKey();
+        const minted = r.key ? null : await planKeys(trx).issueKey(r.memo);
         const key = r.key ?? minted!;
         const intent: NewIntent = { ...r, keyId: key.id, keyPrefix: key.prefix, keyMinted: minted !== null };
         await createPaymentIntentStore(trx).insert(intent);

@@ -10,7 +10,7 @@ const toPlanKey = (k: ApiKeyRecord | undefined): PlanKey | undefined =>
 export function createPlanKeys(db: Knex): PlanKeyPort {
   const store = createApiKeyStore(db);
   return {
-    issueKey: () => store.issueKey({ source: 'upgrade' }),
+    issueKey: (memo) => store.issueKey({ source: 'upgrade', awaitingPaymentOf: memo }),
     findByPlaintext: async (plaintext) => toPlanKey(await store.findByPlaintext(plaintext)),
     findById: async (id) => toPlanKey(await store.getById(id)),
     async extendPlan(g) {

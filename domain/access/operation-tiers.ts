@@ -35,3 +35,10 @@ export const liveDelayFor = (tier: Tier): number => (tier === 'free' ? FREE_LIVE
 
 /** Keyed operations not in the table are refused to every tier but the highest, so a new one is never open by accident. */
 export const minTierFor = (operationId: string | undefined): Tier => (operationId && OPERATION_MIN_TIER[operationId]) || 'enterprise';
+
+/**
+ * Keyed operations that answer even once the key's daily quota is used up: `/api/me` is how a caller reads that
+ * usage, so refusing it would hide the one thing it reports. Counted while the quota lasts, like any call.
+ */
+const ANSWERS_OVER_QUOTA: ReadonlySet<string> = new Set(['getMe']);
+export const answersOverQuota = (operationId: string | undefined): boolean => operationId !== undefined && ANSWERS_OVER_QUOTA.has(operationId);

@@ -18,8 +18,11 @@ export class PlanNotExtendable extends Error {
 }
 
 export type PlanKeyPort = {
-  /** A new key on the free tier, for an intent; its plaintext is returned once. */
-  issueKey(): Promise<{ id: number; prefix: string; plaintext: string }>;
+  /**
+   * A new key for the intent `memo`; its plaintext is returned once. It stays unusable until a plan is granted to it
+   * (the intent's payment, or a later intent's for the same key): free issuance is closed.
+   */
+  issueKey(memo: string): Promise<{ id: number; prefix: string; plaintext: string }>;
   /** Live keys only: unknown, malformed and revoked plaintexts all answer undefined. */
   findByPlaintext(plaintext: string): Promise<PlanKey | undefined>;
   findById(id: number): Promise<PlanKey | undefined>;

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { buildApiDeps } from '../../api/api-deps';
 import { createApp, type ApiDeps } from '../../api/app';
 import type { AccessSettings } from '../../api/access/key-auth';
+import type { PublicPostLimits } from '../../domain/access/public-post-limits';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
@@ -14,11 +15,17 @@ import { createMetrics } from '../../platform/metrics';
  */
 export const OPEN_BETA: Partial<AccessSettings> = { keyRequiredAfter: new Date('9999-12-31T23:59:59Z') };
 
+/**
+ * Every test client is 127.0.0.1: by default the limits on unauthenticated POSTs are set out of reach (still
+ * counted in Postgres), and the rate-limit tests pass their own through `options.publicPostLimits`.
+ */
+export const ROOMY_POST_LIMITS: PublicPostLimits = { perClientPerMinute: 1_000_000, perClientPerHour: 1_000_000, globalPerMinute: 1_000_000, globalPerHour: 1_000_000 };
+
 /** The real app on a loopback port, over a test database, with response validation on. */
 export async function startApi(
   db: Knex,
   { access, ...overrides }: Partial<Omit<ApiDeps, 'access'>> & { access?: Partial<AccessSettings> } = {},
-  options: Pick<Parameters<typeof buildApiDeps>[1], 'billing'> = {},
+  options: Pick<Parameters<typeof buildApiDeps>[1], 'billing' | 'publicPostLimits'> = {},
 ): Promise<{ url: string; close: () => Promise<void>; deps: ApiDeps }> {
   const deps: ApiDeps = {
     ...buildApiDeps(db, {
@@ -37,6 +44,7 @@ export async function startApi(
       access: { ...OPEN_BETA, ...access },
       now: overrides.now,
       ...options,
+      publicPostLimits: { ...ROOMY_POST_LIMITS, ...options.publicPostLimits },
     }),
     ...overrides,
   };

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../api/app';
-import { readPresentedKey } from '../../api/access/presented-key';
 import { createLiveDelayLine } from '../../activities/mint/live-delay-line';
 import { liveDelayFor, minTierFor, OPERATION_MIN_TIER } from '../../domain/access/operation-tiers';
 
@@ -21,19 +20,6 @@ describe('operation tiers', () => {
     expect(minTierFor('somethingNew')).toBe('enterprise');
     expect(minTierFor(undefined)).toBe('enterprise');
     expect([liveDelayFor('free'), liveDelayFor('builder'), liveDelayFor('pro'), liveDelayFor('enterprise')]).toEqual([300, 0, 0, 0]);
-  });
-});
-
-describe('presented key', () => {
-  it('reads Bearer or X-API-Key and refuses what can never be one key', () => {
-    expect(readPresentedKey({})).toEqual({ kind: 'none' });
-    expect(readPresentedKey({ authorization: 'Bearer abc' })).toEqual({ kind: 'key', key: 'abc' });
-    expect(readPresentedKey({ authorization: 'BEARER\tabc ' })).toEqual({ kind: 'key', key: 'abc' });
-    expect(readPresentedKey({ 'x-api-key': ' abc ' })).toEqual({ kind: 'key', key: 'abc' });
-    expect(readPresentedKey({ authorization: 'Bearer abc', 'x-api-key': 'abc' })).toEqual({ kind: 'key', key: 'abc' });
-    for (const h of [{ authorization: 'Bearer' }, { authorization: 'Bearer a b' }, { authorization: 'Token abc' }, { 'x-api-key': 'a, b' }, { 'x-api-key': '' }, { authorization: 'Bearer a', 'x-api-key': 'b' }, { 'x-api-key': 'k'.repeat(100) }]) {
-      expect(readPresentedKey(h).kind).toBe('bad');
-    }
   });
 });
 

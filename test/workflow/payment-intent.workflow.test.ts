@@ -24,13 +24,33 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const grants = (memo: string) => s.db('api_key_plan_grants').where({ grant_id: `payment:${memo}` });
+const me = async (key: string) => {
+  const r = await call(`${s.api.url}/api/me`, { headers: { 'X-API-Key': key } });
+  expectConforms('get', '/api/me', r.status, r.body);
+  return r;
+};
+/** A minted key works only once its intent is paid; the API's key cache (5 s) holds a refusal for a second at most. */
+async function expectUsableWithinASecond(key: string) {
+  const from = Date.now();
+  let r = await me(key);
+  while (r.status !== 200 && Date.now() - from < 3000) {
+    await new Promise((res) => setTimeout(res, 100));
+    r = await me(key);
+  }
+  expect(r.status).toBe(200);
+  expect(Date.now() - from).toBeLessThan(1500);
+  return r.body;
+}
 
 describe('payment intent workflow: treasury → Temporal → Postgres', () => {
   it('activates a paid plan within about 30 s of the confirmed payment, once, and commits revenue to burns', async () => {
     const intent = await s.upgrade({ tier: 'pro', plan: 'monthly', email: 'payer@example.com' });
+    // Keys are issued on payment: until then the minted key opens nothing.
+    expect((await me(intent.api_key!)).body).toMatchObject({ error: 'key_not_active', status_url: `/api/upgrade/${intent.memo}` });
     const sig = s.ledger.pay({ memos: [intent.memo], lamports: intent.amount_lamports });
     const st = await s.waitForStatus(intent.memo, 'activated', 30_000);
     expect(st).toMatchObject({ paid_sol: 1, paid_lamports: SOL, excess_lamports: 0, signature: sig });
+    expect(await expectUsableWithinASecond(intent.api_key!)).toMatchObject({ key_prefix: intent.key_prefix, tier: 'pro', plan: 'monthly' });
 
     const key = await s.key(intent.key_prefix);
     expect(key).toMatchObject({ tier: 'pro', plan: 'monthly' });
@@ -58,6 +78,7 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
     const under = await s.waitForStatus(intent.memo, 'underpaid');
     expect(under).toMatchObject({ paid_sol: 0.3, activated_at: null });
     expect((await s.key(intent.key_prefix)).tier).toBe('free');
+    expect((await me(intent.api_key!)).status).toBe(401); // part of the price opens nothing
 
     const topUp = s.ledger.pay({ memos: [intent.memo], lamports: 0.1 * SOL });
     const st = await s.waitForStatus(intent.memo, 'activated');
@@ -101,6 +122,9 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
     expect(result.polls).toBeGreaterThan(timing.maxPollsPerRun); // it continued as new on the way
     expect(await s.status(intent.memo)).toMatchObject({ status: 'expired', paid_sol: 0, activated_at: null });
     expect((await s.key(intent.key_prefix)).tier).toBe('free');
+    // The expired intent's key stays unusable for good: nothing but a paid plan ever activates it.
+    expect((await me(intent.api_key!)).body).toMatchObject({ error: 'key_not_active' });
+    expect((await s.key(intent.key_prefix)).awaiting_payment_of).toBe(intent.memo);
     await s.w.maybeRecordHistory(`payment:${intent.memo}`, 'payment-expired');
   });
 
@@ -117,6 +141,7 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
       await s.waitForStatus(intent.memo, 'activated');
       expect(await grants(intent.memo)).toHaveLength(1);
       expect((await s.key(intent.key_prefix)).tier).toBe('builder');
+      await expectUsableWithinASecond(intent.api_key!);
     } finally {
       s.ledger.setFault(null);
     }
@@ -130,6 +155,7 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
     expect(await s.status(intent.memo)).toMatchObject({ status: 'paid', activated_at: null, paid_lamports: intent.amount_lamports });
     expect(await grants(intent.memo)).toHaveLength(0);
     expect((await s.key(intent.key_prefix)).tier).toBe('free');
+    expect((await me(intent.api_key!)).status).toBe(401);
   });
 
   it('starts, through the outbox sweep, an intent whose workflow start was lost', async () => {

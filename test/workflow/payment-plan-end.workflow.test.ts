@@ -1,4 +1,5 @@
 import type { PaymentTiming } from '../../workflows/billing/payment-intent-contract';
+import { call } from '../support/api-harness';
 import { startPaymentSystem, type PaymentSystem } from '../support/payment-harness';
 
 const SOL = 1_000_000_000;
@@ -47,6 +48,9 @@ describe('plan end: reminder before expiry, revert at expiry unless renewed', ()
 
     expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({ channel: 'email', recipient: 'payer@example.com', status: 'sent', error: null });
     expect(await s.key(intent.key_prefix)).toMatchObject({ tier: 'free', plan: null });
+    // Paid once, the key stays a working key after its plan: it falls back to Free, it is not closed again.
+    const me = await call(`${s.api.url}/api/me`, { headers: { 'X-API-Key': intent.api_key! } });
+    expect([me.status, me.body.tier]).toEqual([200, 'free']);
     expect(await s.db('payment_intents').where({ memo: intent.memo }).first()).toMatchObject({ status: 'activated', plan_outcome: 'reverted' });
     await s.w.maybeRecordHistory(`payment:${intent.memo}`, 'payment-activated-reminded-reverted');
   });

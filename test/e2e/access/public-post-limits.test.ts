@@ -1,0 +1,116 @@
+import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../../../domain/access/public-post-limits';
+import { issueTestKey } from '../../support/access-keys';
+import { call, startApi } from '../../support/api-harness';
+import { expectConforms } from '../../support/contract';
+import { createTestDatabase } from '../../support/test-db';
+import { randomAddress } from '../../fakes/solana-treasury-ledger';
+import { testWallet } from '../../support/test-wallet';
+
+/**
+ * Unauthenticated POSTs are limited per client and for everyone, in Postgres so every API process counts against
+ * the same windows. The app trusts X-Forwarded-For from loopback proxies only; these tests talk from loopback, so
+ * the header stands in for distinct clients.
+ */
+const TREASURY = randomAddress();
+const servers: Awaited<ReturnType<typeof startApi>>[] = [];
+const dbs: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(dbs.map((d) => d.drop()));
+});
+
+async function apiWith(limits: Partial<PublicPostLimits>, db?: Awaited<ReturnType<typeof createTestDatabase>>) {
+  const t = db ?? (await createTestDatabase());
+  if (!db) dbs.push(t);
+  const api = await startApi(t.db, {}, { billing: { treasury: TREASURY }, publicPostLimits: { ...DEFAULT_PUBLIC_POST_LIMITS, ...limits } });
+  servers.push(api);
+  return { t, api, url: api.url };
+}
+
+const post = (url: string, path: string, body: unknown, client: string, headers: Record<string, string> = {}) =>
+  call(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client, ...headers }, body: JSON.stringify(body) });
+const upgrade = (url: string, client: string) => post(url, '/api/upgrade', {}, client);
+
+function expectRateLimited(r: { status: number; headers: Headers; body: any }, path: string, scope: 'client' | 'global', limit: number, windowS: number) {
+  expect([r.status, r.body.error, r.body.scope]).toEqual([429, 'rate_limited', scope]);
+  expectConforms('post', path, 429, r.body);
+  expect(r.body).toMatchObject({ limit, window_s: windowS });
+  const retryAfter = Number(r.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowS);
+  expect(Math.abs(Date.parse(r.body.reset_at) - (Date.now() + retryAfter * 1000))).toBeLessThan(2000);
+}
+
+describe('rate limits on unauthenticated POSTs', () => {
+  it('with the default limits, a client hammering /api/upgrade gets 10 intents a minute, not 100', async () => {
+    const { t, url } = await apiWith({});
+    const results = await Promise.all(Array.from({ length: 100 }, () => upgrade(url, '198.51.100.1')));
+    const statuses = results.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+    expect(statuses).toEqual({ 200: 10, 429: 90 });
+    expectRateLimited(results.find((r) => r.status === 429)!, '/api/upgrade', 'client', 10, 60);
+    expect(await t.db('payment_intents').count({ n: '*' }).first()).toEqual({ n: 10 });
+    // Another client is not held back by the first.
+    expect((await upgrade(url, '198.51.100.2')).status).toBe(200);
+  });
+
+  it('counts upgrade, signup init, signup sign and keys/new against one client budget', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 4 });
+    const c = '203.0.113.10';
+    // Without a workflow service signup answers 503: still a request made.
+    expect((await post(url, '/api/signup/wallet/init', { wallet: testWallet().address, tier: 'api' }, c)).status).toBe(503);
+    expect((await post(url, '/api/signup/wallet/sign', { link_id: 'abcdefgh12345678', signature: '1'.repeat(64) }, c)).status).toBe(503);
+    expect((await post(url, '/api/keys/new', {}, c)).status).toBe(402);
+    expect((await upgrade(url, c)).status).toBe(200);
+    for (const [path, body] of [['/api/upgrade', {}], ['/api/signup/wallet/init', { wallet: testWallet().address, tier: 'api' }], ['/api/signup/wallet/sign', { link_id: 'abcdefgh12345678', signature: '1'.repeat(64) }], ['/api/keys/new', {}]] as const) {
+      expectRateLimited(await post(url, path, body, c), path, 'client', 4, 60);
+    }
+  });
+
+  it('a request refused as malformed costs nothing; keyed POSTs and GETs are not limited here', async () => {
+    const { t, url } = await apiWith({ perClientPerMinute: 1 });
+    const c = '203.0.113.20';
+    for (let i = 0; i < 5; i++) expect((await post(url, '/api/upgrade', { tier: 'gold' }, c)).status).toBe(422);
+    const ok = await upgrade(url, c);
+    expect(ok.status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(`${url}/api/upgrade/${ok.body.memo}`, { headers: { 'x-forwarded-for': c } })).status).toBe(200);
+    const k = await issueTestKey(t.db, 'free');
+    const link = await post(url, '/api/v1/wallet/link', { wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', signature_b58: '1'.repeat(64), key_prefix: k.prefix }, c, k.bearer);
+    expect(link.status).toBe(422); // past every limit, refused for its signature
+  });
+
+  it('an hourly window holds after the minute one has room again', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 5, perClientPerHour: 2 });
+    const c = '203.0.113.30';
+    expect((await upgrade(url, c)).status).toBe(200);
+    expect((await upgrade(url, c)).status).toBe(200);
+    expectRateLimited(await upgrade(url, c), '/api/upgrade', 'client', 2, 3600);
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 2 });
+    expect((await upgrade(url, '2001:db8:5:7::1')).status).toBe(200);
+    expect((await upgrade(url, '2001:db8:5:7:ffff:1:2:3')).status).toBe(200);
+    expectRateLimited(await upgrade(url, '2001:db8:5:7::abcd'), '/api/upgrade', 'client', 2, 60);
+    expect((await upgrade(url, '2001:db8:5:8::1')).status).toBe(200); // the next /64 is another client
+  });
+
+  it('a global limit holds for all clients together, and a refused client does not spend it', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 2, globalPerMinute: 5 });
+    expect((await upgrade(url, '192.0.2.1')).status).toBe(200);
+    expect((await upgrade(url, '192.0.2.1')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await upgrade(url, '192.0.2.1')).body.scope).toBe('client');
+    const others = [];
+    for (let i = 2; i <= 5; i++) others.push((await upgrade(url, `192.0.2.${i}`)).status);
+    expect(others).toEqual([200, 200, 200, 429]);
+    expectRateLimited(await upgrade(url, '192.0.2.99'), '/api/upgrade', 'global', 5, 60);
+  });
+
+  it('holds across API processes sharing the database, exactly under concurrency', async () => {
+    const a = await apiWith({ perClientPerMinute: 7 });
+    const b = await apiWith({ perClientPerMinute: 7 }, a.t);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => upgrade(i % 2 ? a.url : b.url, '203.0.113.40')));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(7);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(33);
+  });
+});
