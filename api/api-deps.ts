@@ -70,6 +70,8 @@ export function buildApiDeps(
     expectedDaemons: readonly string[];
     modelRefitEveryS: number;
     accuracyRefreshS: number;
+    /** LIVE_STALE_AFTER_S (platform/config.ts has the same default). */
+    liveStaleAfterS?: number;
     access?: Partial<AccessSettings>;
     walletSignup?: Partial<WalletSignupSettings>;
     holderBalances?: HolderBalanceClient;
@@ -114,6 +116,7 @@ export function buildApiDeps(
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
     liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
+    liveStaleAfterS: o.liveStaleAfterS ?? 20,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),
