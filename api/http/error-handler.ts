@@ -9,6 +9,8 @@ import { safeDetail, toValidationDetail, type ValidationItem } from './validatio
 
 type ValidatorError = Error & { status?: number; errors?: { path?: string; message?: string; errorCode?: string }[]; type?: string; headers?: Record<string, string> };
 
+const THE: Record<DependencyFailure['dependency'], string> = { database: 'the database', 'workflow service': 'the workflow service', 'upstream service': 'a service' };
+
 /** How long a client should wait before retrying an answer a dependency outage caused. */
 export const DEPENDENCY_RETRY_AFTER_S = 5;
 
@@ -89,7 +91,7 @@ function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHand
     logOnce(d, 'error', `${dep.dependency}:${dep.cause}`, { dependency: dep.dependency, cause: dep.cause }, `${dep.dependency} unavailable; answering 503`);
     return new HttpError(
       503,
-      { error: 'unavailable', message: `a ${dep.dependency} this answer needs is unavailable right now; retry in a few seconds`, retry_after_s: DEPENDENCY_RETRY_AFTER_S },
+      { error: 'unavailable', message: `${THE[dep.dependency]} this answer needs is unavailable right now; retry in a few seconds`, retry_after_s: DEPENDENCY_RETRY_AFTER_S },
       { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_S) },
     );
   }
