@@ -11,6 +11,7 @@ import type { TokenPaymentSettings } from './billing/token-payment';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { WalletSignupSettings } from './access/wallet-signup-routes';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { FREE_LIVE_DELAY_S } from '../domain/access/operation-tiers';
 import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
 import { createCreatorStore } from '../db/mint/creator-store';
@@ -115,7 +116,7 @@ export function buildApiDeps(
     marketConditionsStore: createMarketConditionsStore(db),
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
-    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
+    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000, { delayS: FREE_LIVE_DELAY_S }),
     liveStaleAfterS: o.liveStaleAfterS ?? 20,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),

@@ -14,6 +14,8 @@ export type PreparedBody = { bytes: Buffer; gzipped: () => Promise<Buffer> };
 export type LiveSnapshot = {
   version: number;
   builtAt: Date;
+  /** How old the snapshot is by design (the Free tier's list is 300 s behind). */
+  delayS: number;
   etag: string;
   body: PreparedBody;
   /** Parsed once per version, for the filtered keyed list. */
@@ -40,7 +42,10 @@ export function prepareBody(bytes: Buffer): PreparedBody {
  * requests off the database: `/api/live` answers the pre-serialised bytes as they are, and every filtered
  * `/api/v1/live` body is serialised once per snapshot version.
  */
-export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: number, now: () => number = Date.now) {
+/** `delayS`: how old this snapshot is by design (0 for the live list, 300 for the Free tier's delayed one). */
+export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: number, o: { delayS?: number; now?: () => number } = {}) {
+  const now = o.now ?? Date.now;
+  const delayS = o.delayS ?? 0;
   let current: LiveSnapshot | undefined;
   let checkedAt = 0;
   let inflight: Promise<LiveSnapshot | undefined> | undefined;
@@ -61,6 +66,7 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
     current = {
       version: s.version,
       builtAt: s.builtAt,
+      delayS,
       etag: `"live-${s.version}"`,
       body: prepareBody(Buffer.from(s.body)),
       parsed: parse,
@@ -126,6 +132,5 @@ const DELAYED_SAMPLE_S = 15;
  */
 export function freshness(s: LiveSnapshot, now: Date, staleAfterS: number): { ageS: number; stale: boolean } {
   const ageS = Math.max(0, Math.floor((now.getTime() - s.builtAt.getTime()) / 1000));
-  const delayS = s.parsed().delay_s;
-  return { ageS, stale: ageS - delayS > staleAfterS + (delayS > 0 ? DELAYED_SAMPLE_S : 0) };
+  return { ageS, stale: ageS - s.delayS > staleAfterS + (s.delayS > 0 ? DELAYED_SAMPLE_S : 0) };
 }
