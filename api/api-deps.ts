@@ -11,6 +11,7 @@ import type { TokenPaymentSettings } from './billing/token-payment';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { WalletSignupSettings } from './access/wallet-signup-routes';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
+import { FREE_LIVE_DELAY_S } from '../domain/access/operation-tiers';
 import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
 import { createCreatorStore } from '../db/mint/creator-store';
@@ -72,6 +73,8 @@ export function buildApiDeps(
     expectedDaemons: readonly string[];
     modelRefitEveryS: number;
     accuracyRefreshS: number;
+    /** LIVE_STALE_AFTER_S (platform/config.ts has the same default). */
+    liveStaleAfterS?: number;
     access?: Partial<AccessSettings>;
     /** Limits on unauthenticated POSTs; platform/config.ts has the same defaults. */
     publicPostLimits?: Partial<PublicPostLimits>;
@@ -118,7 +121,8 @@ export function buildApiDeps(
     marketConditionsStore: createMarketConditionsStore(db),
     liveStore,
     liveCache: createLiveSnapshotCache(liveStore, LIVE_SNAPSHOT, 500),
-    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000),
+    liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000, { delayS: FREE_LIVE_DELAY_S }),
+    liveStaleAfterS: o.liveStaleAfterS ?? 20,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),

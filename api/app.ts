@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
+import YAML from 'yaml';
 import type { HeartbeatStore } from '../db/ops/heartbeat-store';
 import type { WatchdogStore } from '../db/ops/watchdog-store';
 import type { MarketConditionsStore } from '../db/market/market-conditions-store';
@@ -15,7 +17,7 @@ import type { GateStore } from '../db/accuracy/gate-store';
 import type { ModelFitStore } from '../db/accuracy/model-fit-store';
 import type { StatsStore } from '../db/mint/stats-store';
 import type { LatencyWindow } from '../domain/ops/latency-window';
-import type { Logger } from '../platform/logger';
+import { createLogThrottle, type Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { accuracyRoutes } from './accuracy/accuracy-routes';
 import type { ApiKeyStore } from '../db/access/api-key-store';
@@ -36,8 +38,13 @@ import { keysRoutes } from './billing/keys-routes';
 import { payPageRoutes } from './billing/pay-page-routes';
 import { upgradeRoutes, type UpgradeRouteDeps } from './billing/upgrade-routes';
 import type { BurnStore } from '../db/billing/burn-store';
+import { refuseDeepJson } from './http/body-errors';
 import { errorHandler } from './http/error-handler';
+import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { notImplemented } from './http/not-implemented';
+import { routeLabel } from './http/route-label';
+import { numericParameters, strictNumbers } from './http/strict-numbers';
+import { createDependencyProbe } from './ops/dependency-probe';
 import { conditionsRoutes } from './market/conditions-routes';
 import { nativeCoinPriceRoutes } from './market/native-coin-price-routes';
 import type { LiveSnapshotCache } from './mint/live-snapshot-cache';
@@ -71,6 +78,8 @@ export type ApiDeps = {
   liveStore: LiveStore;
   liveCache: LiveSnapshotCache;
   liveDelayedCache: LiveSnapshotCache;
+  /** A live snapshot older than this beyond its promised delay is served marked stale. */
+  liveStaleAfterS: number;
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   statsStore: StatsStore;
@@ -103,7 +112,12 @@ export type ApiDeps = {
   billing: Omit<UpgradeRouteDeps, 'log' | 'now'> & { burnStore: BurnStore; holderTokenMint: string | null };
 };
 
-type RoutedRequest = express.Request & { openapi?: { openApiRoute?: string } };
+/** The validator's middlewares with `extra` placed right before its schema check (after it has matched the operation). */
+function beforeSchemaCheck(validator: RequestHandler[], extra: RequestHandler): RequestHandler[] {
+  const at = validator.findIndex((m) => m.name === 'requestMiddleware');
+  if (at < 0) throw new Error('express-openapi-validator: requestMiddleware not found; check strictNumbers against this version');
+  return [...validator.slice(0, at), extra, ...validator.slice(at)];
+}
 
 export function createApp(d: ApiDeps): Express {
   const app = express();
@@ -111,37 +125,41 @@ export function createApp(d: ApiDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
 
-  // Latency by route template; /api/live also feeds the /api/status window.
+  // Latency by route template (bounded labels: see route-label.ts); /api/live also feeds the /api/status window.
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const route = (req as RoutedRequest).openapi?.openApiRoute ?? (res.statusCode === 404 ? 'unmatched' : req.path);
-      d.metrics.httpDuration.observe({ route, method: req.method, status: String(res.statusCode) }, ms / 1000);
+      const route = routeLabel(req, res);
+      d.metrics.httpDuration.observe({ route, method: requestMethod(req, res), status: String(res.statusCode) }, ms / 1000);
       if (route === '/api/live') d.liveLatency.record(Date.now(), ms);
     });
     next();
   });
-  app.use(pinoHttp({ logger: d.log, autoLogging: { ignore: (req) => req.url === '/metrics' } }));
+  app.use(
+    pinoHttp({
+      logger: d.log,
+      // A 503 is a dependency outage, logged once per cause by the error handler: its access line carries no stack.
+      customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : 'info'),
+      customErrorObject: (_req, res, _err, val) => (res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime } : val),
+    }),
+  );
+  app.use(headAsGet);
 
-  app.get('/metrics', async (_req, res) => {
-    res.type(d.metrics.registry.contentType).send(await d.metrics.registry.metrics());
-  });
   app.use(docsRoutes(API_SPEC_PATH));
   app.use(payPageRoutes(d.billing));
 
-  app.use(express.json({ limit: BODY_LIMIT }));
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: API_SPEC_PATH,
-      // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
-      validateRequests: { allErrors: true, coerceTypes: false },
-      validateResponses: d.validateResponses ? { removeAdditional: false } : false,
-      // Keys, tiers and quotas are checked by our own middleware so their errors carry documented bodies.
-      validateSecurity: false,
-      ignorePaths: /^\/(metrics|docs|openapi\.yaml|pay\/)/,
-    }),
-  );
+  app.use(express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  const validator = OpenApiValidator.middleware({
+    apiSpec: API_SPEC_PATH,
+    // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
+    validateRequests: { allErrors: true, coerceTypes: false },
+    validateResponses: d.validateResponses ? { removeAdditional: false } : false,
+    // Keys, tiers and quotas are checked by our own middleware so their errors carry documented bodies.
+    validateSecurity: false,
+    ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
+  });
+  app.use(beforeSchemaCheck(validator, strictNumbers(numericParameters(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'))))));
 
   // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
   app.use(keyAuth({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.access, now: d.now }));
@@ -149,7 +167,8 @@ export function createApp(d: ApiDeps): Express {
   app.use(publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }));
 
   app.use(landingRoutes());
-  app.use(healthRoutes(d));
+  const temporalProbe = d.temporal && createDependencyProbe(() => d.temporal!.client.workflowService.getSystemInfo({}), { ttlMs: 2000, timeoutMs: 2000 });
+  app.use(healthRoutes({ ...d, temporalProbe }));
   app.use(statusRoutes({ ...d }));
   app.use(nativeCoinPriceRoutes({ priceStore: d.priceStore, refreshIntervalS: d.priceRefreshIntervalS, now: d.now }));
   app.use(scopeRoutes(d));
@@ -159,7 +178,7 @@ export function createApp(d: ApiDeps): Express {
   app.use(walletSignupRoutes({ temporal: d.temporal, store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
   app.use(upgradeRoutes({ ...d.billing, log: d.log, now: d.now }));
   app.use(burnRoutes({ ...d.billing, now: d.now }));
-  app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache }));
+  app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache, staleAfterS: d.liveStaleAfterS, now: d.now }));
   app.use(mintRoutes(d));
   app.use(conditionsRoutes(d));
   app.use(runnersRoutes({ cache: d.liveCache }));
@@ -167,6 +186,13 @@ export function createApp(d: ApiDeps): Express {
   app.use(statsRoutes({ statsStore: d.statsStore, cache: d.liveCache, now: d.now }));
 
   app.use(notImplemented);
-  app.use(errorHandler(d.log));
+  app.use(notFoundJson);
+  app.use(
+    errorHandler({
+      log: d.log,
+      throttle: createLogThrottle(),
+      onDependencyFailure: (f) => f.dependency === 'workflow service' && temporalProbe?.reportDown(f.reason),
+    }),
+  );
   return app;
 }

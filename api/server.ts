@@ -1,11 +1,13 @@
+import type { AddressInfo } from 'node:net';
 import { migrateToLatest } from '../db/migrate';
 import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
 import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
-import { createLogger } from '../platform/logger';
+import { createLogger, throttledDbLog } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
-import { connectTemporalClient } from '../platform/temporal-connection';
+import { serveMetrics } from '../platform/metrics-server';
+import { lazyTemporalClient } from '../platform/temporal-connection';
 import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
 import { buildApiDeps } from './api-deps';
 import { createApp } from './app';
@@ -15,13 +17,18 @@ import { version } from '../package.json';
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'api');
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  // Requests wait about a second for a connection, then answer 503 (knex's own default is 60 s).
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { ...cfg.api.db, log: throttledDbLog(log) });
   await migrateToLatest(db);
-  // Holder signup runs as workflows; without TEMPORAL_ADDRESS its endpoints answer 503 and the rest still serves.
-  const temporal = cfg.temporal.address ? { client: await connectTemporalClient(cfg.temporal.address, cfg.temporal.namespace), taskQueue: cfg.temporal.taskQueue } : undefined;
+  // Holder signup and payments start workflows. Temporal is reached lazily and with a deadline: the API starts and
+  // serves reads while it is down, and those commands answer 503. Without TEMPORAL_ADDRESS they always answer 503.
+  const temporal = cfg.temporal.address
+    ? { client: lazyTemporalClient(cfg.temporal.address, cfg.temporal.namespace, { callTimeoutMs: cfg.api.temporalCallTimeoutMs }), taskQueue: cfg.temporal.taskQueue }
+    : undefined;
+  const metrics = createMetrics('api');
   const deps = buildApiDeps(db, {
     log,
-    metrics: createMetrics('api'),
+    metrics,
     validateResponses: cfg.api.validateResponses,
     version,
     heartbeatIntervalS: cfg.heartbeatIntervalS,
@@ -32,6 +39,7 @@ async function main() {
     expectedDaemons: cfg.expectedDaemons,
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,
+    liveStaleAfterS: cfg.mint.liveStaleAfterS,
     access: {
       authEnabled: cfg.access.authEnabled,
       keyRequiredAfter: cfg.access.keyRequiredAfter,
@@ -57,10 +65,19 @@ async function main() {
   const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
   server.keepAliveTimeout = 65_000;
+  // Metrics on the operator port only (loopback by default), never on the public one.
+  const metricsServer = serveMetrics(metrics.registry, cfg.api.metrics.host, cfg.api.metrics.port);
+  metricsServer.on('listening', () => {
+    const { port } = metricsServer.address() as AddressInfo;
+    log.info({ url: `http://${cfg.api.metrics.host}:${port}/metrics` }, 'api metrics listening');
+  });
+  // A taken operator port (a second API process on the host) costs the metrics, not the API.
+  metricsServer.on('error', (err) => log.error({ err: { message: err.message } }, `api metrics not served on ${cfg.api.metrics.host}:${cfg.api.metrics.port}`));
 
   const shutdown = () => {
     log.info('api stopping');
     stopBeat();
+    metricsServer.close();
     server.close(() => void Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };

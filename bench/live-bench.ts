@@ -37,7 +37,8 @@ async function main() {
   const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   await db.destroy();
 
-  const api = await spawnApi(bench.url, await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
+  // The snapshot is built once and served for the whole run: it must not turn stale (and be re-serialised) midway.
+  const api = await spawnApi(bench.url, await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn', LIVE_STALE_AFTER_S: '3600' });
   const bytes = (await (await fetch(`${api.base}/api/live`)).arrayBuffer()).byteLength;
   const results: [string, string, LoadResult][] = [];
   for (const [encoding, headers] of Object.entries(ENCODINGS)) {

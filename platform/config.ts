@@ -30,6 +30,14 @@ const schema = z.object({
   /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
   VALIDATE_RESPONSES: bool.optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Prometheus `/metrics` of the API, on an operator port of its own (never the public one). */
+  API_METRICS_HOST: z.string().default('127.0.0.1'),
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** How long a request waits for a database connection, and for one statement, before it answers 503. */
+  API_DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  API_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** Deadline of one call to Temporal from a request (a workflow start, a health probe) before it answers 503. */
+  API_TEMPORAL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
 
   /** Where local clusters (Postgres, Temporal dev server) keep their data. */
   DATA_DIR: z.string().default('.data'),
@@ -55,6 +63,8 @@ const schema = z.object({
   LIVE_WINDOW_S: z.coerce.number().int().min(60).max(86_400).default(300),
   LIVE_MAX_ENTRIES: z.coerce.number().int().min(10).max(5000).default(500),
   LIVE_REFRESH_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
+  /** A live snapshot older than this (beyond its promised delay) is served marked stale and turns /api/health degraded. */
+  LIVE_STALE_AFTER_S: z.coerce.number().int().min(5).max(3600).default(20),
   MODEL_REFIT_EVERY_S: z.coerce.number().int().min(10).max(86_400).default(600),
   CORPUS_LIMIT: z.coerce.number().int().min(100).max(5_000_000).default(200_000),
   /** Accuracy page: recompute period, and how many days of resolved forward predictions it covers. */
@@ -121,7 +131,15 @@ export type Config = {
   databaseUrl: string | undefined;
   dbPoolMax: number;
   temporal: { address: string | undefined; namespace: string; taskQueue: string };
-  api: { host: string; port: number; validateResponses: boolean; publicBaseUrl: string | undefined };
+  api: {
+    host: string;
+    port: number;
+    validateResponses: boolean;
+    publicBaseUrl: string | undefined;
+    metrics: { host: string; port: number };
+    db: { acquireTimeoutMs: number; statementTimeoutMs: number };
+    temporalCallTimeoutMs: number;
+  };
   dataDir: string;
   price: { sourceUrl: string; refreshIntervalS: number };
   watchdog: { intervalS: number; diskPath: string };
@@ -130,7 +148,7 @@ export type Config = {
   expectedDaemons: readonly string[];
   workerMetricsPort: number;
   temporalCliPath: string | undefined;
-  mint: { liveWindowS: number; liveMaxEntries: number; liveRefreshMs: number; modelRefitEveryS: number; corpusLimit: number };
+  mint: { liveWindowS: number; liveMaxEntries: number; liveRefreshMs: number; liveStaleAfterS: number; modelRefitEveryS: number; corpusLimit: number };
   accuracy: { refreshIntervalS: number; windowDays: number };
   ingest: {
     feeds: string[];
@@ -188,6 +206,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: c.API_PORT,
       validateResponses: c.VALIDATE_RESPONSES ?? c.NODE_ENV !== 'production',
       publicBaseUrl: c.PUBLIC_BASE_URL,
+      metrics: { host: c.API_METRICS_HOST, port: c.API_METRICS_PORT },
+      db: { acquireTimeoutMs: c.API_DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: c.API_DB_STATEMENT_TIMEOUT_MS },
+      temporalCallTimeoutMs: c.API_TEMPORAL_CALL_TIMEOUT_MS,
     },
     dataDir: c.DATA_DIR,
     price: { sourceUrl: c.PRICE_SOURCE_URL, refreshIntervalS: c.PRICE_REFRESH_INTERVAL_S },
@@ -201,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveWindowS: c.LIVE_WINDOW_S,
       liveMaxEntries: c.LIVE_MAX_ENTRIES,
       liveRefreshMs: c.LIVE_REFRESH_MS,
+      liveStaleAfterS: c.LIVE_STALE_AFTER_S,
       modelRefitEveryS: c.MODEL_REFIT_EVERY_S,
       corpusLimit: c.CORPUS_LIMIT,
     },

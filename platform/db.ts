@@ -9,12 +9,38 @@ types.setTypeParser(20, (v) => Number(v));
 // numeric columns carry prices and probabilities.
 types.setTypeParser(1700, (v) => Number(v));
 
-export function createDb(databaseUrl: string, poolMax = 10): Knex {
+/** Where knex's own warnings go (e.g. "Acquire connection error", once per failed connect), instead of the console. */
+export type DbLog = { warn(message: string): void; error(message: string): void };
+
+export type DbOptions = {
+  /** How long a query waits for a pooled connection (knex's default is 60 s); a request path wants about a second. */
+  acquireTimeoutMs?: number;
+  /** Postgres cancels a statement that runs longer (server side, SQLSTATE 57014). */
+  statementTimeoutMs?: number;
+  log?: DbLog;
+};
+
+export function createDb(databaseUrl: string, poolMax = 10, o: DbOptions = {}): Knex {
   return knex({
     client: 'pg',
-    connection: databaseUrl,
+    connection: o.acquireTimeoutMs || o.statementTimeoutMs
+      ? {
+          connectionString: databaseUrl,
+          // A connect that hangs (a partitioned server) gives up with the acquire; keepalive finds dead peers.
+          connectionTimeoutMillis: o.acquireTimeoutMs,
+          statement_timeout: o.statementTimeoutMs,
+          keepAlive: true,
+        }
+      : databaseUrl,
     pool: { min: 0, max: poolMax },
+    ...(o.acquireTimeoutMs ? { acquireConnectionTimeout: o.acquireTimeoutMs } : {}),
+    ...(o.log ? { log: dbLog(o.log) } : {}),
   });
+}
+
+function dbLog(l: DbLog) {
+  const warn = (m: unknown) => l.warn(String(m));
+  return { warn, error: (m: unknown) => l.error(String(m)), deprecate: warn, debug: () => undefined };
 }
 
 type PgConnection = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };

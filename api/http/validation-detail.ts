@@ -1,11 +1,15 @@
+import { cut, echoInput } from './safe-input';
+import { MalformedNumber } from './strict-numbers';
+
 /**
  * Maps express-openapi-validator's errors to the spec's 422 body:
  * `{"detail":[{"loc":["query","limit"],"msg":"…","type":"…","input":…,"ctx":{…}}]}`.
+ * `input` follows safe-input.ts: never a secret, never large.
  */
 export type ValidationItem = { loc: (string | number)[]; msg: string; type: string; input?: unknown; ctx?: Record<string, unknown> };
 
 type ValidatorItem = { path?: string; message?: string; errorCode?: string };
-type RequestParts = { query?: unknown; params?: unknown; body?: unknown; headers?: unknown };
+type RequestParts = { query?: unknown; params?: unknown; body?: unknown; headers?: unknown; openapi?: { pathParams?: unknown } };
 
 const SECTION: Record<string, string> = { query: 'query', params: 'path', path: 'path', body: 'body', headers: 'header', header: 'header' };
 
@@ -20,7 +24,9 @@ export function locFromPath(path: string | undefined): (string | number)[] {
 
 function lookup(req: RequestParts, loc: (string | number)[]): unknown {
   const [section, ...rest] = loc;
-  let v: unknown = section === 'query' ? req.query : section === 'path' ? req.params : section === 'body' ? req.body : section === 'header' ? req.headers : undefined;
+  // Path parameters as the validator matched them (Express resets req.params once its router has finished).
+  const params = req.openapi?.pathParams ?? req.params;
+  let v: unknown = section === 'query' ? req.query : section === 'path' ? params : section === 'body' ? req.body : section === 'header' ? req.headers : undefined;
   for (const k of rest) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string | number, unknown>)[k];
@@ -83,10 +89,21 @@ export function toValidationDetail(errors: ValidatorItem[], req: RequestParts): 
     if (missing && loc[loc.length - 1] !== missing) loc = [...loc, missing];
     const input = lookup(req, loc);
     const { type, ctx } = classify(e.errorCode ?? '', msg, input);
-    const item: ValidationItem = { loc, msg, type };
+    const item: ValidationItem = { loc, msg: input instanceof MalformedNumber ? input.message : msg, type };
     if (input !== undefined && type !== 'missing') item.input = input;
     if (ctx) item.ctx = Object.fromEntries(Object.entries(ctx).filter(([, v]) => v !== undefined && !(typeof v === 'number' && Number.isNaN(v))));
     return item;
   });
-  return items.length ? items : [{ loc: ['request'], msg: 'invalid request', type: 'value_error' }];
+  return safeDetail(items.length ? items : [{ loc: ['request'], msg: 'invalid request', type: 'value_error' }]);
+}
+
+/** Every 422 item as it may leave the service: names and messages cut short, `input` only where safe-input.ts allows. */
+export function safeDetail(items: readonly ValidationItem[]): ValidationItem[] {
+  return items.map(({ input, ...item }) => {
+    const loc = item.loc.map((l) => (typeof l === 'string' ? cut(l, 128) : l));
+    const out: ValidationItem = { ...item, loc, msg: cut(item.msg) };
+    const echoed = input === undefined ? undefined : echoInput(item.loc, input);
+    if (echoed !== undefined) out.input = echoed;
+    return out;
+  });
 }

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { callerAccess } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
-import { requireSnapshot, type LiveSnapshotCache, type PreparedBody } from './live-snapshot-cache';
+import { freshness, requireSnapshot, type LiveSnapshotCache, type PreparedBody } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
@@ -15,7 +15,7 @@ async function sendPrepared(req: Request, res: Response, body: PreparedBody): Pr
   res.send(body.bytes);
 }
 
-export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache }): Router {
+export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache; staleAfterS: number; now: () => Date }): Router {
   const r = Router();
   const snapshot = () => requireSnapshot(d.cache);
   // Free keys get the list as it was 5 minutes ago (written by the projector from its own samples).
@@ -25,22 +25,27 @@ export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnap
     return s;
   };
 
-  // Public, pre-serialised and cacheable: the bytes the projector wrote, with a version ETag.
+  // Public, pre-serialised and cacheable: the bytes the projector wrote, with a version ETag, while it is fresh.
+  // A snapshot the projector stopped refreshing says so (`stale`, `age_s`) and may not be cached as fresh.
   r.get('/api/live', async (req, res) => {
     const s = await snapshot();
-    res.set({ ETag: s.etag, 'Cache-Control': 'public, max-age=2' });
-    if (req.headers['if-none-match'] === s.etag) {
+    const f = freshness(s, d.now(), d.staleAfterS);
+    const etag = f.stale ? `"live-${s.version}-stale-${f.ageS}"` : s.etag;
+    res.set({ ETag: etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' });
+    if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
       return;
     }
-    await sendPrepared(req, res, s.body);
+    await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS) : s.body);
   });
 
   r.get('/api/v1/live', async (req, res) => {
     const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
     const q = req.query as unknown as LiveQuery;
-    res.set('Cache-Control', 'no-store');
-    await sendPrepared(req, res, s.filtered(q.limit ?? 60, q.min_prob ?? 0));
+    const filter = { limit: q.limit ?? 60, minProb: q.min_prob ?? 0 };
+    const f = freshness(s, d.now(), d.staleAfterS);
+    res.set({ Age: String(f.ageS), 'Cache-Control': 'no-store' });
+    await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb));
   });
   return r;
 }

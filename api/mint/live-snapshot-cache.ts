@@ -6,7 +6,7 @@ import type { EnrichedMint } from '../../domain/mint/enriched-mint';
 
 const gzipAsync = promisify(gzip);
 
-type LiveBody = { generated_at: string; refresh_interval_s: number; delay_s: number; total_tracked: number; count: number; mints: EnrichedMint[] };
+type LiveBody = { generated_at: string; refresh_interval_s: number; delay_s: number; total_tracked: number; count: number; mints: EnrichedMint[]; stale?: true; age_s?: number };
 
 /** A response body serialised once and compressed once, then sent as bytes to every client that asks. */
 export type PreparedBody = { bytes: Buffer; gzipped: () => Promise<Buffer> };
@@ -14,14 +14,20 @@ export type PreparedBody = { bytes: Buffer; gzipped: () => Promise<Buffer> };
 export type LiveSnapshot = {
   version: number;
   builtAt: Date;
+  /** How old the snapshot is by design (the Free tier's list is 300 s behind). */
+  delayS: number;
   etag: string;
   body: PreparedBody;
   /** Parsed once per version, for the filtered keyed list. */
   parsed: () => LiveBody;
   /** The keyed list for one (limit, min_prob), built once per version and query. */
   filtered: (limit: number, minProb: number) => PreparedBody;
+  /** This snapshot marked as one the projector stopped refreshing (`stale: true`, `age_s`), optionally filtered. */
+  staleBody: (ageS: number, filter?: { limit: number; minProb: number }) => PreparedBody;
 };
 
+/** How long a request holding a snapshot waits for the version check before it is served what is in memory. */
+const MAX_WAIT_WITH_SNAPSHOT_MS = 100;
 /** Distinct (limit, min_prob) bodies kept per version; clients poll a handful, fuzzers try thousands. */
 const MAX_FILTERED = 256;
 
@@ -36,7 +42,10 @@ export function prepareBody(bytes: Buffer): PreparedBody {
  * requests off the database: `/api/live` answers the pre-serialised bytes as they are, and every filtered
  * `/api/v1/live` body is serialised once per snapshot version.
  */
-export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: number, now: () => number = Date.now) {
+/** `delayS`: how old this snapshot is by design (0 for the live list, 300 for the Free tier's delayed one). */
+export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: number, o: { delayS?: number; now?: () => number } = {}) {
+  const now = o.now ?? Date.now;
+  const delayS = o.delayS ?? 0;
   let current: LiveSnapshot | undefined;
   let checkedAt = 0;
   let inflight: Promise<LiveSnapshot | undefined> | undefined;
@@ -50,9 +59,14 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
     let parsed: LiveBody | undefined;
     const parse = () => (parsed ??= JSON.parse(s.body) as LiveBody);
     const filtered = new Map<string, PreparedBody>();
+    const keep = (minProb: number, limit: number) =>
+      // With min_prob 0 every tracked mint counts, scored or not; above 0 only scored mints can qualify.
+      parse().mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb)).slice(0, limit);
+    let lastStale: { key: string; body: PreparedBody } | undefined;
     current = {
       version: s.version,
       builtAt: s.builtAt,
+      delayS,
       etag: `"live-${s.version}"`,
       body: prepareBody(Buffer.from(s.body)),
       parsed: parse,
@@ -60,14 +74,21 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
         const key = `${limit}:${minProb}`;
         let b = filtered.get(key);
         if (!b) {
-          const all = parse();
-          // With min_prob 0 every tracked mint counts, scored or not; above 0 only scored mints can qualify.
-          const kept = all.mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb)).slice(0, limit);
-          b = prepareBody(Buffer.from(JSON.stringify({ ...all, count: kept.length, mints: kept })));
+          const kept = keep(minProb, limit);
+          b = prepareBody(Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept })));
           if (filtered.size >= MAX_FILTERED) filtered.clear();
           filtered.set(key, b);
         }
         return b;
+      },
+      // Only while the projector is down; built at most once per second of age and query.
+      staleBody: (ageS, filter) => {
+        const key = `${ageS}:${filter?.limit}:${filter?.minProb}`;
+        if (lastStale?.key !== key) {
+          const kept = filter ? keep(filter.minProb, filter.limit) : parse().mints;
+          lastStale = { key, body: prepareBody(Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept, stale: true, age_s: ageS }))) };
+        }
+        return lastStale.body;
       },
     };
     return current;
@@ -81,8 +102,16 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
         checkedAt = now();
         inflight = undefined;
       });
-      return inflight;
+      if (!current) return inflight;
+      // While Postgres is slow or unreachable the snapshot in memory is still the newest one there is (its age
+      // says how old): a request waits a moment for the version check, never for a connection timeout.
+      const held = current;
+      let timer: NodeJS.Timeout | undefined;
+      const patience = new Promise<LiveSnapshot>((resolve) => (timer = setTimeout(() => resolve(held), MAX_WAIT_WITH_SNAPSHOT_MS)));
+      return Promise.race([inflight.catch(() => held), patience]).finally(() => clearTimeout(timer));
     },
+    /** The snapshot in memory, without asking the database. */
+    peek: (): LiveSnapshot | undefined => current,
   };
 }
 export type LiveSnapshotCache = ReturnType<typeof createLiveSnapshotCache>;
@@ -92,4 +121,16 @@ export async function requireSnapshot(cache: LiveSnapshotCache): Promise<LiveSna
   const s = await cache.get();
   if (!s) throw unavailable('the live list has not been built yet; the projector refreshes it every few seconds', 5);
   return s;
+}
+
+/** The projector samples the delayed list every 15 s (activities/mint/live-projector.ts): that much lag is expected. */
+const DELAYED_SAMPLE_S = 15;
+
+/**
+ * How old a snapshot is, in whole seconds (the `Age` header), and whether the projector has stopped refreshing
+ * it: older than its promised delay (0, or 300 for the Free tier's list) by more than `staleAfterS`.
+ */
+export function freshness(s: LiveSnapshot, now: Date, staleAfterS: number): { ageS: number; stale: boolean } {
+  const ageS = Math.max(0, Math.floor((now.getTime() - s.builtAt.getTime()) / 1000));
+  return { ageS, stale: ageS - s.delayS > staleAfterS + (s.delayS > 0 ? DELAYED_SAMPLE_S : 0) };
 }

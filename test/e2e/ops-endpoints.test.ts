@@ -127,7 +127,7 @@ describe('POST /api/keys/new', () => {
 });
 
 describe('service pages', () => {
-  it('serves the landing page, the docs UI from local assets, the raw document and metrics', async () => {
+  it('serves the landing page, the docs UI from local assets and the raw document (metrics are on the operator port)', async () => {
     const landing = await fetch(`${api.url}/`);
     expect(landing.status).toBe(200);
     expect(await landing.text()).toContain('/docs');
@@ -136,8 +136,8 @@ describe('service pages', () => {
     expect((await fetch(`${api.url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
     expect(await (await fetch(`${api.url}/openapi.yaml`)).text()).toMatch(/^openapi: 3\.1/);
     await fetch(`${api.url}/api/scope`);
-    const metrics = await (await fetch(`${api.url}/metrics`)).text();
-    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/scope"/);
+    expect((await fetch(`${api.url}/metrics`)).status).toBe(404);
+    expect(await api.deps.metrics.registry.metrics()).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/scope"/);
   });
 
   it('answers unknown routes 404 with the documented body', async () => {

@@ -1,0 +1,137 @@
+import { LIVE_SNAPSHOT } from '../../../activities/mint/live-projector';
+import { createLiveStore } from '../../../db/mint/live-store';
+import { createWatchdogStore } from '../../../db/ops/watchdog-store';
+import { loadConfig } from '../../../platform/config';
+import { createDb, type Knex } from '../../../platform/db';
+import { createLogger, throttledDbLog } from '../../../platform/logger';
+import { issueTestKey } from '../../support/access-keys';
+import { call, startApi } from '../../support/api-harness';
+import { expectConforms } from '../../support/contract';
+import { createTestDatabase } from '../../support/test-db';
+import { startTcpProxy } from './tcp-proxy';
+
+/**
+ * The API over a Postgres that goes away (a TCP forwarder the test closes, then a partition that never answers)
+ * and comes back: keyed and public reads answer 503 with Retry-After within about a second, /api/health answers
+ * `degraded` from memory, /api/live keeps serving the snapshot it holds, the log gets one line per cause, and
+ * everything serves again once Postgres is back.
+ */
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+let db: Knex;
+let api: Awaited<ReturnType<typeof startApi>>;
+let key: Awaited<ReturnType<typeof issueTestKey>>;
+const logLines: { level: number; msg: string; err?: { stack?: string } }[] = [];
+const MINT = 'So11111111111111111111111111111111111111112';
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const target = new URL(t.url);
+  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+  const viaProxy = new URL(t.url);
+  viaProxy.port = String(proxy.port);
+  const cfg = loadConfig({});
+  const log = createLogger('info', 'api-test', { write: (s: string) => void logLines.push(JSON.parse(s)) });
+  // The API's production settings: a bounded wait for a connection and for a statement.
+  db = createDb(viaProxy.toString(), 5, { ...cfg.api.db, log: throttledDbLog(log) });
+  key = await issueTestKey(t.db, 'pro');
+  const now = new Date();
+  await createLiveStore(t.db).writeSnapshot(
+    LIVE_SNAPSHOT,
+    JSON.stringify({ generated_at: now.toISOString(), refresh_interval_s: 2, delay_s: 0, total_tracked: 0, count: 0, mints: [] }),
+    0,
+    now,
+  );
+  const obs = { disk: { path: '/', totalBytes: 1000, freeBytes: 500 }, memory: { totalBytes: 1000, availableBytes: 500 }, stuck: { count: 0, byType: {} }, staleHeartbeats: [] };
+  await createWatchdogStore(t.db).recordTick('watchdog-1', now, obs, []);
+  api = await startApi(db, { log, access: { keyRequiredAfter: new Date('2020-01-01T00:00:00Z') } });
+});
+afterAll(async () => {
+  await api.close();
+  await db.destroy();
+  await proxy.close();
+  await t.drop();
+});
+
+/** Reads that need Postgres, keyed and public. */
+const READS: [string, string, boolean][] = [
+  ['/api/scope', '/api/scope', false],
+  ['/api/status', '/api/status', false],
+  ['/api/v1/stats', '/api/v1/stats', true],
+  ['/api/v1/probe/{mint}', `/api/v1/probe/${MINT}`, true],
+  ['/api/v1/runners', '/api/v1/runners', true],
+  ['/api/predictions/by_mint/{mint}', `/api/predictions/by_mint/${MINT}`, false],
+  ['/api/burn/history', '/api/burn/history', false],
+];
+
+async function timed(path: string, keyed: boolean) {
+  const started = Date.now();
+  const r = await call(`${api.url}${path}`, { headers: keyed ? key.bearer : {} });
+  return { ...r, ms: Date.now() - started };
+}
+
+describe('Postgres up', () => {
+  it('serves every read', async () => {
+    // 200, or the documented 404 for a mint nobody has seen.
+    for (const [, path, keyed] of READS) expect((await timed(path, keyed)).status).toBeLessThan(500);
+    const h = await timed('/api/health', false);
+    expectConforms('get', '/api/health', 200, h.body);
+    expect(h.body.dependencies.postgres.state).toBe('up');
+  });
+});
+
+describe.each(['refuse', 'blackhole'] as const)('Postgres %s', (mode) => {
+  beforeAll(() => proxy.set(mode));
+
+  it.each(READS)('%s answers 503 with Retry-After within about a second', async (template, path, keyed) => {
+    const r = await timed(path, keyed);
+    expect(r.status).toBe(503);
+    expectConforms('get', template, 503, r.body);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(r.body).toMatchObject({ error: 'unavailable' });
+    expect(r.ms).toBeLessThan(2500);
+  });
+
+  it('/api/health answers degraded from memory', async () => {
+    const r = await timed('/api/health', false);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/health', 200, r.body);
+    expect(r.body.status).toBe('degraded');
+    expect(r.body.dependencies.postgres).toMatchObject({ state: 'down' });
+    expect(r.body.tick).toMatchObject({ id: expect.any(Number) });
+    expect(r.ms).toBeLessThan(2500);
+    expect((await timed('/livez', false)).status).toBe(200);
+  });
+
+  it('/api/live keeps serving the snapshot it holds, with its age', async () => {
+    const r = await timed('/api/live', false);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/live', 200, r.body);
+    expect(Number(r.headers.get('age'))).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('Postgres back', () => {
+  beforeAll(() => proxy.set('forward'));
+
+  it('serves every read again', async () => {
+    for (const [, path, keyed] of READS) {
+      let r = await timed(path, keyed);
+      for (let i = 0; r.status >= 500 && i < 20; i++) {
+        await new Promise((res) => setTimeout(res, 250));
+        r = await timed(path, keyed);
+      }
+      expect(r.status).toBeLessThan(500);
+    }
+    const h = await timed('/api/health', false);
+    expect(h.body.dependencies.postgres.state).toBe('up');
+  });
+
+  it('logged the outage once per cause, not once per request, and no stack per request', () => {
+    const errors = logLines.filter((l) => l.level >= 50);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.length).toBeLessThanOrEqual(4);
+    const withStack = logLines.filter((l) => l.err?.stack);
+    expect(withStack.length).toBeLessThanOrEqual(4);
+  });
+});
