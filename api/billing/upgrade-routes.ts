@@ -43,7 +43,6 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
     const tier = body.tier ?? 'pro';
     const plan = body.plan ?? 'monthly';
     const payWith = body.pay_with ?? 'sol';
-    if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
     let key: { id: number; prefix: string } | null = null;
     if (body.key !== undefined) {
       // openapi.yaml leaves `key` unconstrained so that its validator never answers (and echoes) it: every check on
@@ -55,6 +54,8 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       if (found.tier !== 'free' && found.planExpiresAt === null) throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
       key = { id: found.id, prefix: found.prefix };
     }
+    // Bad input is answered as such whatever this deployment offers; only a valid request learns payments are off.
+    if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
     const amountLamports = planPriceLamports(tier, plan);
     const token = payWith === 'token' ? await tokenPriceOf(d.tokenPayment, amountLamports) : null;
     const now = d.now();
