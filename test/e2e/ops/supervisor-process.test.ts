@@ -47,7 +47,7 @@ it('restarts a killed child, keeps the others, reports a crash loop and stops ev
   // crashy exits with code 3 each time: a loud crash-loop report with its last output, then slower retries.
   await waitFor('the crash-loop report', async () => /crashy is crash-looping/.test(driver!.output()), 15_000);
   expect(driver.output()).toMatch(/!! crashy is crash-looping: 3 exits within 30 s; it exited \(code 3\)\. Retrying in 1\.5 s, and on until it stays up\./);
-  expect(driver.output()).toMatch(/Its last output:\n(   .*\n)*   crashy: cannot reach the store/);
+  expect(driver.output()).toMatch(/Its last output:\n( {3}.*\n)* {3}crashy: cannot reach the store/);
   // Not given up: it is started again after the report, dies again, and is reported again.
   await waitFor('crashy to be retried after the report', async () => count(/crashy is crash-looping/) >= 2, 10_000);
 
