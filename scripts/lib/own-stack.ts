@@ -26,7 +26,7 @@ export type OwnStack = {
   kill: () => Promise<void>;
 };
 
-export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<OwnStack> {
+export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number; logFile?: string }): Promise<OwnStack> {
   fs.mkdirSync(o.dataDir, { recursive: true, mode: 0o755 });
   const [pgPort, temporalPort, uiPort, apiPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
@@ -51,6 +51,12 @@ export async function startOwnStack(o: { dataDir: string; env?: Record<string, s
   };
   d.child.stdout!.on('data', collect);
   d.child.stderr!.on('data', collect);
+  if (o.logFile) {
+    const log = fs.createWriteStream(o.logFile, { flags: 'a' });
+    d.child.stdout!.pipe(log, { end: false });
+    d.child.stderr!.pipe(log, { end: false });
+    d.child.once('close', () => log.end());
+  }
   const stack: OwnStack = {
     supervisorPid,
     apiUrl: `http://127.0.0.1:${apiPort}`,
