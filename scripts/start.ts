@@ -36,13 +36,14 @@ async function main() {
   fs.mkdirSync(dataDir, { recursive: true });
   const supervisor = createSupervisor();
 
-  let stopping = false;
+  let stopping = 0;
   const shutdown = async (why: string, code: number) => {
     if (stopping) {
-      console.log(`• already stopping (${why}); waiting for ${supervisor.status().filter((s) => s.pid).map((s) => s.name).join(', ') || 'the last process'} …`);
+      // Under `npm start` the tsx CLI relays the terminal's Ctrl-C a moment after we got it ourselves.
+      if (Date.now() - stopping > 1000) console.log(`• already stopping (${why}); waiting for ${supervisor.status().filter((s) => s.pid).map((s) => s.name).join(', ') || 'the last process'} …`);
       return;
     }
-    stopping = true;
+    stopping = Date.now();
     console.log(`• ${why}: stopping everything …`);
     await supervisor.stop();
     console.log('• stopped');
@@ -50,6 +51,11 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  // The children run in their own process groups and would outlive us: a bug here still stops them.
+  process.on('uncaughtException', (e) => {
+    console.error(e);
+    void shutdown('internal error in npm start', 1);
+  });
 
   try {
     let databaseUrl = cfg.databaseUrl;
