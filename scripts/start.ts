@@ -1,108 +1,130 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
 import { createDb } from '../platform/db';
 import { migrateToLatest } from '../db/migrate';
-import { ensureDatabase, startLocalPostgres, type LocalPostgres } from './lib/local-postgres';
-import { startLocalTemporal, type LocalTemporal } from './lib/local-temporal';
+import { ensureDatabase, prepareSupervisedPostgres } from './lib/local-postgres';
+import { ensureTemporalCli, launchLocalTemporal, portOpen } from './lib/local-temporal';
 import { waitFor } from './lib/run';
+import { nodeEntryService } from './lib/supervised-child';
+import { createSupervisor } from './lib/supervisor';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
- * server with its Web UI (unless TEMPORAL_ADDRESS), runs migrations, then the worker and the API as child
- * processes. Ctrl-C stops everything, children first.
+ * server with its Web UI (unless TEMPORAL_ADDRESS), runs migrations, then the worker, the API and the ingest
+ * daemon as child processes, and keeps all of them running: whatever dies is restarted (see lib/supervisor.ts).
+ * Ctrl-C or SIGTERM stops everything: the daemons, then Temporal, then PostgreSQL.
+ *
+ * Switches (for a second stack beside a running one, e.g. `npm run chaos` or a test; with DATA_DIR, API_PORT and
+ * WORKER_METRICS_PORT from the environment): --pg-port, --temporal-port, --temporal-ui-port.
  */
-const DEV_PG_PORT = 54329;
-const DEV_TEMPORAL_PORT = 7233;
-const DEV_TEMPORAL_UI_PORT = 8233;
+const { values: args } = parseArgs({
+  options: { 'pg-port': { type: 'string', default: '54329' }, 'temporal-port': { type: 'string', default: '7233' }, 'temporal-ui-port': { type: 'string', default: '8233' } },
+});
+const port = (name: keyof typeof args) => {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`--${name} must be a port number, not ${args[name]}`);
+  return n;
+};
+const LAYER = { postgres: 0, temporal: 1, daemons: 2 };
 
 async function main() {
   const cfg = loadConfig();
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  const stops: (() => Promise<void>)[] = [];
+  const supervisor = createSupervisor();
 
-  let databaseUrl = cfg.databaseUrl;
-  let pg: LocalPostgres | undefined;
-  if (!databaseUrl) {
-    console.log('• starting local PostgreSQL …');
-    pg = await startLocalPostgres(dataDir, 'dev', DEV_PG_PORT);
-    await ensureDatabase(pg.url('postgres'), 'launchpad');
-    databaseUrl = pg.url('launchpad');
-    stops.push(pg.stop);
-  }
-  const db = createDb(databaseUrl, 2);
-  const applied = await migrateToLatest(db);
-  await db.destroy();
-  console.log(`• database ready (${applied.length} migration(s) applied)`);
+  let stopping = 0;
+  const shutdown = async (why: string, code: number) => {
+    if (stopping) {
+      // Under `npm start` the tsx CLI relays the terminal's Ctrl-C a moment after we got it ourselves.
+      if (Date.now() - stopping > 1000) console.log(`• already stopping (${why}); waiting for ${supervisor.status().filter((s) => s.pid).map((s) => s.name).join(', ') || 'the last process'} …`);
+      return;
+    }
+    stopping = Date.now();
+    console.log(`• ${why}: stopping everything …`);
+    await supervisor.stop();
+    console.log('• stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  // The children run in their own process groups and would outlive us: a bug here still stops them.
+  process.on('uncaughtException', (e) => {
+    console.error(e);
+    void shutdown('internal error in npm start', 1);
+  });
 
-  let temporalAddress = cfg.temporal.address;
-  let temporal: LocalTemporal | undefined;
-  if (!temporalAddress) {
-    console.log('• starting Temporal dev server (the first run builds the CLI with Go, a few minutes) …');
-    temporal = await startLocalTemporal({
-      port: DEV_TEMPORAL_PORT,
-      uiPort: DEV_TEMPORAL_UI_PORT,
-      dbFile: path.join(dataDir, 'temporal', 'dev.db'),
-      logFile: path.join(dataDir, 'temporal.log'),
+  try {
+    let databaseUrl = cfg.databaseUrl;
+    if (!databaseUrl) {
+      console.log('• starting local PostgreSQL …');
+      const pg = await prepareSupervisedPostgres(dataDir, 'dev', port('pg-port'));
+      if (pg.alreadyRunning) console.log(`• PostgreSQL already answers on port ${port('pg-port')}: using it (not started here, so not supervised)`);
+      else await supervisor.start({ name: 'postgres', layer: LAYER.postgres, start: pg.launch });
+      await ensureDatabase(pg.url('postgres'), 'launchpad');
+      databaseUrl = pg.url('launchpad');
+    }
+    const db = createDb(databaseUrl, 2);
+    const applied = await migrateToLatest(db).finally(() => db.destroy());
+    console.log(`• database ready (${applied.length} migration(s) applied)`);
+
+    let temporalAddress = cfg.temporal.address;
+    let temporalUi: string | undefined;
+    if (!temporalAddress) {
+      const opts = {
+        port: port('temporal-port'),
+        uiPort: port('temporal-ui-port'),
+        dbFile: path.join(dataDir, 'temporal', 'dev.db'),
+        logFile: path.join(dataDir, 'temporal.log'),
+      };
+      temporalAddress = `127.0.0.1:${opts.port}`;
+      temporalUi = `http://127.0.0.1:${opts.uiPort}`;
+      if (await portOpen(opts.port)) console.log(`• Temporal already answers on ${temporalAddress}: using it (not started here, so not supervised)`);
+      else {
+        console.log('• starting Temporal dev server (the first run builds the CLI with Go, a few minutes) …');
+        const cli = await ensureTemporalCli();
+        await supervisor.start({ name: 'temporal', layer: LAYER.temporal, start: () => launchLocalTemporal(cli, opts, { detached: true }) });
+      }
+    }
+
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest',
+      LOG_LEVEL: cfg.logLevel,
+    };
+    for (const [name, entry] of [
+      ['worker', 'workers/main-worker.ts'],
+      ['api', 'api/server.ts'],
+      ['ingest', 'ingest/main-ingest.ts'],
+    ] as const) {
+      await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env) });
+    }
+
+    // Any answer will do: /api/health may well say "degraded" while the worker warms up.
+    const apiUrl = `http://${cfg.api.host}:${cfg.api.port}`;
+    const answers = async () => (await fetch(`${apiUrl}/api/health`)).status > 0;
+    await waitFor('the API', answers, 120_000).catch(async () => {
+      console.error(`• the API has not answered on ${apiUrl} within 120 s; still trying (see the messages above)`);
+      await waitFor('the API', answers, Infinity);
     });
-    temporalAddress = temporal.address;
-    stops.push(temporal.stop);
-  }
-
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest' };
-  const children: ChildProcess[] = [];
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  for (const [name, entry] of [
-    ['worker', 'workers/main-worker.ts'],
-    ['api', 'api/server.ts'],
-    ['ingest', 'ingest/main-ingest.ts'],
-  ] as const) {
-    const child = spawn(tsx, [path.join(root, entry)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code, signal) => {
-      if (!shuttingDown) console.error(`${name} exited (${code ?? signal}); stopping`);
-      void shutdown();
-    });
-    children.push(child);
-  }
-
-  const apiUrl = `http://${cfg.api.host}:${cfg.api.port}`;
-  await waitFor('the API', async () => (await fetch(`${apiUrl}/api/health`)).ok, 120_000);
-  console.log(`
+    console.log(`
   API              ${apiUrl}
   Interactive docs ${apiUrl}/docs
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
   Health           ${apiUrl}/api/health
-  Temporal UI      ${temporal?.uiUrl ?? '(external Temporal at ' + temporalAddress + ')'}
-  Press Ctrl-C to stop.
+  Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
+  Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
-
-  let shuttingDown = false;
-  async function shutdown() {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    console.log('• stopping …');
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGINT');
-            setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
-          }),
-      ),
-    );
-    for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
-    process.exit(0);
+  } catch (e) {
+    if (stopping) return; // a Ctrl-C during start-up: shutdown() is already at work
+    console.error(e);
+    await shutdown('start-up failed', 1);
   }
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+void main();

@@ -8,11 +8,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
  * test can SIGKILL it mid-stream the way a crash or an OOM kill would, and start it again; benchmarks run the
  * daemons the same way, each in its own process as in production.
  */
-export function startDaemon(entry: string, env: Record<string, string>): { child: ChildProcess; kill: () => Promise<void>; output: () => string } {
+export function startDaemon(entry: string, env: Record<string, string>, o: { args?: string[] } = {}): { child: ChildProcess; kill: () => Promise<void>; output: () => string } {
   let out = '';
   // node with tsx as a loader, not the tsx CLI: the CLI runs the program in a child process, which a SIGKILL of
   // the CLI would leave running.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...(o.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

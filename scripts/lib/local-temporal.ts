@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { run, waitFor } from './run';
+import { exitedEarly, spawnService, type SpawnedService } from './supervised-child';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -33,17 +34,26 @@ export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
 }
 
 export type LocalTemporal = { address: string; uiUrl: string | undefined; process: ChildProcess | undefined; stop: () => Promise<void> };
+export type TemporalOptions = { port: number; uiPort?: number; dbFile?: string; logFile?: string };
 
 /**
  * `temporal server start-dev` on loopback. With a db file, workflows survive a restart;
- * without one (tests) the server keeps everything in memory.
+ * without one (tests) the server keeps everything in memory. A server already answering on the port is used as
+ * it is (and not stopped).
  */
-export async function startLocalTemporal(opts: { port: number; uiPort?: number; dbFile?: string; logFile?: string }): Promise<LocalTemporal> {
+export async function startLocalTemporal(opts: TemporalOptions): Promise<LocalTemporal> {
   const address = `127.0.0.1:${opts.port}`;
   const uiUrl = opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined;
   if (await portOpen(opts.port)) return { address, uiUrl, process: undefined, stop: async () => undefined };
+  const t = await launchLocalTemporal(await ensureTemporalCli(), opts, { detached: false });
+  return { address, uiUrl, process: t.child, stop: t.stop };
+}
 
-  const cli = await ensureTemporalCli();
+/**
+ * Starts the dev server (the port must be free) and resolves once it accepts connections; rejects if it exits
+ * first. `detached` gives it its own process group, so only its supervisor decides when it stops.
+ */
+export async function launchLocalTemporal(cli: string, opts: TemporalOptions, o: { detached: boolean }): Promise<SpawnedService> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');
@@ -52,19 +62,12 @@ export async function startLocalTemporal(opts: { port: number; uiPort?: number; 
     args.push('--db-filename', opts.dbFile);
   }
   if (opts.logFile) fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
-  const out = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: false });
-  await waitFor('temporal dev server', () => portOpen(opts.port), 60_000);
-  return {
-    address,
-    uiUrl,
-    process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
+  const t = spawnService(cli, args, { logFile: opts.logFile, echo: false, detached: o.detached, stopSignal: 'SIGTERM', graceMs: 10_000 });
+  try {
+    await waitFor('the temporal dev server', () => portOpen(opts.port), 60_000, () => exitedEarly(t.child, t.output));
+  } catch (e) {
+    await t.stop();
+    throw e;
+  }
+  return t;
 }

@@ -12,11 +12,16 @@ export function run(cmd: string, args: string[], opts: ExecFileOptions = {}): Pr
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it resolves true or `timeoutMs` passes. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/**
+ * Polls `probe` until it resolves true or `timeoutMs` passes; gives up at once when `unless` names a reason (the
+ * process being waited for has exited, say).
+ */
+export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, unless?: () => string | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await probe().catch(() => false)) return;
+    const reason = unless?.();
+    if (reason) throw new Error(`gave up waiting for ${what}: ${reason}`);
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(200);
   }

@@ -1,0 +1,54 @@
+import os from 'node:os';
+import { Connection } from '@temporalio/client';
+import { Client } from 'pg';
+import type { OwnStack } from '../../scripts/lib/own-stack';
+import type { SupervisedName } from '../../scripts/lib/process-table';
+
+/**
+ * "Is it back?" for each process of a running stack, as a user of it would see it: the API answers, the worker
+ * polls (its metrics endpoint comes up only then) and has beaten, the ingest has beaten, Postgres takes a query,
+ * Temporal answers an RPC. Each probe opens its own short-lived connection, so a probe never waits on a pool that
+ * is still holding sockets to a process that died.
+ */
+export type Probe = (pid: number) => Promise<boolean>;
+
+const timeout = () => AbortSignal.timeout(1500);
+
+export async function pgQuery<T>(stack: OwnStack, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: stack.pgUrl('launchpad'), connectionTimeoutMillis: 1500, query_timeout: 5000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    return (await c.query(sql, params)).rows as T[];
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** Whether the daemon with this pid has written its heartbeat (instance `<hostname>:<pid>`, platform/heartbeat.ts). */
+const hasBeaten = async (stack: OwnStack, name: string, pid: number) =>
+  (await pgQuery(stack, 'SELECT 1 FROM daemon_heartbeats WHERE name = $1 AND instance = $2', [name, `${os.hostname()}:${pid}`])).length > 0;
+
+export function probes(stack: OwnStack): Record<SupervisedName, Probe> {
+  return {
+    api: async () => (await fetch(`${stack.apiUrl}/api/health`, { signal: timeout() })).status > 0,
+    worker: async (pid) => (await fetch(stack.workerMetricsUrl, { signal: timeout() })).ok && (await hasBeaten(stack, 'worker', pid)),
+    ingest: async (pid) => hasBeaten(stack, 'ingest', pid),
+    postgres: async () => (await pgQuery<{ one: number }>(stack, 'SELECT 1 AS one'))[0]?.one === 1,
+    temporal: async () => {
+      const c = await Connection.connect({ address: stack.temporalAddress, connectTimeout: 1500 });
+      try {
+        await c.workflowService.getSystemInfo({});
+        return true;
+      } finally {
+        await c.close();
+      }
+    },
+  };
+}
+
+/** The newest mint the ingest wrote: it is "inserting again" once this moves past the time it was killed. */
+export async function newestIngestedAt(stack: OwnStack): Promise<number> {
+  const [r] = await pgQuery<{ at: Date | null }>(stack, 'SELECT max(ingested_at) AS at FROM mints');
+  return r?.at ? r.at.getTime() : 0;
+}
