@@ -118,6 +118,7 @@ async function main() {
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
+  Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
   } catch (e) {

@@ -13,6 +13,8 @@ import { connectTemporalClient } from '../platform/temporal-connection';
 import { SCORE_AGES } from '../domain/scoring/score-age';
 import { buildActivityDeps } from './activity-deps';
 import { buildWorker } from './build-worker';
+import { cachedWorkflowBundle } from './workflow-bundle-cache';
+import path from 'node:path';
 import { ensureLiveProjector } from './live-projector-starter';
 import { ensureSchedules, scheduleSpecs } from './schedules';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
@@ -32,7 +34,8 @@ async function main() {
 
   const deps = buildActivityDeps(db, { cfg, temporal: client, priceClient: createJupiterPriceClient(cfg.price.sourceUrl), log });
   const activities = createActivities(deps);
-  const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics });
+  const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
+  const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics, workflowBundle });
   await ensureSchedules(
     client,
     cfg.temporal.taskQueue,

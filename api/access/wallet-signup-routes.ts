@@ -62,7 +62,7 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
       const l = await d.store.get(linkId);
       if (l) return l;
     }
-    throw unavailable('the signup was started but is not recorded yet; poll its link_id', 2);
+    throw unavailable(`the signup ${linkId} was started but is not recorded yet (the workflow service has no free worker); poll GET /api/signup/wallet/${linkId}`, 2);
   }
 
   r.post('/api/signup/wallet/init', async (req, res) => {
@@ -89,7 +89,8 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
-    res.json(view(await awaitRow(linkId, 10_000), req, false));
+    // A worker records the row within milliseconds; when none runs, the client hears so within seconds instead of hanging.
+    res.json(view(await awaitRow(linkId, 3000), req, false));
   });
 
   r.post('/api/signup/wallet/sign', async (req, res) => {

@@ -28,12 +28,13 @@ export type OwnStack = {
 
 export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number; logFile?: string }): Promise<OwnStack> {
   fs.mkdirSync(o.dataDir, { recursive: true, mode: 0o755 });
-  const [pgPort, temporalPort, uiPort, apiPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
     DATA_DIR: o.dataDir,
     API_HOST: '127.0.0.1',
     API_PORT: String(apiPort),
     WORKER_METRICS_PORT: String(metricsPort),
+    API_METRICS_PORT: String(apiMetricsPort),
     // Its own services, whatever this shell points at.
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
