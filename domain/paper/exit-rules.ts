@@ -1,4 +1,4 @@
-import { costLamports, isUsableQuote, liquidate, pnlOf, type ExitFill, type ExitReason, type PaperPosition, type Pnl, type Quote, type SeenQuote } from './paper-position';
+import { costLamports, liquidate, pnlOf, type ExitFill, type ExitReason, type PaperPosition, type Pnl, type Quote, type SeenQuote } from './paper-position';
 import type { PaperConfig } from './paper-config';
 
 /**
@@ -7,9 +7,9 @@ import type { PaperConfig } from './paper-config';
  * - Exits are judged on what the position would actually fetch: the whole position sold at the quote (curve math
  *   and fees before graduation, DEX price, modelled impact and fee after), against the SOL it cost. So a
  *   take-profit trade really is +20% after every cost, and the reported P&L is the one the rule saw.
- * - With a usable quote: stop loss when P&L ≤ −stopLoss (checked first: a quote that is somehow both cannot
- *   be, but losses are never reported as wins), take profit when P&L ≥ +takeProfit, timeout when the position is
- *   at least timeoutS old; the fill is this quote's.
+ * - With a usable quote: stop loss when P&L ≤ −stopLoss, take profit when P&L ≥ +takeProfit, else timeout when
+ *   the position is at least timeoutS old; the fill is this quote's. A price limit reached at the timeout tick is
+ *   reported as the price limit, since it is what the price did.
  * - Without one (the source is down, the DEX price has not arrived after graduation, or the curve shows complete
  *   and can no longer price a sale): `stale_price` once staleAfterS have passed since the last usable quote,
  *   else `timeout` when due; either fill is the last usable quote's, and the exit records when that quote was
@@ -39,7 +39,7 @@ export function evaluateExit(p: PaperPosition, tick: Tick, c: PaperConfig): Exit
     pnl: pnlOf(cost, fill.proceedsLamports),
   });
 
-  const fresh = tick.quote && isUsableQuote(tick.quote, c) ? liquidate(tokens, tick.quote, c) : null;
+  const fresh = tick.quote ? liquidate(tokens, tick.quote, c) : null;
   if (fresh) {
     const pnl = BigInt(fresh.proceedsLamports - cost) * 10_000n;
     if (pnl <= -BigInt(c.stopLossBps) * BigInt(cost)) return close('stop_loss', fresh, tick.atMs);

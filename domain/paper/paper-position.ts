@@ -53,8 +53,6 @@ export function liquidate(tokensRaw: number, quote: Quote, c: PaperConfig): Exit
   return s.ok ? s : null;
 }
 
-export const isUsableQuote = (q: Quote, c: PaperConfig) => liquidate(1, q, c) !== null;
-
 export type Pnl = { pnlLamports: number; pnlSol: number; /** P&L ÷ SOL spent. */ returnPct: number };
 
 export function pnlOf(costLamportsSpent: number, proceedsLamports: number): Pnl {
