@@ -36,6 +36,8 @@ export type DriftHistoricalClientOptions = {
   baseUrl: string;
   /** Limit for the response headers; the body streams for as long as it keeps coming. */
   headersTimeoutMs?: number;
+  /** A body that sends nothing for this long is given up as truncated (default 60 s). */
+  idleTimeoutMs?: number;
   /** Rows handed to `onBatch` at a time. */
   batchSize?: number;
 };
@@ -80,8 +82,13 @@ export function createDriftHistoricalClient(o: DriftHistoricalClientOptions) {
     const hash = createHash('sha256');
     let bytes = 0;
     let gzipped = false;
+    const idleMs = o.idleTimeoutMs ?? 60_000;
+    // Silence while our own consumer holds a batch is back-pressure, not a stalled server.
+    let consuming = false;
+    const idle = setTimeout(() => (consuming ? idle.refresh() : abort.abort()), idleMs);
     const tap = new Transform({
       transform(chunk: Buffer, _enc, done: TransformCallback) {
+        idle.refresh();
         hash.update(chunk);
         bytes += chunk.length;
         done(null, chunk);
@@ -109,13 +116,18 @@ export function createDriftHistoricalClient(o: DriftHistoricalClientOptions) {
         rows++;
         batch.push(parsed.data);
         if (batch.length >= batchSize) {
+          consuming = true;
           await onBatch(batch);
+          consuming = false;
+          idle.refresh();
           batch = [];
         }
       }
     } catch (e) {
       abort.abort();
       throw classify(key, e);
+    } finally {
+      clearTimeout(idle);
     }
     if (batch.length) await onBatch(batch);
     const expected = Number(res.headers.get('content-length') ?? NaN);
@@ -165,8 +177,9 @@ function gunzipWhenGzip(detected: (gzipped: boolean) => void): Transform {
 
 function classify(key: string, e: unknown): DriftFileError {
   if (e instanceof DriftFileError) return e;
-  const err = e as Error & { code?: string };
-  const code = err.code ?? '';
+  const err = e as Error & { code?: unknown };
+  // An abort's DOMException carries a numeric code; only Node's string codes say CSV or zlib.
+  const code = typeof err.code === 'string' ? err.code : '';
   if (code.startsWith('CSV_')) return new DriftFileError(`${key}: malformed CSV: ${err.message}`, 'corrupt', false);
   if (code.startsWith('Z_')) return new DriftFileError(`${key}: malformed gzip: ${err.message}`, 'corrupt', false);
   // undici ends a body that stopped short of its Content-Length with "terminated" (cause: other side closed).

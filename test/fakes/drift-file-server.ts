@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
  */
 export const DRIFT_PROGRAM = 'dRiftyHA39MWEi3m9aunc5MzRF1JYuBsbn6VPcn33UH';
 
-type Stored = { bytes: Buffer; cutAt: number | null };
+type Stored = { bytes: Buffer; cutAt: number | null; stall: boolean };
 
 export async function startDriftFileServer() {
   const objects = new Map<string, Stored>();
@@ -35,7 +35,8 @@ export async function startDriftFileServer() {
       'last-modified': 'Wed, 08 Jan 2025 06:00:00 GMT',
     });
     if (o.cutAt === null) return void res.end(o.bytes);
-    res.write(o.bytes.subarray(0, o.cutAt), () => res.destroy());
+    // Cut: the socket closes part-way. Stall: it stays open and sends nothing more.
+    res.write(o.bytes.subarray(0, o.cutAt), () => (o.stall ? undefined : res.destroy()));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -43,13 +44,14 @@ export async function startDriftFileServer() {
   return {
     baseUrl: `http://127.0.0.1:${port}/program/${DRIFT_PROGRAM}`,
     put(key: string, body: string | Buffer): void {
-      objects.set(key, { bytes: Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), cutAt: null });
+      objects.set(key, { bytes: Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), cutAt: null, stall: false });
     },
     /** Serves `key` with its full Content-Length but closes the connection after `atByte` bytes. */
-    cutOffInTransit(key: string, atByte: number): void {
+    cutOffInTransit(key: string, atByte: number, how: 'close' | 'stall' = 'close'): void {
       const o = objects.get(key);
       if (!o) throw new Error(`no object ${key}`);
       o.cutAt = atByte;
+      o.stall = how === 'stall';
     },
     /** The next requests answer these statuses, in order. */
     failNext: (...statuses: number[]) => void (failures = statuses),

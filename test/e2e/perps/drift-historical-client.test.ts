@@ -107,6 +107,15 @@ describe('Drift historical trade files over a local bucket', () => {
     await expect(read(day('2024-01-08'))).resolves.toMatchObject({ result: { status: 'read', rows: 2000, sha256: sha256(csv) } });
   });
 
+  it('gives up on a body that stalls as truncated, but not while its own consumer is busy', async () => {
+    const { csv } = driftTradeFile({ date: '2024-01-10', rows: 200, seed: 10 });
+    drift.put('market/SOL-PERP/tradeRecords/2024/20240110', csv);
+    const slow = createDriftHistoricalClient({ baseUrl: drift.baseUrl, batchSize: 100, idleTimeoutMs: 400 });
+    await expect(slow.readTradeFile(day('2024-01-10'), () => new Promise((r) => setTimeout(r, 700)))).resolves.toMatchObject({ status: 'read', rows: 200 });
+    drift.cutOffInTransit('market/SOL-PERP/tradeRecords/2024/20240110', Math.floor(csv.length / 2), 'stall');
+    await expect(slow.readTradeFile(day('2024-01-10'), () => undefined)).rejects.toMatchObject({ kind: 'truncated', retryable: true });
+  });
+
   it('waits for each batch to be taken before reading on', async () => {
     const { csv } = driftTradeFile({ date: '2024-01-09', rows: 1000, seed: 9 });
     drift.put('market/SOL-PERP/tradeRecords/2024/20240109', csv);
