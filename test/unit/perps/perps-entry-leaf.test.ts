@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../../domain/perps/perps-entry-leaf';
+
+const entry: PerpsEntryLeafInputV1 = {
+  id: 42,
+  exchange: 'hyperliquid',
+  wallet: '0x5e9ee1089755c3435139848e47e6635505d5a13a',
+  market: 'ETH',
+  side: 'long',
+  kind: 'increase',
+  size: 0.5,
+  entryPx: 1705.82,
+  priceAtDetection: 1706.1,
+  positionValueUsd: 853.05,
+  leverage: 20,
+  walletRoi30d: 0.1234,
+  smartScore: null,
+  whale: false,
+  ruleVersion: 'perps-smart-v1',
+  entryRuleVersion: 'entry-v1',
+  detectedAt: new Date('2026-11-20T12:34:56.789Z'),
+};
+
+describe('perps entry leaf v1', () => {
+  it('is canonical JSON of exactly its fields, hashed with SHA-256', () => {
+    const leaf = PERPS_ENTRY_LEAF_V1.build(entry);
+    expect(leaf.payload).toBe(
+      '{"detected_at":"2026-11-20T12:34:56.789Z","entry_px":"1705.82","entry_rule_version":"entry-v1","exchange":"hyperliquid","id":42,"kind":"increase","leaf_version":1,"leverage":"20","market":"ETH","position_value_usd":"853.05","price_at_detection":"1706.1","rule_version":"perps-smart-v1","side":"long","size":"0.5","smart_score":null,"track":"perps","wallet":"0x5e9ee1089755c3435139848e47e6635505d5a13a","wallet_roi_30d":"0.1234","whale":0}',
+    );
+    expect(Buffer.from(leaf.hash).toString('hex')).toBe(createHash('sha256').update(leaf.payload).digest('hex'));
+    expect(leaf).toMatchObject({ track: 'perps', leafVersion: 1, id: 42, predictedAt: entry.detectedAt });
+  });
+
+  it('refuses values a verifier could not read back', () => {
+    expect(() => PERPS_ENTRY_LEAF_V1.build({ ...entry, size: 0 })).toThrow(/size/);
+    expect(() => PERPS_ENTRY_LEAF_V1.build({ ...entry, priceAtDetection: Number.NaN })).toThrow(/price_at_detection/);
+    expect(() => PERPS_ENTRY_LEAF_V1.build({ ...entry, side: 'up' as never })).toThrow(/side/);
+    expect(() => PERPS_ENTRY_LEAF_V1.build({ ...entry, id: 0 })).toThrow(/id/);
+  });
+});
