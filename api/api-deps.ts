@@ -14,8 +14,9 @@ import { DEFAULT_KEY_REQUIRED_AFTER } from '../domain/access/beta-window';
 import { FREE_LIVE_DELAY_S } from '../domain/access/operation-tiers';
 import { DEV_KEY_REVEAL_SECRET } from '../domain/access/sealed-key';
 import { createPriceStore } from '../db/market/price-store';
+import { createCorpusStore } from '../db/mint/corpus-store';
 import { createCreatorStore } from '../db/mint/creator-store';
-import { createLiveStore } from '../db/mint/live-store';
+import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { createStatsStore } from '../db/mint/stats-store';
@@ -32,7 +33,6 @@ import { createIntentCreation } from '../db/billing/intent-creation';
 import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
 import { createPlanKeys } from '../db/billing/plan-keys';
 import { createTreasuryStore } from '../db/billing/treasury-store';
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../activities/mint/live-projector';
 import { createLiveSnapshotCache } from './mint/live-snapshot-cache';
 import { createKeyCache } from './access/key-cache';
 import { createQuotaCounter } from './access/quota-counter';
@@ -130,11 +130,7 @@ export function buildApiDeps(
     gateStore: createGateStore(db),
     accuracyStore: createAccuracyStore(db),
     modelFitStore,
-    // The corpus is the set of mints this deployment resolved at 24 h.
-    corpusSummary: async () => {
-      const r = await db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first();
-      return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
-    },
+    corpusSummary: () => createCorpusStore(db).summary(),
     modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
     billing: {
       treasury: o.billing?.treasury ?? null,

@@ -55,7 +55,8 @@ import { statsRoutes } from './mint/stats-routes';
 import { docsRoutes } from './ops/docs-routes';
 import { healthRoutes } from './ops/health-routes';
 import { landingRoutes } from './ops/landing-routes';
-import { scopeRoutes, type CorpusSummary } from './ops/scope-routes';
+import { scopeRoutes } from './ops/scope-routes';
+import type { CorpusSummary } from '../db/mint/corpus-store';
 import { statusRoutes } from './ops/status-routes';
 
 export const API_SPEC_PATH = path.resolve(__dirname, '..', 'openapi.yaml');

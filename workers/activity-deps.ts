@@ -23,7 +23,7 @@ import { createPredictionStore } from '../db/mint/prediction-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../db/ops/watchdog-store';
 import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
-import { createTreasuryScanner } from '../activities/billing/treasury-scanner';
+import { createTreasuryScanner } from '../clients/solana/treasury-scanner';
 import { createSmtpMailer } from '../clients/email/smtp-mailer';
 import { createTelegramBot } from '../clients/telegram/telegram-bot';
 import { treasuryTokenAccounts } from '../clients/solana/token-accounts';

@@ -8,7 +8,8 @@ import type { TreasuryStore } from '../../db/billing/treasury-store';
 import { amountToPay, paymentUnitOf, priceUnitsOf } from '../../domain/billing/pay-with';
 import { decidePayment, intentStatusAfter } from '../../domain/billing/payment-matching';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
-import type { TreasuryScanner } from './treasury-scanner';
+import type { TreasuryScanner } from '../../clients/solana/treasury-scanner';
+import type { PaymentCheck, PlanEnd } from '../../workflows/billing/payment-intent-contract';
 
 export type PaymentDeps = {
   paymentIntentStore: PaymentIntentStore;
@@ -28,9 +29,6 @@ export type PaymentDeps = {
   now: () => Date;
 };
 
-/** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
-export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedUnits: string; countedUnits: string; paidSignature: string | null };
-export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
 
 // The scan reaches back a little before the intent: clocks of payer, node and us differ.
 const SCAN_MARGIN_MS = 10 * 60_000;

@@ -1,4 +1,5 @@
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
+import type { ConditionsRefreshResult } from '../../workflows/market/market-conditions-contract';
 import { computeConditions, floorHour, historyHours } from '../../domain/market/market-temperature';
 
 export type MarketConditionsDeps = { marketConditionsStore: MarketConditionsStore; conditionsMinHistoryH: number; now: () => Date };
@@ -8,7 +9,6 @@ const REROLL_RECENT_HOURS = 2;
 /** Bounds one run's work on a database that has weeks of trades and no rollups yet; later runs continue. */
 const MAX_HOURS_PER_RUN = 48;
 
-export type ConditionsRefreshResult = { state: 'ready' | 'warming'; historyHours: number; rolledHours: number; temperature: number | null };
 
 export function createMarketConditionsActivities(d: MarketConditionsDeps) {
   return {

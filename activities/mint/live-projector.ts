@@ -1,6 +1,6 @@
 import type { GateStore } from '../../db/accuracy/gate-store';
 import type { CreatorStore } from '../../db/mint/creator-store';
-import type { LiveStore, LiveMintRow } from '../../db/mint/live-store';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, type LiveStore, type LiveMintRow } from '../../db/mint/live-store';
 import { pairKey, type MintReadStore } from '../../db/mint/mint-read-store';
 import type { PriceStore } from '../../db/market/price-store';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
@@ -10,11 +10,7 @@ import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { unknownBuyers } from '../../domain/mint/wallet-freshness';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
-import { createLiveDelayLine } from './live-delay-line';
-
-export const LIVE_SNAPSHOT = 'live';
-/** The Free tier's list: the newest snapshot at least FREE_LIVE_DELAY_S old, with `delay_s` set. */
-export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
+import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
 
 export type LiveProjectorDeps = {
   liveStore: LiveStore;

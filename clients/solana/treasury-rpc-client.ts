@@ -1,6 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { createSolanaConnection, rpcCall } from './solana-connection';
-import { readTreasuryTransaction, type TreasuryTransaction } from './treasury-transaction';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
+import { readTreasuryTransaction } from './treasury-transaction';
 
 /**
  * The treasury's view of the chain over Solana JSON-RPC, with @solana/web3.js pointed at a configurable URL.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TreasuryTransaction } from '../../clients/solana/treasury-transaction';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
 import type { PaymentUnit } from '../../domain/billing/pay-with';
 import { intentMemoOf } from '../../domain/billing/payment-memo';
 import type { MemoTransfer } from '../../domain/billing/payment-matching';

@@ -16,6 +16,9 @@ export type ModelCorpusRecord = CorpusRecord & {
   /** Peak price after `observedAt` ÷ the price then; null when the prediction has no outcome row. */
   peakMult: number | null;
 };
+/** What the service has resolved so far: the corpus every model is fitted from (GET /api/scope). */
+export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
+
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
 
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
@@ -53,6 +56,12 @@ export function createCorpusStore(db: Knex) {
 
   return {
     modelCorpus,
+
+    /** The corpus is the set of mints this deployment resolved at 24 h. */
+    async summary(): Promise<CorpusSummary> {
+      const r = await db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first();
+      return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
+    },
 
     /** The grad_prob corpus alone (the benchmark and backtest read it). */
     async corpus(ageBucket: number, labelVersion: string, limit: number): Promise<CorpusRecord[]> {

@@ -1,4 +1,4 @@
-import { createTreasuryScanner } from '../../activities/billing/treasury-scanner';
+import { createTreasuryScanner } from '../../clients/solana/treasury-scanner';
 import { treasuryTokenAccounts } from '../../clients/solana/token-accounts';
 import { createTreasuryRpc } from '../../clients/solana/treasury-rpc-client';
 import { createTreasuryStore } from '../../db/billing/treasury-store';

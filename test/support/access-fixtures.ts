@@ -1,5 +1,4 @@
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../activities/mint/live-projector';
-import { createLiveStore } from '../../db/mint/live-store';
+import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/mint/live-store';
 import type { Knex } from '../../platform/db';
 
 /** An empty live list (real-time and delayed) so `/api/v1/live` answers 200 without running the projector. */

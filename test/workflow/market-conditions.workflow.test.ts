@@ -2,7 +2,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { MARKET_CONDITIONS_WORKFLOW } from '../../workflows/market/market-conditions-contract';
-import type { ConditionsRefreshResult } from '../../activities/market/market-conditions-activities';
+import type { ConditionsRefreshResult } from '../../workflows/market/market-conditions-contract';
 import { call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';

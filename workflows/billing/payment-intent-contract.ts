@@ -1,5 +1,4 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { PaymentCheck, PlanEnd } from '../../activities/billing/payment-activities';
 
 /** Contract of the per-intent payment workflow: the only billing workflow module other code imports at runtime. */
 export const PAYMENT_INTENT_WORKFLOW = 'paymentIntent';
@@ -22,6 +21,10 @@ export const DEFAULT_PAYMENT_TIMING: PaymentTiming = {
   maxPollsPerRun: 500,
   reminderRetry: { initialIntervalS: 30, maximumAttempts: 6 },
 };
+
+/** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
+export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedUnits: string; countedUnits: string; paidSignature: string | null };
+export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
 
 export type PaymentIntentInput = { memo: string; expiresAt: string; timing: PaymentTiming };
 

@@ -1,5 +1,4 @@
-import { LIVE_SNAPSHOT } from '../../../activities/mint/live-projector';
-import { createLiveStore } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';

@@ -1,5 +1,4 @@
-import { LIVE_SNAPSHOT } from '../../../activities/mint/live-projector';
-import { createLiveStore } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
 import { createWatchdogStore } from '../../../db/ops/watchdog-store';
 import { loadConfig } from '../../../platform/config';
 import { createDb, type Knex } from '../../../platform/db';

@@ -1,6 +1,11 @@
-import type { TreasuryRpc } from '../../clients/solana/treasury-rpc-client';
-import type { TreasuryTransaction } from '../../clients/solana/treasury-transaction';
-import type { TreasuryStore } from '../../db/billing/treasury-store';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
+import type { TreasuryRpc } from './treasury-rpc-client';
+
+/** Where a scan records what it read, and how it knows what it read before (db/billing/treasury-store.ts). */
+export type TreasuryLedger = {
+  known(address: string, signatures: string[]): Promise<Set<string>>;
+  record(treasury: string, address: string, txs: TreasuryTransaction[], seenAt: Date): Promise<void>;
+};
 
 export type ScanReport = { listed: number; recorded: number; startedAt: Date };
 
@@ -16,7 +21,7 @@ export type ScanReport = { listed: number; recorded: number; startedAt: Date };
  * Recording in that order keeps what is stored contiguous: a scan cut short by a failing node leaves no hole behind
  * the newest recorded signature, where the next listing of that address stops.
  */
-export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryStore; treasury: string; tokenAccounts?: string[]; now: () => Date; pageSize?: number; maxPages?: number }) {
+export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryLedger; treasury: string; tokenAccounts?: string[]; now: () => Date; pageSize?: number; maxPages?: number }) {
   const pageSize = d.pageSize ?? 100;
   const maxPages = d.maxPages ?? 20;
   const watched = [d.treasury, ...(d.tokenAccounts ?? [])];
