@@ -32,6 +32,8 @@ module.exports = tseslint.config(
     // Workflow code is replayed and must be deterministic: no I/O, no clocks or randomness of its own,
     // activities as types only (their implementations run in the worker, not in the workflow sandbox).
     files: ['workflows/**/*.ts'],
+    // Starters run in the processes that start workflows, never in the workflow sandbox.
+    ignores: ['workflows/**/*-starter.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -42,7 +44,9 @@ module.exports = tseslint.config(
           })),
           patterns: [
             { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only (proxyActivities<typeof …>).' },
-            { group: ['**/platform/**', '**/db/**', '**/api/**', '**/clients/**', '**/ingest/**', '**/workers/**'], message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.' },
+            { group: ['**/platform/**'], allowTypeImports: true, message: 'Workflow code takes configuration as input; it may name platform types only.' },
+            { group: ['**/*-starter'], message: 'Starters use the Temporal client: they never enter the workflow bundle.' },
+            { group: ['**/db/**', '**/api/**', '**/clients/**', '**/ingest/**', '**/workers/**'], message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.' },
           ],
         },
       ],

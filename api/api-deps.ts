@@ -27,7 +27,7 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import type { ApiDeps } from './app';
-import type { PaymentStarter } from '../activities/billing/payment-starter';
+import type { PaymentIntentStarter } from '../workflows/billing/payment-intent-starter';
 import { createBurnStore } from '../db/billing/burn-store';
 import { createIntentCreation } from '../db/billing/intent-creation';
 import { createPaymentIntentStore } from '../db/billing/payment-intent-store';
@@ -86,7 +86,7 @@ export function buildApiDeps(
       treasury?: string;
       intentWindowS?: number;
       publicBaseUrl?: string;
-      paymentStarter?: PaymentStarter;
+      paymentStarter?: PaymentIntentStarter;
       holderTokenMint?: string;
       /** Offered only with `holderTokenMint`: the rate, and the node the mint's decimals are read from. */
       tokenPayment?: { tokensPerSol: string; rpcUrl: string };

@@ -33,6 +33,7 @@ import { walletSignupRoutes, type WalletSignupSettings } from './access/wallet-s
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { WalletLinkStore } from '../db/access/wallet-link-store';
 import type { HolderBalanceClient } from '../clients/solana/holder-balance-client';
+import { createWalletSignupStarter } from '../workflows/access/wallet-signup-starter';
 import { burnRoutes } from './billing/burn-routes';
 import { keysRoutes } from './billing/keys-routes';
 import { payPageRoutes } from './billing/pay-page-routes';
@@ -176,7 +177,7 @@ export function createApp(d: ApiDeps): Express {
   app.use(keysRoutes());
   app.use(meRoutes({ apiKeyStore: d.apiKeyStore, settings: d.access, now: d.now }));
   app.use(walletLinkRoutes({ apiKeyStore: d.apiKeyStore, holderBalances: d.holderBalances, settings: d.access, now: d.now }));
-  app.use(walletSignupRoutes({ temporal: d.temporal, store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
+  app.use(walletSignupRoutes({ signups: d.temporal && createWalletSignupStarter(d.temporal.client, d.temporal.taskQueue), store: d.walletLinkStore, settings: d.walletSignup, now: d.now }));
   app.use(upgradeRoutes({ ...d.billing, log: d.log, now: d.now }));
   app.use(burnRoutes({ ...d.billing, now: d.now }));
   app.use(liveRoutes({ cache: d.liveCache, delayedCache: d.liveDelayedCache, staleAfterS: d.liveStaleAfterS, now: d.now }));

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest } from '../db/migrate';
-import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
+import { createPaymentIntentStarter, paymentTiming } from '../workflows/billing/payment-intent-starter';
 import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
@@ -57,7 +57,7 @@ async function main() {
       holderTokenMint: cfg.access.holder.mint,
       tokenPayment: cfg.billing.tokensPerSol ? { tokensPerSol: cfg.billing.tokensPerSol, rpcUrl: cfg.access.holder.rpcUrl } : undefined,
       // The worker's outbox sweep starts what the API could not (no Temporal here, or a start that timed out).
-      paymentStarter: temporal && createPaymentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
+      paymentStarter: temporal && createPaymentIntentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
     },
   });
   if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');

@@ -22,7 +22,7 @@ import { createOutcomeStore } from '../db/mint/outcome-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../db/ops/watchdog-store';
-import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
+import { createPaymentIntentStarter, paymentTiming } from '../workflows/billing/payment-intent-starter';
 import { createTreasuryScanner } from '../clients/solana/treasury-scanner';
 import { createSmtpMailer } from '../clients/email/smtp-mailer';
 import { createTelegramBot } from '../clients/telegram/telegram-bot';
@@ -36,7 +36,7 @@ import { createTreasuryStore } from '../db/billing/treasury-store';
 import { publicBaseUrl, type Config } from '../platform/config';
 import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
-import { WORKFLOW_DEADLINES_S } from './workflow-deadlines';
+import { workflowDeadlinesS } from './workflow-deadlines';
 
 /** Every activity dependency over one database; the worker's composition root and the tests share it. */
 export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; priceClient: PriceClient; log: Logger; now?: () => Date }): ActivityDeps {
@@ -48,13 +48,13 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     ...billingDeps(db, o.cfg, now),
     treasuryStore,
     treasuryScanner: createTreasuryScanner({ rpc: treasuryRpcFor(o.cfg), store: treasuryStore, treasury, tokenAccounts: holderTokenAccounts(o.cfg), now }),
-    paymentStarter: createPaymentStarter(o.temporal, o.cfg.temporal.taskQueue, paymentTiming(billing)),
+    paymentStarter: createPaymentIntentStarter(o.temporal, o.cfg.temporal.taskQueue, paymentTiming(billing)),
     outboxGraceMs: 10_000,
     watchdogStore: createWatchdogStore(db),
     heartbeatStore: createHeartbeatStore(db),
     temporal: o.temporal,
     diskPath: o.cfg.watchdog.diskPath,
-    workflowDeadlinesS: WORKFLOW_DEADLINES_S,
+    workflowDeadlinesS: workflowDeadlinesS(),
     heartbeatIntervalS: o.cfg.heartbeatIntervalS,
     watchdogIntervalS: o.cfg.watchdog.intervalS,
     expectedDaemons: o.cfg.expectedDaemons,

@@ -15,8 +15,9 @@ import { buildActivityDeps } from './activity-deps';
 import { buildWorker } from './build-worker';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import path from 'node:path';
-import { ensureLiveProjector } from './live-projector-starter';
-import { ensureSchedules, scheduleSpecs } from './schedules';
+import { ensureLiveProjector } from '../workflows/mint/live-projector-starter';
+import { scheduleSpecs } from './schedules';
+import { ensureSchedules } from '../workflows/schedule-starter';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
 
 /** Composition root of the worker process: wires stores, clients and activities, then polls Temporal. */
@@ -36,12 +37,7 @@ async function main() {
   const activities = createActivities(deps);
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
   const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics, workflowBundle });
-  await ensureSchedules(
-    client,
-    cfg.temporal.taskQueue,
-    scheduleSpecs(cfg),
-    true,
-  );
+  await ensureSchedules(client, cfg.temporal.taskQueue, scheduleSpecs(cfg), true);
   await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
   const stopRefits = deps.mintScorer.startRefitLoop(SCORE_AGES);
   const stopBeat = startHeartbeat(heartbeatStore, 'worker', cfg.heartbeatIntervalS, log);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import type { PaymentStarter } from '../../activities/billing/payment-starter';
+import type { PaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import type { IntentCreation } from '../../db/billing/intent-creation';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
@@ -24,7 +24,7 @@ export type UpgradeRouteDeps = {
   treasuryStore: TreasuryStore;
   planKeys: PlanKeyPort;
   /** Null where the API runs without Temporal (fuzzing); the worker's outbox sweep then starts the workflow. */
-  paymentStarter: PaymentStarter | null;
+  paymentStarter: PaymentIntentStarter | null;
   log: Logger;
   now: () => Date;
 };

@@ -1,7 +1,7 @@
 import type { LaunchEventStore } from '../../db/mint/launch-event-store';
 import { eventKey, type LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
-import type { LifecycleStarter } from './lifecycle-starter';
+import type { MintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 
 /**
  * received = duplicatesSkipped + alreadyStored + written. `written` counts events that stored something new
@@ -26,7 +26,7 @@ export type IngestCounters = {
  * 3. start a lifecycle workflow per new non-mayhem mint and signal new graduations, marking each in the outbox.
  * A crash between 2 and 3 is healed by `sweep()`, which re-drives whatever the outbox still holds.
  */
-export function createIngestPipeline(d: { store: LaunchEventStore; starter: LifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
+export function createIngestPipeline(d: { store: LaunchEventStore; starter: MintLifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
   const capacity = d.recentKeys ?? 200_000;
   const seen = new Set<string>();
   const counters: IngestCounters = { received: 0, written: 0, duplicatesSkipped: 0, alreadyStored: 0, mintsStarted: 0, graduationsSignalled: 0, batches: 0 };

@@ -1,6 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { createPaymentStarter } from '../../activities/billing/payment-starter';
+import { createPaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import { createApiKeyStore } from '../../db/access/api-key-store';
 import { DEFAULT_PAYMENT_TIMING, paymentWorkflowId } from '../../workflows/billing/payment-intent-contract';
 import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
@@ -19,7 +19,7 @@ const taskQueue = `upgrade-api-${process.pid}`; // no worker polls it: workflows
 beforeAll(async () => {
   t = await createTestDatabase();
   temporal = await Connection.connect({ address: readTestEnv().temporalAddress });
-  api = await startApi(t.db, {}, { billing: { treasury: TREASURY, publicBaseUrl: BASE, paymentStarter: createPaymentStarter(new Client({ connection: temporal }), taskQueue, DEFAULT_PAYMENT_TIMING) } });
+  api = await startApi(t.db, {}, { billing: { treasury: TREASURY, publicBaseUrl: BASE, paymentStarter: createPaymentIntentStarter(new Client({ connection: temporal }), taskQueue, DEFAULT_PAYMENT_TIMING) } });
 });
 afterAll(async () => {
   await api.close();
@@ -130,7 +130,7 @@ describe('POST /api/upgrade', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const address = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const hung = new Client({ connection: Connection.lazy({ address, connectTimeout: 60_000, interceptors: [] }) });
-    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, paymentStarter: createPaymentStarter(hung, taskQueue, DEFAULT_PAYMENT_TIMING, { timeoutMs: 1000 }) } });
+    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, paymentStarter: createPaymentIntentStarter(hung, taskQueue, DEFAULT_PAYMENT_TIMING, { timeoutMs: 1000 }) } });
     try {
       const r = await upgrade({ plan: 'yearly' }, false, other.url);
       expect(r.status).toBe(200);

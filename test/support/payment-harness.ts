@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '../../activities';
-import { createPaymentStarter } from '../../activities/billing/payment-starter';
+import { createPaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import { paymentWorkflowId, paymentStateQuery, type PaymentTiming } from '../../workflows/billing/payment-intent-contract';
 import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
 import { startSmtpServer } from '../fakes/smtp-server';
@@ -42,7 +42,7 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
     ...(o.tokensPerSol ? { TOKEN_PAYMENT_TOKENS_PER_SOL: o.tokensPerSol } : {}),
     TEMPORAL_TASK_QUEUE: uniqueId('payments'),
   });
-  const starter = createPaymentStarter(w.client, w.taskQueue, o.timing);
+  const starter = createPaymentIntentStarter(w.client, w.taskQueue, o.timing);
   const tokenPayment = o.tokensPerSol ? { tokensPerSol: o.tokensPerSol, rpcUrl: rpc.url } : undefined;
   const api = await startApi(t.db, {}, { billing: { treasury, intentWindowS: o.intentWindowS, publicBaseUrl: PUBLIC_BASE, paymentStarter: starter, holderTokenMint: holderMint, tokenPayment } });
 

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { eventKey, type LaunchEvent } from '../../domain/mint/launch-events';
 import { createIngestPipeline } from '../../ingest/pipeline/ingest-pipeline';
-import { createLifecycleStarter } from '../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 import { PumpEventDecoder } from '../../ingest/pump/pump-event-decoder';
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../ingest/pump/pump-idl';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
@@ -121,7 +121,7 @@ describe('worker killed mid-stream', () => {
     await waitFor('the worker heartbeat', async () => !!(await t.db('daemon_heartbeats').where({ name: 'worker' }).first()), 30_000);
     const pipeline = createIngestPipeline({
       store: createLaunchEventStore(t.db),
-      starter: createLifecycleStarter(client, taskQueue, TIMING),
+      starter: createMintLifecycleStarter(client, taskQueue, TIMING),
       log: createLogger('silent', 'crash-test'),
       now: () => new Date(),
     });

@@ -2,7 +2,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/mint/launch-events';
 import { createIngestPipeline } from '../../ingest/pipeline/ingest-pipeline';
-import { createLifecycleStarter } from '../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 import { createLogger } from '../../platform/logger';
 import { mintWorkflowId, stateQuery, type LifecycleState, type LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
 import { startJupiterPriceServer } from '../fakes/jupiter-price-server';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   api = await startApi(t.db);
   pipeline = createIngestPipeline({
     store: createLaunchEventStore(t.db),
-    starter: createLifecycleStarter(w.client, w.taskQueue, TIMING),
+    starter: createMintLifecycleStarter(w.client, w.taskQueue, TIMING),
     log: createLogger('silent', 'ingest-test'),
     now: () => new Date(),
   });

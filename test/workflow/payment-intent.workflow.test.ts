@@ -1,6 +1,6 @@
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { createApiKeyStore } from '../../db/access/api-key-store';
-import { createPaymentStarter } from '../../activities/billing/payment-starter';
+import { createPaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import { createPlanActivation } from '../../db/billing/plan-activation';
 import { createPlanKeys } from '../../db/billing/plan-keys';
 import { memoFromRandomBytes } from '../../domain/billing/payment-memo';
@@ -160,7 +160,7 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
 
   it('starts, through the outbox sweep, an intent whose workflow start was lost', async () => {
     const down = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9', connectTimeout: 300, interceptors: [] }) });
-    const api = await startApi(s.db, {}, { billing: { treasury: s.treasury, intentWindowS: 15, paymentStarter: createPaymentStarter(down, s.w.taskQueue, timing, { timeoutMs: 500 }) } });
+    const api = await startApi(s.db, {}, { billing: { treasury: s.treasury, intentWindowS: 15, paymentStarter: createPaymentIntentStarter(down, s.w.taskQueue, timing, { timeoutMs: 500 }) } });
     let memo: string;
     try {
       const r = await call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

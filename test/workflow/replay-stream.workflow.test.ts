@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createIngestPipeline } from '../../ingest/pipeline/ingest-pipeline';
-import { createLifecycleStarter } from '../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 import { formatReplayLine } from '../../ingest/replay/replay-format';
 import { ReplayFeed } from '../../ingest/replay/replay-feed';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
@@ -52,7 +52,7 @@ describe('a replayed stream → exactly the expected predictions', () => {
 
     const pipeline = createIngestPipeline({
       store: createLaunchEventStore(t.db),
-      starter: createLifecycleStarter(w.client, w.taskQueue, TIMING),
+      starter: createMintLifecycleStarter(w.client, w.taskQueue, TIMING),
       log: createLogger('silent', 'replay-test'),
       now: () => new Date(),
     });

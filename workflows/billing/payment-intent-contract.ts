@@ -1,4 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
+import type { WorkflowContract } from '../workflow-contract';
 
 /** Contract of the per-intent payment workflow: the only billing workflow module other code imports at runtime. */
 export const PAYMENT_INTENT_WORKFLOW = 'paymentIntent';
@@ -39,3 +40,6 @@ export type PaymentIntentState = {
   end: PlanEnd | null;
 };
 export const paymentStateQuery = defineQuery<PaymentIntentState>('state');
+
+/** Started by the API and the outbox sweep (payment-intent-starter.ts); open until the plan ends, so no deadline. */
+export const PAYMENT_INTENT_CONTRACT: WorkflowContract = { workflowType: PAYMENT_INTENT_WORKFLOW };

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { WorkflowContract } from '../workflow-contract';
 
 /** Contract of the per-mint lifecycle workflow: the only mint workflow module other code imports at runtime. */
 export const MINT_LIFECYCLE_WORKFLOW = 'mintLifecycle';
@@ -42,3 +43,6 @@ export type LifecycleState = {
   outcome: { graduated: boolean; peakMult24h: number | null; rugged: boolean } | null;
 };
 export const stateQuery = defineQuery<LifecycleState>('state');
+
+/** Started by ingestion (mint-lifecycle-starter.ts); open for a day by design, so no deadline. */
+export const MINT_LIFECYCLE_CONTRACT: WorkflowContract = { workflowType: MINT_LIFECYCLE_WORKFLOW };

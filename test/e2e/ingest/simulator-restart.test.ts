@@ -6,7 +6,7 @@ import type { LaunchEvent } from '../../../domain/mint/launch-events';
 import { buildFeeds } from '../../../ingest/build-feeds';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createIngestPipeline, type IngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
-import { createLifecycleStarter } from '../../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { waitFor } from '../../../scripts/lib/run';
@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 const newPipeline = () =>
-  createIngestPipeline({ store: createLaunchEventStore(t.db), starter: createLifecycleStarter(client, taskQueue, DEFAULT_TIMING), log, now: () => new Date() });
+  createIngestPipeline({ store: createLaunchEventStore(t.db), starter: createMintLifecycleStarter(client, taskQueue, DEFAULT_TIMING), log, now: () => new Date() });
 
 const count = async (q: ReturnType<typeof t.db>) => Number(((await q.count('* as n')) as { n: string }[])[0]!.n);
 

@@ -1,12 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Config } from '../../platform/config';
-import { DEFAULT_PAYMENT_TIMING, PAYMENT_INTENT_WORKFLOW, paymentWorkflowId, type PaymentIntentInput, type PaymentTiming } from '../../workflows/billing/payment-intent-contract';
+import { DEFAULT_PAYMENT_TIMING, PAYMENT_INTENT_WORKFLOW, paymentWorkflowId, type PaymentIntentInput, type PaymentTiming } from './payment-intent-contract';
 
 /** Starts an intent's workflow; idempotent by workflow id, so the API and the outbox sweep may both call it. */
-export type PaymentStarter = { start(memo: string, expiresAt: Date): Promise<void> };
+export type PaymentIntentStarter = { start(memo: string, expiresAt: Date): Promise<void> };
 
 /** `timeoutMs` bounds one start (the API answers a payer; the outbox sweep covers a start that timed out). */
-export function createPaymentStarter(client: Client, taskQueue: string, timing: PaymentTiming, o: { timeoutMs?: number } = {}): PaymentStarter {
+export function createPaymentIntentStarter(client: Client, taskQueue: string, timing: PaymentTiming, o: { timeoutMs?: number } = {}): PaymentIntentStarter {
   const timeoutMs = o.timeoutMs ?? 30_000;
   return {
     async start(memo, expiresAt) {

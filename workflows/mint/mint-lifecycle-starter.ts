@@ -1,19 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import {
-  MINT_LIFECYCLE_WORKFLOW,
-  graduatedSignal,
-  mintWorkflowId,
-  type LifecycleTiming,
-  type MintLifecycleInput,
-} from '../../workflows/mint/mint-lifecycle-contract';
+import { MINT_LIFECYCLE_WORKFLOW, graduatedSignal, mintWorkflowId, type LifecycleTiming, type MintLifecycleInput } from './mint-lifecycle-contract';
 
 /** Starts mint lifecycle workflows and delivers graduation signals; both are idempotent by workflow id. */
-export type LifecycleStarter = {
+export type MintLifecycleStarter = {
   start(mint: string, createdAt: Date): Promise<void>;
   signalGraduated(mint: string, at: Date): Promise<void>;
 };
 
-export function createLifecycleStarter(client: Client, taskQueue: string, timing: LifecycleTiming): LifecycleStarter {
+export function createMintLifecycleStarter(client: Client, taskQueue: string, timing: LifecycleTiming): MintLifecycleStarter {
   return {
     async start(mint, createdAt) {
       const input: MintLifecycleInput = { mint, createdAt: createdAt.toISOString(), timing };
