@@ -18,6 +18,7 @@ import { createCorpusStore } from '../db/mint/corpus-store';
 import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../db/mint/live-store';
 import { createMintReadStore } from '../db/mint/mint-read-store';
+import { createLiveReadModel } from '../db/mint/live-read-model';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { createStatsStore } from '../db/mint/stats-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
@@ -124,6 +125,7 @@ export function buildApiDeps(
     liveDelayedCache: createLiveSnapshotCache(liveStore, LIVE_DELAYED_SNAPSHOT, 2000, { delayS: FREE_LIVE_DELAY_S }),
     liveStaleAfterS: o.liveStaleAfterS ?? 20,
     mintReadStore: createMintReadStore(db),
+    readModel: createLiveReadModel(db),
     predictionStore: createPredictionStore(db),
     statsStore: createStatsStore(db),
     creatorStore: createCreatorStore(db),

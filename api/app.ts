@@ -10,6 +10,7 @@ import type { MarketConditionsStore } from '../db/market/market-conditions-store
 import type { PriceStore } from '../db/market/price-store';
 import type { LiveStore } from '../db/mint/live-store';
 import type { MintReadStore } from '../db/mint/mint-read-store';
+import type { LiveReadModel } from '../db/mint/live-read-model';
 import type { PredictionStore } from '../db/mint/prediction-store';
 import type { CreatorStore } from '../db/mint/creator-store';
 import type { AccuracyStore } from '../db/accuracy/accuracy-store';
@@ -83,6 +84,7 @@ export type ApiDeps = {
   /** A live snapshot older than this beyond its promised delay is served marked stale. */
   liveStaleAfterS: number;
   mintReadStore: MintReadStore;
+  readModel: LiveReadModel;
   predictionStore: PredictionStore;
   statsStore: StatsStore;
   creatorStore: CreatorStore;

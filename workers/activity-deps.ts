@@ -15,8 +15,9 @@ import { createHolderBalanceClient } from '../clients/solana/holder-balance-clie
 import { createBurnReader } from '../clients/solana/burn-transaction';
 import { createBurnStore } from '../db/billing/burn-store';
 import { createCorpusStore } from '../db/mint/corpus-store';
-import { createCreatorStore } from '../db/mint/creator-store';
 import { createLiveStore } from '../db/mint/live-store';
+import { createIncrementalLiveModel } from '../db/mint/incremental-live-model';
+import { createLiveReadModel } from '../db/mint/live-read-model';
 import { createMintReadStore } from '../db/mint/mint-read-store';
 import { createOutcomeStore } from '../db/mint/outcome-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
@@ -59,6 +60,8 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
     watchdogIntervalS: o.cfg.watchdog.intervalS,
     expectedDaemons: o.cfg.expectedDaemons,
     priceClient: o.priceClient,
+    priceStore: createPriceStore(db),
+    mintReadStore: createMintReadStore(db),
     sourceName: 'jupiter-price-v3',
     marketConditionsStore: createMarketConditionsStore(db),
     conditionsMinHistoryH: o.cfg.conditions.minHistoryH,
@@ -96,12 +99,12 @@ export function buildActivityDeps(db: Knex, o: { cfg: Config; temporal: Client; 
 /** The live projector's dependencies (the worker's, and the fuzz seed's and tests' projectors). */
 export function buildLiveProjectorDeps(db: Knex, o: { liveWindowS: number; liveMaxEntries: number; refreshIntervalS: number; now: () => Date }): LiveProjectorDeps {
   return {
+    liveModel: createIncrementalLiveModel(db, { windowS: o.liveWindowS }),
+    readModel: createLiveReadModel(db),
     liveStore: createLiveStore(db),
-    mintReadStore: createMintReadStore(db),
-    creatorStore: createCreatorStore(db),
-    gateStore: createGateStore(db),
-    priceStore: createPriceStore(db),
-    ...o,
+    liveMaxEntries: o.liveMaxEntries,
+    refreshIntervalS: o.refreshIntervalS,
+    now: o.now,
   };
 }
 

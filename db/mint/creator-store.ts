@@ -10,10 +10,11 @@ export function createCreatorStore(db: Knex) {
       return new Map(rows.map((r) => [r.creator as string, { nResolved: r.n_resolved, n5x: r.n_5x, nGraduated: r.n_graduated, nRugged: r.n_rugged }]));
     },
 
-    /** The mint's own resolved outcome under `labelVersion`, or null while it is unresolved. */
-    async ownOutcome(mint: string, labelVersion: string): Promise<OwnOutcome | null> {
-      const r = await db('mint_outcomes').where({ mint, label_version: labelVersion }).first('peak_mult_from_launch');
-      return r ? { reached5x: (r.peak_mult_from_launch ?? 0) >= CREATOR_5X } : null;
+    /** The mints' own resolved outcomes under `labelVersion`; a mint still unresolved has none. */
+    async ownOutcomes(mints: readonly string[], labelVersion: string): Promise<Map<string, OwnOutcome>> {
+      if (!mints.length) return new Map();
+      const rows = await db('mint_outcomes').whereIn('mint', mints).where({ label_version: labelVersion }).select('mint', 'peak_mult_from_launch');
+      return new Map(rows.map((r) => [r.mint as string, { reached5x: (r.peak_mult_from_launch ?? 0) >= CREATOR_5X }]));
     },
   };
 }

@@ -58,6 +58,16 @@ export function createMintReadStore(db: Knex) {
       return rows.map(toTrade);
     },
 
+    /** Trades of several mints at or before `until`, each mint's in time order (ties in ingest order). */
+    async tradesUntilOf(mints: readonly string[], until: Date): Promise<TradeEvent[]> {
+      if (!mints.length) return [];
+      const rows = await db('trades')
+        .whereIn('mint', mints)
+        .where('at', '<=', until)
+        .orderBy([{ column: 'mint' }, { column: 'at' }, { column: 'seq' }]);
+      return rows.map(toTrade);
+    },
+
     /**
      * Which (mint, wallet) pairs have launchpad history: a trade by the wallet before the mint's creation.
      * One query for any number of pairs (the trades (trader, at) index answers each probe).

@@ -5,7 +5,7 @@ import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { createPriceStore } from '../../db/market/price-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
-import { createCreatorStore } from '../../db/mint/creator-store';
+import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
@@ -60,7 +60,7 @@ describe('runners, probe and live carry the models', () => {
       mintReadStore: createMintReadStore(t.db),
       predictionStore: createPredictionStore(t.db),
       outcomeStore: createOutcomeStore(t.db),
-      creatorStore: createCreatorStore(t.db),
+      readModel: createLiveReadModel(t.db),
       mintScorer: scorer,
       dexPriceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 200 }),
       dexPriceSourceName: 'test',
