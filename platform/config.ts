@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UnionToIntersection } from './area-types';
 import { accessSettings } from './settings/access-settings';
 import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
@@ -24,7 +25,6 @@ const SETTINGS = [
   messagingSettings,
 ] as const;
 
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
 
 /** The one typed configuration of every process, inferred from the areas' settings. */

@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import YAML from 'yaml';
-import { buildApiDeps } from '../api/api-deps';
-import { createApp, API_SPEC_PATH } from '../api/app';
+import { createApiContext } from '../api/api-area';
+import { API_SPEC_PATH } from '../api/api-spec';
+import { createApp } from '../api/app';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { migrateToLatest } from '../db/migrate';
 import { createDb } from '../platform/db';
@@ -16,10 +17,8 @@ import { ensureDatabase, startLocalPostgres } from './lib/local-postgres';
 import { freePort, startLocalTemporal } from './lib/local-temporal';
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { createJupiterPriceClient } from '../clients/jupiter-price-client';
 import { loadConfig } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
-import { buildActivityDeps } from '../workers/activity-deps';
 import { buildWorker } from '../workers/build-worker';
 import { seedSimulatedMarket } from './lib/seed-market';
 
@@ -54,31 +53,24 @@ async function main() {
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    activities: createActivities(buildActivityDeps(db, { cfg: loadConfig({}), temporal: temporalClient, priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }), log })),
+    // The price source is a closed port: fuzzing never calls the public price API.
+    activities: createActivities({ cfg: loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' }), db, log, temporal: temporalClient, now: () => new Date() }).activities,
     metrics: createMetrics('worker-fuzz'),
   });
   const workerRun = worker.run();
+  const cfg = loadConfig({
+    // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays.
+    TREASURY_ADDRESS: bs58.encode(randomBytes(32)),
+    // Every fuzz request comes from 127.0.0.1: limits out of its reach, so it reaches the handlers, not 429.
+    PUBLIC_POST_PER_CLIENT_PER_MINUTE: '1000000',
+    PUBLIC_POST_PER_CLIENT_PER_HOUR: '1000000',
+    PUBLIC_POST_GLOBAL_PER_MINUTE: '1000000',
+    PUBLIC_POST_GLOBAL_PER_HOUR: '1000000',
+  });
   const app = createApp(
-    buildApiDeps(db, {
-      log: createLogger('error', 'api-fuzz'),
-      metrics: createMetrics('api-fuzz'),
-      validateResponses: true,
-      version: 'fuzz',
-      heartbeatIntervalS: 15,
-      watchdogIntervalS: 60,
-      priceRefreshIntervalS: 300,
-      expectedDaemons: ['api', 'worker'],
-      modelRefitEveryS: 600,
-      accuracyRefreshS: 300,
-      conditionsRefreshS: 300,
-      conditionsMinHistoryH: 24,
-      temporal: { client: temporalClient, taskQueue },
-      // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays; their workflows are
-      // left to an outbox sweep that never runs here.
-      billing: { treasury: bs58.encode(randomBytes(32)) },
-      // Every fuzz request comes from 127.0.0.1: limits out of its reach, so it reaches the handlers, not 429.
-      publicPostLimits: { perClientPerMinute: 1_000_000, perClientPerHour: 1_000_000, globalPerMinute: 1_000_000, globalPerHour: 1_000_000 },
-    }),
+    createApiContext({ cfg, db, log: createLogger('error', 'api-fuzz'), metrics: createMetrics('api-fuzz'), version: 'fuzz', temporal: { client: temporalClient, taskQueue } }),
+    // Unpaid intents' workflows are left to an outbox sweep that never runs here (they would poll a public RPC node).
+    { billing: { paymentStarter: null } },
   );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -9,7 +9,7 @@ import type { LiveReadModel } from '../../db/mint/live-read-model';
 import { mintSignals } from '../../domain/mint/mint-signals';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
 import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
-import type { MintScorer } from './mint-scorer';
+import type { MintScorer } from '../../models/mint/mint-scorer';
 
 export type MintDeps = {
   mintReadStore: MintReadStore;

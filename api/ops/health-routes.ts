@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
 import { usedPct } from '../../domain/ops/watchdog-rules';
 import { freshness, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
-import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from './dependency-probe';
+import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
 
 /** A tick older than this means the watchdog schedule or the worker has stopped. */
 const STALE_TICK_S = 180;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../api/app';
+import { API_SPEC_PATH } from '../../api/api-spec';
 import { createApiKeyStore } from '../../db/access/api-key-store';
 import type { Tier } from '../../domain/access/tiers';
 import { writeEmptyLiveSnapshots, KEYED_REQUESTS } from '../support/access-fixtures';
 import { issueTestKey } from '../support/access-keys';
-import { call, startApi } from '../support/api-harness';
+import { afterBeta, call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
 
@@ -37,7 +37,7 @@ async function send(op: string, headers: Record<string, string> = {}) {
 beforeAll(async () => {
   t = await createTestDatabase();
   // After the beta window: a key is required.
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - DAY), keyCacheTtlMs: 0 } });
+  api = await startApi(t.db, { env: afterBeta({ endedAt: new Date(Date.now() - DAY), keyCacheTtlMs: 0 }) });
   await writeEmptyLiveSnapshots(t.db, new Date());
 });
 afterAll(async () => {
@@ -189,7 +189,7 @@ describe('GET /api/me', () => {
 
 describe('beta window', () => {
   it('inside it keyed operations answer without a key, keyed calls are counted but not refused; /api/me still needs a key', async () => {
-    const beta = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() + DAY), keyCacheTtlMs: 0 } });
+    const beta = await startApi(t.db, { env: { API_KEY_REQUIRED_AFTER: new Date(Date.now() + DAY).toISOString(), API_KEY_CACHE_TTL_MS: '0' } });
     try {
       const open = await call(`${beta.url}/api/v1/stats`);
       expect(open.status).toBe(200);

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../platform/logger';
 import { writeEmptyLiveSnapshots } from '../support/access-fixtures';
 import { issueTestKey } from '../support/access-keys';
-import { call, startApi } from '../support/api-harness';
+import { afterBeta, call, startApi } from '../support/api-harness';
 import { createTestDatabase } from '../support/test-db';
 
 describe('keys are never logged', () => {
@@ -10,7 +10,7 @@ describe('keys are never logged', () => {
     const t = await createTestDatabase();
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
-    const api = await startApi(t.db, { log: createLogger('info', 'api-test', sink), access: { keyRequiredAfter: new Date(Date.now() - 86_400_000) } });
+    const api = await startApi(t.db, { log: createLogger('info', 'api-test', sink), env: afterBeta() });
     try {
       await writeEmptyLiveSnapshots(t.db, new Date());
       const k = await issueTestKey(t.db, 'free');

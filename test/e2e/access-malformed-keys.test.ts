@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { writeEmptyLiveSnapshots } from '../support/access-fixtures';
 import { issueTestKey } from '../support/access-keys';
-import { startApi } from '../support/api-harness';
+import { afterBeta, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
 
@@ -16,7 +16,7 @@ let port: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000) } });
+  api = await startApi(t.db, { env: afterBeta() });
   port = Number(new URL(api.url).port);
   await writeEmptyLiveSnapshots(t.db, new Date());
 });

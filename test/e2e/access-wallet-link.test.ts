@@ -2,7 +2,7 @@ import { createHolderBalanceClient } from '../../clients/solana/holder-balance-c
 import { walletLinkMessage } from '../../domain/access/wallet-proof';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../fakes/solana-rpc-server';
 import { issueTestKey } from '../support/access-keys';
-import { call, startApi } from '../support/api-harness';
+import { afterBeta, call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { installHolderToken, TEST_HOLDER_MINT, type HolderToken } from '../support/holder-token-rpc';
 import { createTestDatabase } from '../support/test-db';
@@ -18,8 +18,8 @@ beforeAll(async () => {
   rpc = await startSolanaRpcServer({ programId: '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P' });
   holder = installHolderToken(rpc);
   api = await startApi(t.db, {
-    access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 },
-    holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }),
+    env: afterBeta({ keyCacheTtlMs: 0 }),
+    overrides: { access: { holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }) } },
   });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
-import { createAccuracyActivities } from '../../activities/accuracy/accuracy-activities';
-import { createKnnMintScorer } from '../../activities/mint/knn-mint-scorer';
+import { accuracyActivities } from '../../activities/accuracy';
+import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
@@ -9,7 +9,7 @@ import type { CreateEvent } from '../../domain/mint/launch-events';
 import { LABEL_VERSION, RUG_LABEL_VERSION, type MintOutcome } from '../../domain/mint/outcome-labels';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
 import { createLogger } from '../../platform/logger';
-import { buildAccuracyDeps } from '../../workers/activity-deps';
+import { areaContext } from '../support/area-context';
 import { call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
@@ -122,7 +122,7 @@ describe('GET /api/accuracy', () => {
 
   it('equals a recomputation from the predictions table joined with outcomes', async () => {
     await seed();
-    const result = await createAccuracyActivities(buildAccuracyDeps(t.db, { windowDays: 30, now: () => now })).recomputeAccuracy();
+    const result = await accuracyActivities.create(areaContext(t.db, { now: () => now })).recomputeAccuracy();
     const r = await call(`${api.url}/api/accuracy`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/accuracy', 200, r.body);

@@ -23,7 +23,7 @@ let node: TreasuryNode;
 beforeAll(async () => {
   t = await createTestDatabase();
   node = await startTreasuryNode(TREASURY);
-  api = await startApi(t.db, {}, { billing: { treasury: TREASURY, holderTokenMint: MINT } });
+  api = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, HOLDER_TOKEN_MINT: MINT } });
 });
 afterAll(async () => {
   await api.close();

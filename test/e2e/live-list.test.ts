@@ -1,7 +1,7 @@
-import { createLiveProjector } from '../../activities/mint/live-projector';
+import { mintActivities } from '../../activities/mint';
+import { areaContext } from '../support/area-context';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import { buildLiveProjectorDeps } from '../../workers/activity-deps';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import { call, startApi } from '../support/api-harness';
@@ -35,7 +35,7 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     expect(events.length).toBeGreaterThan(100);
     await createLaunchEventStore(t.db).writeBatch(events);
     await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
-    const projector = createLiveProjector(buildLiveProjectorDeps(t.db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now }));
+    const projector = mintActivities.create(areaContext(t.db, { now: () => now }));
     const first = await projector.refreshLiveSnapshot();
     expect(first.tracked).toBeGreaterThan(10);
 

@@ -19,7 +19,10 @@ const taskQueue = `upgrade-api-${process.pid}`; // no worker polls it: workflows
 beforeAll(async () => {
   t = await createTestDatabase();
   temporal = await Connection.connect({ address: readTestEnv().temporalAddress });
-  api = await startApi(t.db, {}, { billing: { treasury: TREASURY, publicBaseUrl: BASE, paymentStarter: createPaymentIntentStarter(new Client({ connection: temporal }), taskQueue, DEFAULT_PAYMENT_TIMING) } });
+  api = await startApi(t.db, {
+    env: { TREASURY_ADDRESS: TREASURY, PUBLIC_BASE_URL: BASE },
+    overrides: { billing: { paymentStarter: createPaymentIntentStarter(new Client({ connection: temporal }), taskQueue, DEFAULT_PAYMENT_TIMING) } },
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -130,7 +133,10 @@ describe('POST /api/upgrade', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const address = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const hung = new Client({ connection: Connection.lazy({ address, connectTimeout: 60_000, interceptors: [] }) });
-    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, paymentStarter: createPaymentIntentStarter(hung, taskQueue, DEFAULT_PAYMENT_TIMING, { timeoutMs: 1000 }) } });
+    const other = await startApi(t.db, {
+      env: { TREASURY_ADDRESS: TREASURY },
+      overrides: { billing: { paymentStarter: createPaymentIntentStarter(hung, taskQueue, DEFAULT_PAYMENT_TIMING, { timeoutMs: 1000 }) } },
+    });
     try {
       const r = await upgrade({ plan: 'yearly' }, false, other.url);
       expect(r.status).toBe(200);
@@ -191,7 +197,7 @@ describe('POST /api/upgrade with pay_with token', () => {
 
   it('prices the plan in the holder token, exactly, and links a Solana Pay request with spl-token', async () => {
     const node = await startTreasuryNode(TREASURY, { mint: MINT, decimals: 6 });
-    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, publicBaseUrl: BASE, holderTokenMint: MINT, tokenPayment: { tokensPerSol: '12345.678', rpcUrl: node.url } } });
+    const other = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, PUBLIC_BASE_URL: BASE, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678', HOLDER_RPC_URL: node.url } });
     try {
       const r = await upgrade({ pay_with: 'token', tier: 'builder', plan: 'monthly' }, false, other.url);
       expect(r.status).toBe(200);
@@ -217,7 +223,7 @@ describe('POST /api/upgrade with pay_with token', () => {
 
   it('answers 503 while the mint cannot be read, and creates no intent', async () => {
     const node = await startTreasuryNode(TREASURY); // a node that knows no such mint
-    const other = await startApi(t.db, {}, { billing: { treasury: TREASURY, holderTokenMint: MINT, tokenPayment: { tokensPerSol: '1000', rpcUrl: node.url } } });
+    const other = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '1000', HOLDER_RPC_URL: node.url } });
     try {
       const before = await t.db('payment_intents').count({ n: '*' }).first();
       const r = await upgrade({ pay_with: 'token' }, false, other.url);

@@ -1,19 +1,13 @@
-import { createLiveProjector } from '../../activities/mint/live-projector';
-import { createKnnMintScorer } from '../../activities/mint/knn-mint-scorer';
-import { createMintActivities } from '../../activities/mint/mint-activities';
-import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
+import { mintActivities } from '../../activities/mint';
+import { areaContext } from '../support/area-context';
+import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { createPriceStore } from '../../db/market/price-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
-import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import { createMintReadStore } from '../../db/mint/mint-read-store';
-import { createOutcomeStore } from '../../db/mint/outcome-store';
-import { createPredictionStore } from '../../db/mint/prediction-store';
 import type { CreateEvent, LaunchEvent } from '../../domain/mint/launch-events';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { createLogger } from '../../platform/logger';
-import { buildLiveProjectorDeps } from '../../workers/activity-deps';
 import { call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { createTestDatabase } from '../support/test-db';
@@ -56,16 +50,7 @@ describe('runners, probe and live carry the models', () => {
     await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
 
     const scorer = createKnnMintScorer({ corpusStore: createCorpusStore(t.db), modelFitStore: createModelFitStore(t.db), refitEveryS: 3600, corpusLimit: 100_000, log: createLogger('silent', 'test'), now: () => Date.now() });
-    const acts = createMintActivities({
-      mintReadStore: createMintReadStore(t.db),
-      predictionStore: createPredictionStore(t.db),
-      outcomeStore: createOutcomeStore(t.db),
-      readModel: createLiveReadModel(t.db),
-      mintScorer: scorer,
-      dexPriceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 200 }),
-      dexPriceSourceName: 'test',
-      now: () => new Date(),
-    });
+    const acts = mintActivities.create(areaContext(t.db), { mintScorer: scorer, dexPriceSourceName: 'test' });
     const creates = events.filter((e): e is CreateEvent => e.kind === 'create' && !e.mayhem);
     const score = (c: CreateEvent, bucket: number) => acts.scoreMint({ mint: c.mint, bucket, asOf: new Date(c.at.getTime() + bucket * 1000).toISOString() });
 
@@ -87,7 +72,7 @@ describe('runners, probe and live carry the models', () => {
       await score(c, 30);
       if (c.at.getTime() + 60_000 <= now.getTime()) await score(c, 60);
     });
-    await createLiveProjector(buildLiveProjectorDeps(t.db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now })).refreshLiveSnapshot();
+    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
 
     const latest = async (mint: string) => t.db('predictions').where({ mint }).orderBy('age_bucket', 'desc').first();
 

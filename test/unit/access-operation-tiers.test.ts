@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../api/app';
+import { API_SPEC_PATH } from '../../api/api-spec';
 import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
 import { liveDelayFor, minTierFor, OPERATION_MIN_TIER } from '../../domain/access/operation-tiers';
 

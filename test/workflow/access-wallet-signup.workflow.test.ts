@@ -1,11 +1,10 @@
-import { DEFAULT_WALLET_SIGNUP } from '../../api/api-deps';
 import { createHolderBalanceClient } from '../../clients/solana/holder-balance-client';
 import { walletLinkMessage } from '../../domain/access/wallet-proof';
 import { HOLDER_RECHECK_WORKFLOW } from '../../workflows/access/holder-recheck-contract';
 import { walletSignupWorkflowId } from '../../workflows/access/wallet-signup-contract';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../fakes/solana-rpc-server';
 import { issueTestKey } from '../support/access-keys';
-import { call, startApi } from '../support/api-harness';
+import { afterBeta, call, startApi } from '../support/api-harness';
 import { expectConforms } from '../support/contract';
 import { installHolderToken, TEST_HOLDER_MINT, type HolderToken } from '../support/holder-token-rpc';
 import { createTestDatabase } from '../support/test-db';
@@ -22,10 +21,10 @@ const KEY_VISIBLE_S = 3;
 async function startApiWithTtl(ttlS: number) {
   const holderBalances = createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 });
   return startApi(t.db, {
-    access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 },
-    holderBalances,
-    walletSignup: { ...DEFAULT_WALLET_SIGNUP, ttlS, keyVisibleS: KEY_VISIBLE_S },
+    env: afterBeta({ keyCacheTtlMs: 0 }),
     temporal: { client: w.client, taskQueue: w.taskQueue },
+    // Signup windows and key reveals of seconds, below what WALLET_SIGNUP_TTL_S allows.
+    overrides: { access: { holderBalances, signupTtlS: ttlS, keyVisibleS: KEY_VISIBLE_S } },
   });
 }
 
@@ -33,7 +32,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   rpc = await startSolanaRpcServer({ programId: '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P' });
   holder = installHolderToken(rpc);
-  w = await startWorker(t.db, { holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }) });
+  w = await startWorker(t.db, { overrides: { access: { holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }) } } });
   api = await startApiWithTtl(600);
 });
 afterAll(async () => {

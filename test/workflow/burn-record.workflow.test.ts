@@ -15,8 +15,8 @@ let api: Awaited<ReturnType<typeof startApi>>;
 beforeAll(async () => {
   t = await createTestDatabase();
   node = await startTreasuryNode();
-  w = await startWorker(t.db, {}, { HOLDER_TOKEN_MINT: MINT, SOLANA_RPC_URL: node.url });
-  api = await startApi(t.db, {}, { billing: { treasury: node.treasury, holderTokenMint: MINT } });
+  w = await startWorker(t.db, { env: { HOLDER_TOKEN_MINT: MINT, SOLANA_RPC_URL: node.url } });
+  api = await startApi(t.db, { env: { TREASURY_ADDRESS: node.treasury, HOLDER_TOKEN_MINT: MINT } });
 });
 afterAll(async () => {
   await api.close();

@@ -33,7 +33,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   jup = await startJupiterPriceServer();
   const priceClient = createJupiterPriceClient(jup.url, { timeoutMs: 1000 });
-  w = await startWorker(t.db, { dexPriceClient: priceClient });
+  w = await startWorker(t.db, { overrides: { mint: { dexPriceClient: priceClient } } });
   api = await startApi(t.db);
   pipeline = createIngestPipeline({
     store: createLaunchEventStore(t.db),

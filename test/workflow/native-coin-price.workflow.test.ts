@@ -14,7 +14,7 @@ let jup: Awaited<ReturnType<typeof startJupiterPriceServer>>;
 beforeAll(async () => {
   t = await createTestDatabase();
   jup = await startJupiterPriceServer();
-  w = await startWorker(t.db, { priceClient: createJupiterPriceClient(jup.url, { timeoutMs: 1000 }) });
+  w = await startWorker(t.db, { overrides: { market: { priceClient: createJupiterPriceClient(jup.url, { timeoutMs: 1000 }) } } });
   api = await startApi(t.db);
 });
 afterAll(async () => {

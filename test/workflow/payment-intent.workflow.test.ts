@@ -19,7 +19,7 @@ const timing: PaymentTiming = { pollIntervalS: 1, reminderLeadS: 3 * 86_400, max
 let s: PaymentSystem;
 
 beforeAll(async () => {
-  s = await startPaymentSystem({ intentWindowS: 15, timing, burnShare: 0.25, overrides: { outboxGraceMs: 0 } });
+  s = await startPaymentSystem({ intentWindowS: 15, timing, burnShare: 0.25, overrides: { billing: { outboxGraceMs: 0 } } });
 });
 afterAll(() => s.stop());
 
@@ -160,7 +160,11 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
 
   it('starts, through the outbox sweep, an intent whose workflow start was lost', async () => {
     const down = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9', connectTimeout: 300, interceptors: [] }) });
-    const api = await startApi(s.db, {}, { billing: { treasury: s.treasury, intentWindowS: 15, paymentStarter: createPaymentIntentStarter(down, s.w.taskQueue, timing, { timeoutMs: 500 }) } });
+    const api = await startApi(s.db, {
+      env: { TREASURY_ADDRESS: s.treasury },
+      // Intents shorter than PAYMENT_INTENT_WINDOW_S allows, started through a Temporal that is down.
+      overrides: { billing: { intentWindowS: 15, paymentStarter: createPaymentIntentStarter(down, s.w.taskQueue, timing, { timeoutMs: 500 }) } },
+    });
     let memo: string;
     try {
       const r = await call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -1,7 +1,7 @@
 import { createApiKeyStore } from '../../../db/access/api-key-store';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { startApi } from '../../support/api-harness';
+import { afterBeta, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { rawRequest } from '../../support/raw-http';
 import { createTestDatabase } from '../../support/test-db';
@@ -17,7 +17,7 @@ let port: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 } });
+  api = await startApi(t.db, { env: afterBeta({ keyCacheTtlMs: 0 }) });
   port = Number(new URL(api.url).port);
   await writeEmptyLiveSnapshots(t.db, new Date());
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../../../domain/access/public-post-limits';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { call, publicPostLimitsEnv, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
@@ -23,7 +23,7 @@ afterAll(async () => {
 async function apiWith(limits: Partial<PublicPostLimits>, db?: Awaited<ReturnType<typeof createTestDatabase>>) {
   const t = db ?? (await createTestDatabase());
   if (!db) dbs.push(t);
-  const api = await startApi(t.db, {}, { billing: { treasury: TREASURY }, publicPostLimits: { ...DEFAULT_PUBLIC_POST_LIMITS, ...limits } });
+  const api = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, ...publicPostLimitsEnv({ ...DEFAULT_PUBLIC_POST_LIMITS, ...limits }) } });
   servers.push(api);
   return { t, api, url: api.url };
 }

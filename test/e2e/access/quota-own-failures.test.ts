@@ -1,7 +1,7 @@
 import { createStatsStore } from '../../../db/mint/stats-store';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 
@@ -12,7 +12,6 @@ import { createTestDatabase } from '../../support/test-db';
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let api: Awaited<ReturnType<typeof startApi>>;
 let statsFail = false;
-const AFTER_BETA = { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 };
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -20,7 +19,7 @@ beforeAll(async () => {
   // The real stats store, failing on demand as a broken query or a lost connection would.
   const real = createStatsStore(t.db);
   const statsStore = { ...real, platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)) };
-  api = await startApi(t.db, { access: AFTER_BETA, statsStore });
+  api = await startApi(t.db, { env: afterBeta({ keyCacheTtlMs: 0 }), overrides: { mint: { statsStore } } });
 });
 afterAll(async () => {
   await api.close();

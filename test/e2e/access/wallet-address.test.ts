@@ -3,7 +3,7 @@ import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { walletLinkMessage } from '../../../domain/access/wallet-proof';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { testWallet } from '../../support/test-wallet';
@@ -19,7 +19,7 @@ let api: Awaited<ReturnType<typeof startApi>>;
 beforeAll(async () => {
   t = await createTestDatabase();
   // No Temporal here: a wallet that passed the check would reach the 503 for the missing workflow service.
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 } });
+  api = await startApi(t.db, { env: afterBeta({ keyCacheTtlMs: 0 }) });
 });
 afterAll(async () => {
   await api.close();

@@ -3,7 +3,7 @@ import { createPlanActivation } from '../../../db/billing/plan-activation';
 import { createPlanKeys } from '../../../db/billing/plan-keys';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   await writeEmptyLiveSnapshots(t.db, new Date());
   // After the beta window, with the production key cache (5 s).
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 5000 } }, { billing: { treasury: TREASURY } });
+  api = await startApi(t.db, { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } });
 });
 afterAll(async () => {
   await api.close();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../../api/app';
+import { API_SPEC_PATH } from '../../../api/api-spec';
 import { createLogger } from '../../../platform/logger';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../../api/app';
+import { API_SPEC_PATH } from '../../../api/api-spec';
 import { serveMetrics } from '../../../platform/metrics-server';
 import { call, startApi } from '../../support/api-harness';
 import { createTestDatabase } from '../../support/test-db';

@@ -1,5 +1,6 @@
+import { mintActivities } from '../../../activities/mint';
+import { areaContext } from '../../support/area-context';
 import { Client, Connection } from '@temporalio/client';
-import { createLiveProjector } from '../../../activities/mint/live-projector';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import type { LaunchEvent } from '../../../domain/mint/launch-events';
@@ -10,7 +11,6 @@ import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecyc
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { waitFor } from '../../../scripts/lib/run';
-import { buildLiveProjectorDeps } from '../../../workers/activity-deps';
 import { DEFAULT_TIMING, mintWorkflowId } from '../../../workflows/mint/mint-lifecycle-contract';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
@@ -120,7 +120,7 @@ describe('ingest restarted on the simulator', () => {
     // And the live list shows the restarted market.
     const now = new Date();
     await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
-    await createLiveProjector(buildLiveProjectorDeps(t.db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now })).refreshLiveSnapshot();
+    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
     const live = await call(`${api.url}/api/live`);
     expect(live.status).toBe(200);
     expectConforms('get', '/api/live', 200, live.body);

@@ -1,4 +1,4 @@
-import { dependencyFailure } from '../http/dependency-errors';
+import { dependencyFailure } from './dependency-errors';
 
 /** A dependency's state as /api/health shows it. `error` never names hosts or ports. */
 export type ProbeState = { state: 'up' | 'down'; checkedAt: Date; error: string | null };
