@@ -11,15 +11,15 @@ type ActivityFns = Record<string, (...args: any[]) => Promise<unknown>>;
 
 /**
  * One business area's activities: how it builds its dependencies from the worker's context (an area states the
- * part of the context it needs, so a script can build one without Temporal), the activities over them, and any
- * background work the area runs for as long as the worker does.
+ * part of the context it needs, so a script can build one without Temporal), the activities over them, and what the
+ * area starts with the worker process.
  */
 export type ActivityArea<Name extends string, Ctx, Deps, Acts extends ActivityFns> = {
   name: Name;
   deps(ctx: Ctx): Deps;
   activities(d: Deps): Acts;
-  /** Starts the area's background work (the models' refit timer); returns its stop. */
-  background?(d: Deps): () => void;
+  /** Starts what the area runs for as long as the worker does (a timer, a long-running workflow); returns its stop. */
+  start?(d: Deps, ctx: WorkerContext): Promise<() => void>;
 };
 
 export function defineActivityArea<Name extends string, Ctx extends Partial<WorkerContext>, Deps, Acts extends ActivityFns>(area: ActivityArea<Name, Ctx, Deps, Acts>) {
@@ -44,7 +44,7 @@ export type AreaOverrides<Areas extends readonly AnyArea[]> = OverridesByName<Ar
 export function mergeActivityAreas<Areas extends readonly AnyArea[]>(areas: Areas, ctx: WorkerContext, overrides: AreaOverrides<Areas> = {}) {
   const activities: Record<string, ActivityFns[string]> = {};
   const owner = new Map<string, string>();
-  const background: (() => () => void)[] = [];
+  const starts: (() => Promise<() => void>)[] = [];
   for (const area of areas) {
     const deps = { ...area.deps(ctx), ...(overrides as Record<string, object | undefined>)[area.name] };
     for (const [name, fn] of Object.entries(area.activities(deps))) {
@@ -53,13 +53,14 @@ export function mergeActivityAreas<Areas extends readonly AnyArea[]>(areas: Area
       owner.set(name, area.name);
       activities[name] = fn;
     }
-    if (area.background) background.push(() => area.background!(deps));
+    if (area.start) starts.push(() => area.start!(deps, ctx));
   }
   return {
     activities: activities as MergedActivities<Areas>,
-    /** Starts every area's background work; returns one stop for all of it. */
-    startBackground(): () => void {
-      const stops = background.map((start) => start());
+    /** Starts what every area runs with the worker (the production worker; tests start what they test); returns one stop. */
+    async start(): Promise<() => void> {
+      const stops: (() => void)[] = [];
+      for (const start of starts) stops.push(await start());
       return () => stops.forEach((stop) => stop());
     },
   };

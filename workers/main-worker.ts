@@ -12,7 +12,6 @@ import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildWorker } from './build-worker';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import path from 'node:path';
-import { ensureLiveProjector } from '../workflows/mint/live-projector-starter';
 import { scheduleSpecs } from './schedules';
 import { ensureSchedules } from '../workflows/schedule-starter';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
@@ -33,8 +32,7 @@ async function main() {
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
   const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities: areas.activities, metrics, workflowBundle });
   await ensureSchedules(client, cfg.temporal.taskQueue, scheduleSpecs(cfg), true);
-  await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
-  const stopBackground = areas.startBackground();
+  const stopAreas = await areas.start();
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'worker', cfg.heartbeatIntervalS, log);
   const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
   log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');
@@ -42,7 +40,7 @@ async function main() {
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();
   stopBeat();
-  stopBackground();
+  stopAreas();
   metricsServer.close();
   await connection.close();
   await client.connection.close();

@@ -9,6 +9,7 @@ import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
+import { ensureLiveProjector } from '../../workflows/mint/live-projector-starter';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createLiveProjector } from './live-projector';
 import { createMintActivities } from './mint-activities';
@@ -37,6 +38,9 @@ export const mintActivities = defineActivityArea({
     now,
   }),
   activities: (d) => ({ ...createMintActivities(d), ...createLiveProjector(d) }),
-  // Each worker refits its own in-memory models on a timer: a Temporal Schedule would reach only one worker.
-  background: (d) => d.mintScorer.startRefitLoop(SCORE_AGES),
+  start: async (d, { cfg, temporal }) => {
+    await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
+    // Each worker refits its own in-memory models on a timer: a Temporal Schedule would reach only one worker.
+    return d.mintScorer.startRefitLoop(SCORE_AGES);
+  },
 });
