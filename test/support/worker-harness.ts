@@ -44,10 +44,10 @@ export async function startWorker(db: Knex, o: { env?: Record<string, string>; n
     taskQueue,
     metrics,
     worker,
-    /** Saves a finished workflow's history under test/replay/histories when RECORD_HISTORIES=1. */
-    async maybeRecordHistory(workflowId: string, name: string) {
+    /** Saves a finished workflow's history (its latest run, or `runId`) under test/replay/histories when RECORD_HISTORIES=1. */
+    async maybeRecordHistory(workflowId: string, name: string, runId?: string) {
       if (process.env.RECORD_HISTORIES !== '1') return;
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
       const dir = path.join(ROOT, 'test', 'replay', 'histories');
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId, history: JSON.parse(historyToJSON(history)) }, null, 1));
