@@ -3,29 +3,21 @@ import { createPlanActivation } from '../../../db/billing/plan-activation';
 import { createPlanKeys } from '../../../db/billing/plan-keys';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { afterBeta, call, startApi } from '../../support/api-harness';
+import { afterBeta, call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
 
 /**
  * Free issuance is closed (spec sections 4, 5): the key /api/upgrade mints is shown once, in its response, and
- * works only once its intent is paid. (test/workflow/payment-intent.workflow.test.ts runs the same through the
+ * works only once its intent is paid. (test/workflow/billing/payment-intent.workflow.test.ts runs the same through the
  * treasury and the payment workflow.)
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 const TREASURY = randomAddress();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await writeEmptyLiveSnapshots(t.db, new Date());
+const { t, api } = useApi(async (db) => {
+  await writeEmptyLiveSnapshots(db, new Date());
   // After the beta window, with the production key cache (5 s).
-  api = await startApi(t.db, { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
+  return { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } };
 });
 
 const upgrade = (body: unknown) => call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

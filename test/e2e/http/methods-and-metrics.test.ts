@@ -4,17 +4,13 @@ import fs from 'node:fs';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../../api/api-spec';
 import { serveMetrics } from '../../../platform/metrics-server';
-import { call, startApi } from '../../support/api-harness';
-import { createTestDatabase } from '../../support/test-db';
+import { call, useApi } from '../../support/api-harness';
 
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 let metricsServer: Server;
 let metricsUrl: string;
 
+const { api } = useApi();
 beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startApi(t.db);
   // The operator port, as api/server.ts serves it.
   metricsServer = serveMetrics(api.deps.metrics.registry, '127.0.0.1', 0);
   await new Promise((r) => metricsServer.once('listening', r));
@@ -22,8 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((r) => metricsServer.close(r));
-  await api.close();
-  await t.drop();
 });
 
 const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
