@@ -172,7 +172,7 @@ async function main() {
     const t = performance.now();
     let longestPiece = 0;
     const pieces = measuredPieces(fitGradProbModelSteps(corpus, { ageBucket: 30 }), (ms) => (longestPiece = Math.max(longestPiece, ms)));
-    // Driven as the worker's scorer drives it (activities/mint/knn-mint-scorer.ts): back to the event loop at every yield.
+    // Driven as the worker's scorer drives it (models/mint/knn-mint-scorer.ts): back to the event loop at every yield.
     const { value: model, stallMs } = await longestStall(() => runStepsAsync(pieces, () => new Promise<void>((resolve) => setImmediate(resolve))));
     const fitS = (performance.now() - t) / 1000;
     const s = latencies(queries, (q) => model.score(q));
