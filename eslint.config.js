@@ -40,7 +40,10 @@ module.exports = tseslint.config(
   js.configs.recommended,
   {
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
   },
   ...tseslint.configs.recommended,
   {
@@ -75,11 +78,15 @@ module.exports = tseslint.config(
     folders: folders('db', 'api', 'activities', 'workflows', 'clients', 'platform', 'ingest', 'workers', 'models', 'scripts', 'bench', 'test'),
     packages: ['knex', 'pg', 'express', 'pino', ...TEMPORAL],
   }),
-  layer(['api/**/*.ts'], 'api/ serves reads and starts commands through starters; activities, the model service, workers and ingest are other processes’ code.', {
-    folders: folders('activities', 'workers', 'ingest', 'models'),
-    packages: ['knex', 'pg'],
-    patterns: [onlyContractsAndStarters],
-  }),
+  layer(
+    ['api/**/*.ts'],
+    'api/ serves reads and starts commands through starters; activities, the model service, workers and ingest are other processes’ code.',
+    {
+      folders: folders('activities', 'workers', 'ingest', 'models'),
+      packages: ['knex', 'pg'],
+      patterns: [onlyContractsAndStarters],
+    },
+  ),
   layer(['db/**/*.ts'], 'db/ holds stores and read models over domain types: it knows no API, activity, workflow or outside client.', {
     folders: folders('api', 'activities', 'workflows', 'clients', 'workers', 'ingest', 'models'),
   }),
@@ -106,10 +113,14 @@ module.exports = tseslint.config(
   layer(['workers/**/*.ts'], 'workers/ compose activity areas; the API and ingest are other processes.', {
     folders: folders('api', 'ingest'),
   }),
-  layer(['workflows/**/*-starter.ts'], 'A starter starts its workflow from any process: the Temporal client and contracts only, never stores or workflow code.', {
-    folders: folders('db', 'api', 'activities', 'clients', 'ingest', 'workers', 'models'),
-    patterns: [{ group: ['**/*-workflow'], message: 'A starter names its workflow by the contract’s type name.' }],
-  }),
+  layer(
+    ['workflows/**/*-starter.ts'],
+    'A starter starts its workflow from any process: the Temporal client and contracts only, never stores or workflow code.',
+    {
+      folders: folders('db', 'api', 'activities', 'clients', 'ingest', 'workers', 'models'),
+      patterns: [{ group: ['**/*-workflow'], message: 'A starter names its workflow by the contract’s type name.' }],
+    },
+  ),
   {
     // Workflow code is replayed and must be deterministic: no I/O, no clocks or randomness of its own,
     // activities as types only (their implementations run in the worker, not in the workflow sandbox).
@@ -120,15 +131,20 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', 'ws', 'zod', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'].map((name) => ({
-            name,
-            message: 'Workflow code must be deterministic: no I/O or Node built-ins here; do it in an activity.',
-          })),
+          paths: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', 'ws', 'zod', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'].map(
+            (name) => ({
+              name,
+              message: 'Workflow code must be deterministic: no I/O or Node built-ins here; do it in an activity.',
+            }),
+          ),
           patterns: [
             { group: folders('activities'), allowTypeImports: true, message: 'Import activities as types only (proxyActivities<typeof …>).' },
             { group: folders('platform'), allowTypeImports: true, message: 'Workflow code takes configuration as input; it may name platform types only.' },
             { group: ['**/*-starter'], message: 'Starters use the Temporal client: they never enter the workflow bundle.' },
-            { group: folders('db', 'api', 'clients', 'ingest', 'workers', 'models'), message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.' },
+            {
+              group: folders('db', 'api', 'clients', 'ingest', 'workers', 'models'),
+              message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.',
+            },
           ],
         },
       ],

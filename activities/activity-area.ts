@@ -22,7 +22,9 @@ export type ActivityArea<Name extends string, Ctx, Deps, Acts extends ActivityFn
   start?(d: Deps, ctx: WorkerContext): Promise<() => void>;
 };
 
-export function defineActivityArea<Name extends string, Ctx extends Partial<WorkerContext>, Deps, Acts extends ActivityFns>(area: ActivityArea<Name, Ctx, Deps, Acts>) {
+export function defineActivityArea<Name extends string, Ctx extends Partial<WorkerContext>, Deps, Acts extends ActivityFns>(
+  area: ActivityArea<Name, Ctx, Deps, Acts>,
+) {
   return {
     ...area,
     /** The area's activities alone, with some dependencies replaced (tests, scripts). */

@@ -26,13 +26,31 @@ export type ApiContext = {
   liveLatency: LatencyWindow;
 };
 
-export function createApiContext(o: { cfg: Config; db: Knex; log: Logger; metrics: Metrics; version: string; temporal?: { client: Client; taskQueue: string }; now?: () => Date }): ApiContext {
+export function createApiContext(o: {
+  cfg: Config;
+  db: Knex;
+  log: Logger;
+  metrics: Metrics;
+  version: string;
+  temporal?: { client: Client; taskQueue: string };
+  now?: () => Date;
+}): ApiContext {
   const now = o.now ?? (() => new Date());
   const temporal = o.temporal && {
     ...o.temporal,
     probe: createDependencyProbe(() => o.temporal!.client.workflowService.getSystemInfo({}), { ttlMs: 2000, timeoutMs: 2000 }),
   };
-  return { cfg: o.cfg, db: o.db, log: o.log, metrics: o.metrics, now, startedAt: now(), version: o.version, temporal, liveLatency: new LatencyWindow(5 * 60_000) };
+  return {
+    cfg: o.cfg,
+    db: o.db,
+    log: o.log,
+    metrics: o.metrics,
+    now,
+    startedAt: now(),
+    version: o.version,
+    temporal,
+    liveLatency: new LatencyWindow(5 * 60_000),
+  };
 }
 
 /** What an area adds to the app, each part mounted with every other area's same part (api/app.ts). */

@@ -22,7 +22,10 @@ async function main() {
   // Holder signup and payments start workflows. Temporal is reached lazily and with a deadline: the API starts and
   // serves reads while it is down, and those commands answer 503. Without TEMPORAL_ADDRESS they always answer 503.
   const temporal = cfg.temporal.address
-    ? { client: lazyTemporalClient(cfg.temporal.address, cfg.temporal.namespace, { callTimeoutMs: cfg.api.temporalCallTimeoutMs }), taskQueue: cfg.temporal.taskQueue }
+    ? {
+        client: lazyTemporalClient(cfg.temporal.address, cfg.temporal.namespace, { callTimeoutMs: cfg.api.temporalCallTimeoutMs }),
+        taskQueue: cfg.temporal.taskQueue,
+      }
     : undefined;
   const metrics = createMetrics('api');
   const ctx = createApiContext({ cfg, db, log, metrics, version, temporal });

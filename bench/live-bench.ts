@@ -51,7 +51,9 @@ async function main() {
   await api.stop();
   await bench.stop();
 
-  console.log(`\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`);
+  console.log(
+    `\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`,
+  );
   console.log('| route | encoding | req/s | p50 ms | p99 ms | statuses |\n|---|---|---|---|---|---|');
   for (const [route, encoding, x] of results) console.log(`| ${route} | ${encoding} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.status} |`);
 }

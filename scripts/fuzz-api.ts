@@ -54,7 +54,13 @@ async function main() {
     namespace: 'default',
     taskQueue,
     // The price source is a closed port: fuzzing never calls the public price API.
-    activities: createActivities({ cfg: loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' }), db, log, temporal: temporalClient, now: () => new Date() }).activities,
+    activities: createActivities({
+      cfg: loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' }),
+      db,
+      log,
+      temporal: temporalClient,
+      now: () => new Date(),
+    }).activities,
     metrics: createMetrics('worker-fuzz'),
   });
   const workerRun = worker.run();
@@ -68,7 +74,14 @@ async function main() {
     PUBLIC_POST_GLOBAL_PER_HOUR: '1000000',
   });
   const app = createApp(
-    createApiContext({ cfg, db, log: createLogger('error', 'api-fuzz'), metrics: createMetrics('api-fuzz'), version: 'fuzz', temporal: { client: temporalClient, taskQueue } }),
+    createApiContext({
+      cfg,
+      db,
+      log: createLogger('error', 'api-fuzz'),
+      metrics: createMetrics('api-fuzz'),
+      version: 'fuzz',
+      temporal: { client: temporalClient, taskQueue },
+    }),
     // Unpaid intents' workflows are left to an outbox sweep that never runs here (they would poll a public RPC node).
     { billing: { paymentStarter: null } },
   );
@@ -90,7 +103,18 @@ async function main() {
   // The key goes on every request in both documented headers: schemathesis fills X-API-Key from the security
   // scheme with its own values otherwise, and two different keys are refused. Its ignored_auth check still
   // sends keyed operations without a key, and with a wrong one, and expects 401.
-  const common = ['run', API_SPEC_PATH, '--url', url, '--workers', '1', '--header', `Authorization: Bearer ${key.plaintext}`, '--header', `X-API-Key: ${key.plaintext}`];
+  const common = [
+    'run',
+    API_SPEC_PATH,
+    '--url',
+    url,
+    '--workers',
+    '1',
+    '--header',
+    `Authorization: Bearer ${key.plaintext}`,
+    '--header',
+    `X-API-Key: ${key.plaintext}`,
+  ];
   let failed = false;
   const runSt = (label: string, args: string[]) =>
     new Promise<number>((resolve) => {
@@ -101,8 +125,18 @@ async function main() {
       child.stdout.on('data', (chunk: Buffer) => process.stdout.write(chunk.toString().replace(/={3,}/g, (m) => '-'.repeat(m.length))));
       child.on('exit', (code) => resolve(code ?? 1));
     });
-  if ((await runSt(`${live.length} live operations, every check`, [...live.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all'])) !== 0) failed = true;
-  if ((await runSt(`${needsSignature.length} operation(s) whose valid input needs a wallet signature`, [...needsSignature.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all', '--exclude-checks', 'positive_data_acceptance'])) !== 0) failed = true;
+  if ((await runSt(`${live.length} live operations, every check`, [...live.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all'])) !== 0)
+    failed = true;
+  if (
+    (await runSt(`${needsSignature.length} operation(s) whose valid input needs a wallet signature`, [
+      ...needsSignature.flatMap((id) => ['--include-operation-id', id]),
+      '--checks',
+      'all',
+      '--exclude-checks',
+      'positive_data_acceptance',
+    ])) !== 0
+  )
+    failed = true;
   if (planned.length) {
     const code = await runSt(`${planned.length} operations not built yet (documented 501)`, [
       ...planned.flatMap((id) => ['--include-operation-id', id]),

@@ -30,7 +30,14 @@ async function main() {
 
   const areas = createActivities({ cfg, db, log, temporal: client, now: () => new Date() });
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
-  const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities: areas.activities, metrics, workflowBundle });
+  const worker = await buildWorker({
+    connection,
+    namespace: cfg.temporal.namespace,
+    taskQueue: cfg.temporal.taskQueue,
+    activities: areas.activities,
+    metrics,
+    workflowBundle,
+  });
   await ensureSchedules(client, cfg.temporal.taskQueue, scheduleSpecs(cfg), true);
   const stopAreas = await areas.start();
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'worker', cfg.heartbeatIntervalS, log);

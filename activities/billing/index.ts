@@ -31,7 +31,13 @@ export const billingActivities = defineActivityArea({
       bot: messaging.telegramBotToken ? createTelegramBot({ token: messaging.telegramBotToken, apiRoot: messaging.telegramApiRoot }) : null,
       publicBaseUrl: publicBaseUrl(cfg),
       treasuryStore,
-      treasuryScanner: createTreasuryScanner({ rpc: treasuryRpcFor(cfg), store: treasuryStore, treasury: billing.treasury ?? '', tokenAccounts: holderTokenAccounts(cfg), now }),
+      treasuryScanner: createTreasuryScanner({
+        rpc: treasuryRpcFor(cfg),
+        store: treasuryStore,
+        treasury: billing.treasury ?? '',
+        tokenAccounts: holderTokenAccounts(cfg),
+        now,
+      }),
       // Polls of many intents within one interval share a scan; a little under the interval so each poll sees a new one.
       scanMaxAgeMs: Math.max(250, billing.pollIntervalS * 1000 - 500),
       paymentStarter: createPaymentIntentStarter(temporal, cfg.temporal.taskQueue, paymentTiming(billing)),

@@ -29,7 +29,6 @@ export type PaymentDeps = {
   now: () => Date;
 };
 
-
 // The scan reaches back a little before the intent: clocks of payer, node and us differ.
 const SCAN_MARGIN_MS = 10 * 60_000;
 
@@ -94,7 +93,10 @@ export function createPaymentActivities(d: PaymentDeps) {
       const channel: ReminderChannel = intent.email ? 'email' : intent.telegramId ? 'telegram' : 'none';
       const recipient = intent.email ?? (intent.telegramId ? String(intent.telegramId) : null);
       const now = d.now();
-      const r = await d.reminderStore.begin({ intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: channel === 'none' ? 'no_contact' : 'sending' }, now);
+      const r = await d.reminderStore.begin(
+        { intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: channel === 'none' ? 'no_contact' : 'sending' },
+        now,
+      );
       if (r.channel === 'none' || r.status === 'sent') return { renewed: false, channel: r.channel, status: r.status };
       const failed = async (error: string) => {
         await d.reminderStore.finish(intent.memo, { status: 'failed', error }, d.now());

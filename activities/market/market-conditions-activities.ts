@@ -9,7 +9,6 @@ const REROLL_RECENT_HOURS = 2;
 /** Bounds one run's work on a database that has weeks of trades and no rollups yet; later runs continue. */
 const MAX_HOURS_PER_RUN = 48;
 
-
 export function createMarketConditionsActivities(d: MarketConditionsDeps) {
   return {
     async refreshMarketConditions(): Promise<ConditionsRefreshResult> {
@@ -23,7 +22,10 @@ export function createMarketConditionsActivities(d: MarketConditionsDeps) {
         .filter((h, i) => !rolled.has(h) || i >= hours.length - REROLL_RECENT_HOURS)
         .reverse()
         .slice(0, MAX_HOURS_PER_RUN);
-      await store.rollUp(toRoll.map((h) => new Date(h)), now);
+      await store.rollUp(
+        toRoll.map((h) => new Date(h)),
+        now,
+      );
 
       const history = hours.length ? await store.hourly(new Date(hours[0]!), new Date(floorHour(now.getTime()))) : [];
       const trailing = await store.measureWindows([new Date(now.getTime() - 3_600_000)], 3600);

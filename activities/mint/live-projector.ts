@@ -31,7 +31,14 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     const listed = entries.filter((e) => e.hide_reason === null);
     listed.sort((a, b) => (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || b.created_at.localeCompare(a.created_at));
     const top = listed.slice(0, d.liveMaxEntries);
-    const list = { generated_at: now.toISOString(), refresh_interval_s: d.refreshIntervalS, delay_s: 0, total_tracked: listed.length, count: top.length, mints: top };
+    const list = {
+      generated_at: now.toISOString(),
+      refresh_interval_s: d.refreshIntervalS,
+      delay_s: 0,
+      total_tracked: listed.length,
+      count: top.length,
+      mints: top,
+    };
     const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);

@@ -33,7 +33,9 @@ export const accessApi = defineApiArea({
       apiKeyStore,
       usageStore,
       keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), settings.keyCacheTtlMs),
-      quotaCounter: createQuotaCounter(usageStore, { onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted') }),
+      quotaCounter: createQuotaCounter(usageStore, {
+        onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
+      }),
       publicPostLimiter: createPublicPostLimiter(db, publicPostRateLimits(cfg.access.publicPostLimits)),
       walletLinkStore: createWalletLinkStore(db),
       // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
@@ -60,7 +62,13 @@ export const accessApi = defineApiArea({
       walletSignupRoutes({
         signups: d.signups,
         store: d.walletLinkStore,
-        settings: { ttlS: d.signupTtlS, keyVisibleS: d.keyVisibleS, thresholds: d.settings.holderThresholds, keyRevealSecret: d.keyRevealSecret, publicBaseUrl: d.publicBaseUrl },
+        settings: {
+          ttlS: d.signupTtlS,
+          keyVisibleS: d.keyVisibleS,
+          thresholds: d.settings.holderThresholds,
+          keyRevealSecret: d.keyRevealSecret,
+          publicBaseUrl: d.publicBaseUrl,
+        },
         now: d.now,
       }),
     ],

@@ -27,7 +27,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * to it as an update, and the poll reads the link from Postgres (the key, unsealed, only in its window).
  * Without a Temporal connection (some tools run the API alone) init and sign answer 503.
  */
-export function walletSignupRoutes(d: { signups: WalletSignupStarter | undefined; store: WalletLinkStore; settings: WalletSignupSettings; now: () => Date }): Router {
+export function walletSignupRoutes(d: {
+  signups: WalletSignupStarter | undefined;
+  store: WalletLinkStore;
+  settings: WalletSignupSettings;
+  now: () => Date;
+}): Router {
   const r = Router();
   const signupStarter = () => {
     if (!d.signups) throw unavailable('holder signup needs the workflow service, which this API process is not connected to', 30);
@@ -62,7 +67,10 @@ export function walletSignupRoutes(d: { signups: WalletSignupStarter | undefined
       const l = await d.store.get(linkId);
       if (l) return l;
     }
-    throw unavailable(`the signup ${linkId} was started but is not recorded yet (the workflow service has no free worker); poll GET /api/signup/wallet/${linkId}`, 2);
+    throw unavailable(
+      `the signup ${linkId} was started but is not recorded yet (the workflow service has no free worker); poll GET /api/signup/wallet/${linkId}`,
+      2,
+    );
   }
 
   r.post('/api/signup/wallet/init', async (req, res) => {
@@ -101,7 +109,8 @@ export function walletSignupRoutes(d: { signups: WalletSignupStarter | undefined
       const now = await d.store.get(linkId);
       if (!now || now.status === 'pending') throw e;
     }
-    if (result?.outcome === 'invalid_signature') throw bodyError(['body', 'signature'], `not an ed25519 signature by ${before.wallet} of this link's message`, 'value_error');
+    if (result?.outcome === 'invalid_signature')
+      throw bodyError(['body', 'signature'], `not an ed25519 signature by ${before.wallet} of this link's message`, 'value_error');
     if (result?.outcome === 'balance_unavailable') throw unavailable('the holder-token balance could not be read; sign again in a moment', 10);
     // The plaintext key is never in this answer: the poll shows it.
     res.json(view((await d.store.get(linkId))!, req, false));

@@ -51,11 +51,17 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       if (typeof body.key !== 'string') throw keyError('must be a string: an API key', 'string_type');
       const found = await d.planKeys.findByPlaintext(body.key);
       if (!found) throw keyError('unknown or revoked API key', 'value_error');
-      if (found.tier !== 'free' && found.planExpiresAt === null) throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
+      if (found.tier !== 'free' && found.planExpiresAt === null)
+        throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
       key = { id: found.id, prefix: found.prefix };
     }
     // Bad input is answered as such whatever this deployment offers; only a valid request learns payments are off.
-    if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
+    if (!d.treasury)
+      throw new HttpError(
+        503,
+        { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 },
+        { 'Retry-After': '3600' },
+      );
     const amountLamports = planPriceLamports(tier, plan);
     const token = payWith === 'token' ? await tokenPriceOf(d.tokenPayment, amountLamports) : null;
     const now = d.now();

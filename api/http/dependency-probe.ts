@@ -12,7 +12,8 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 }
 
 /** A reason safe for a public answer: the failure's kind, never its message (which may carry addresses). */
-export const publicReason = (e: unknown): string => dependencyFailure(e)?.reason ?? (e instanceof Error && /took longer than/.test(e.message) ? 'timeout' : 'unreachable');
+export const publicReason = (e: unknown): string =>
+  dependencyFailure(e)?.reason ?? (e instanceof Error && /took longer than/.test(e.message) ? 'timeout' : 'unreachable');
 
 /**
  * Whether a dependency answers, probed at most every `ttlMs` (whoever asks meanwhile gets the remembered

@@ -2,7 +2,6 @@ import { Router } from 'express';
 import type { CorpusSummary } from '../../db/mint/corpus-store';
 import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
 
-
 export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Promise<Record<string, string>> }): Router {
   const r = Router();
   r.get('/api/scope', async (_req, res) => {

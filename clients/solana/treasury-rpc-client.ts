@@ -24,7 +24,12 @@ export function createTreasuryRpc(o: { url: string; treasury: string; holderMint
     recentSignatures: ({ address, before, limit }) =>
       rpcCall('getSignaturesForAddress', async () => {
         const sigs = await connection.getSignaturesForAddress(new PublicKey(address), { limit, ...(before ? { before } : {}) }, 'confirmed');
-        return sigs.map((s) => ({ signature: s.signature, slot: s.slot, blockTime: s.blockTime ? new Date(s.blockTime * 1000) : null, failed: s.err !== null }));
+        return sigs.map((s) => ({
+          signature: s.signature,
+          slot: s.slot,
+          blockTime: s.blockTime ? new Date(s.blockTime * 1000) : null,
+          failed: s.err !== null,
+        }));
       }),
     transaction: (signature) =>
       rpcCall('getTransaction', async () => {

@@ -21,7 +21,15 @@ export type ScanReport = { listed: number; recorded: number; startedAt: Date };
  * Recording in that order keeps what is stored contiguous: a scan cut short by a failing node leaves no hole behind
  * the newest recorded signature, where the next listing of that address stops.
  */
-export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryLedger; treasury: string; tokenAccounts?: string[]; now: () => Date; pageSize?: number; maxPages?: number }) {
+export function createTreasuryScanner(d: {
+  rpc: TreasuryRpc;
+  store: TreasuryLedger;
+  treasury: string;
+  tokenAccounts?: string[];
+  now: () => Date;
+  pageSize?: number;
+  maxPages?: number;
+}) {
   const pageSize = d.pageSize ?? 100;
   const maxPages = d.maxPages ?? 20;
   const watched = [d.treasury, ...(d.tokenAccounts ?? [])];
@@ -33,7 +41,10 @@ export function createTreasuryScanner(d: { rpc: TreasuryRpc; store: TreasuryLedg
     let before: string | undefined;
     for (let page = 0; page < maxPages; page++) {
       const sigs = await d.rpc.recentSignatures({ address, before, limit: pageSize });
-      const known = await d.store.known(address, sigs.map((s) => s.signature));
+      const known = await d.store.known(
+        address,
+        sigs.map((s) => s.signature),
+      );
       let reachedKnown = false;
       for (const s of sigs) {
         if (known.has(s.signature)) {

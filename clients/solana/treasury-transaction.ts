@@ -14,7 +14,12 @@ const isParsed = (ix: AnyInstruction): ix is ParsedInstruction => 'parsed' in ix
  * (`jsonParsed`). Only the System Program's own decoding of `transfer` / `transferWithSeed` is trusted for SOL, and
  * only the node's token balances for tokens: a program that merely logs or claims a transfer moves nothing.
  */
-export function readTreasuryTransaction(signature: string, tx: ParsedTransactionWithMeta, treasury: string, holderMint: string | null = null): TreasuryTransaction {
+export function readTreasuryTransaction(
+  signature: string,
+  tx: ParsedTransactionWithMeta,
+  treasury: string,
+  holderMint: string | null = null,
+): TreasuryTransaction {
   const all: AnyInstruction[] = [...tx.transaction.message.instructions];
   for (const inner of tx.meta?.innerInstructions ?? []) all.push(...inner.instructions);
   const memos: string[] = [];

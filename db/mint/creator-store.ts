@@ -6,7 +6,10 @@ export function createCreatorStore(db: Knex) {
   return {
     async aggregates(creators: readonly string[], labelVersion: string): Promise<Map<string, CreatorAggregate>> {
       if (!creators.length) return new Map();
-      const rows = await db('creators').whereIn('creator', creators).where('label_version', labelVersion).select('creator', 'n_resolved', 'n_5x', 'n_graduated', 'n_rugged');
+      const rows = await db('creators')
+        .whereIn('creator', creators)
+        .where('label_version', labelVersion)
+        .select('creator', 'n_resolved', 'n_5x', 'n_graduated', 'n_rugged');
       return new Map(rows.map((r) => [r.creator as string, { nResolved: r.n_resolved, n5x: r.n_5x, nGraduated: r.n_graduated, nRugged: r.n_rugged }]));
     },
 

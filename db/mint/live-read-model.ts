@@ -33,7 +33,10 @@ export function createLiveReadModel(db: Knex) {
 
   /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
   async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {
-    const trades = await reads.tradesUntilOf(rows.map((r) => r.mint), until);
+    const trades = await reads.tradesUntilOf(
+      rows.map((r) => r.mint),
+      until,
+    );
     const states = new Map(rows.map((row) => [row.mint, { row, tape: new MintTape(row), freshness: new Map<string, boolean>(), trades: [] as TradeEvent[] }]));
     for (const t of trades) {
       const s = states.get(t.mint)!;

@@ -54,7 +54,10 @@ export function createMintReadStore(db: Knex) {
 
     /** Trades at or before `until`, in time order (ties in ingest order). */
     async tradesUntil(mint: string, until: Date): Promise<TradeEvent[]> {
-      const rows = await db('trades').where({ mint }).where('at', '<=', until).orderBy([{ column: 'at' }, { column: 'seq' }]);
+      const rows = await db('trades')
+        .where({ mint })
+        .where('at', '<=', until)
+        .orderBy([{ column: 'at' }, { column: 'seq' }]);
       return rows.map(toTrade);
     },
 

@@ -51,7 +51,10 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Mint
 
   async function signalAll(graduations: { mint: string; at: Date }[]) {
     await Promise.all(graduations.map((g) => d.starter.signalGraduated(g.mint, g.at)));
-    await d.store.markSignalled(graduations.map((g) => g.mint), d.now());
+    await d.store.markSignalled(
+      graduations.map((g) => g.mint),
+      d.now(),
+    );
     counters.graduationsSignalled += graduations.length;
   }
 
@@ -78,26 +81,26 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Mint
   };
 
   async function handleOne(events: LaunchEvent[]): Promise<void> {
-      counters.batches++;
-      counters.received += events.length;
-      const fresh = events.filter((e) => !seen.has(eventKey(e)));
-      counters.duplicatesSkipped += events.length - fresh.length;
-      if (!fresh.length) return;
-      const r = await d.store.writeBatch(fresh);
-      for (const e of fresh) remember(eventKey(e));
-      counters.written += r.written;
-      counters.alreadyStored += fresh.length - r.written;
-      await startAll(r.newMints.filter((m) => !m.mayhem));
-      if (r.newGraduations.length) await signalAll(r.newGraduations);
+    counters.batches++;
+    counters.received += events.length;
+    const fresh = events.filter((e) => !seen.has(eventKey(e)));
+    counters.duplicatesSkipped += events.length - fresh.length;
+    if (!fresh.length) return;
+    const r = await d.store.writeBatch(fresh);
+    for (const e of fresh) remember(eventKey(e));
+    counters.written += r.written;
+    counters.alreadyStored += fresh.length - r.written;
+    await startAll(r.newMints.filter((m) => !m.mayhem));
+    if (r.newGraduations.length) await signalAll(r.newGraduations);
   }
 
   async function sweepOnce(lookbackS: number): Promise<{ started: number; signalled: number }> {
-      const pending = await d.store.pendingWorkflowStarts(new Date(d.now().getTime() - lookbackS * 1000), 500);
-      if (pending.length) await startAll(pending);
-      const grads = await d.store.pendingGraduationSignals(500);
-      if (grads.length) await signalAll(grads);
-      if (pending.length || grads.length) d.log.info({ started: pending.length, signalled: grads.length }, 'outbox sweep re-drove commands');
-      return { started: pending.length, signalled: grads.length };
+    const pending = await d.store.pendingWorkflowStarts(new Date(d.now().getTime() - lookbackS * 1000), 500);
+    if (pending.length) await startAll(pending);
+    const grads = await d.store.pendingGraduationSignals(500);
+    if (grads.length) await signalAll(grads);
+    if (pending.length || grads.length) d.log.info({ started: pending.length, signalled: grads.length }, 'outbox sweep re-drove commands');
+    return { started: pending.length, signalled: grads.length };
   }
 }
 export type IngestPipeline = ReturnType<typeof createIngestPipeline>;

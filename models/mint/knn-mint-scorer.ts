@@ -13,7 +13,15 @@ import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/
 import type { Logger } from '../../platform/logger';
 import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
 
-type AgeModels = { grad: GradProbModel; rug: RugModel; runner: RunnerModel; survival: SurvivalModel; cells: ForwardCell[]; corpusRows: number; fittedAt: number };
+type AgeModels = {
+  grad: GradProbModel;
+  rug: RugModel;
+  runner: RunnerModel;
+  survival: SurvivalModel;
+  cells: ForwardCell[];
+  corpusRows: number;
+  fittedAt: number;
+};
 
 /**
  * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
@@ -54,14 +62,22 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * The refit runs in each worker process on a timer rather than as a Temporal Schedule: the index lives in
  * that worker's memory, and a scheduled activity would refit only whichever worker picked it up.
  */
-export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(ageS: number): Promise<AgeModels>; startRefitLoop(ages: readonly number[]): () => void } {
+export function createKnnMintScorer(
+  d: KnnMintScorerDeps,
+): MintScorer & { refit(ageS: number): Promise<AgeModels>; startRefitLoop(ages: readonly number[]): () => void } {
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
 
   async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
-    const grad = await runStepsAsync(fitGradProbModelSteps(rows.map((r) => ({ ...r, ageBucket: age })), { ageBucket: age }), yieldToEventLoop);
+    const grad = await runStepsAsync(
+      fitGradProbModelSteps(
+        rows.map((r) => ({ ...r, ageBucket: age })),
+        { ageBucket: age },
+      ),
+      yieldToEventLoop,
+    );
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
@@ -69,18 +85,44 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
     const fittedAt = d.now();
     const fitMs = fittedAt - started;
     const at = new Date(fittedAt);
-    const fit = (predictor: ModelFit['predictor'], m: { version: string; corpusSize: number }, status: ModelFit['status'], positives: number, minSamples: number, cal: { method: string; samples: number }): ModelFit => ({
-      predictor, ageBucket: age, version: m.version, status, samplesTotal: m.corpusSize, samplesPositive: positives, minSamples,
-      calibrationMethod: cal.method, calibrationSamples: cal.samples, fittedAt: at, fitMs,
+    const fit = (
+      predictor: ModelFit['predictor'],
+      m: { version: string; corpusSize: number },
+      status: ModelFit['status'],
+      positives: number,
+      minSamples: number,
+      cal: { method: string; samples: number },
+    ): ModelFit => ({
+      predictor,
+      ageBucket: age,
+      version: m.version,
+      status,
+      samplesTotal: m.corpusSize,
+      samplesPositive: positives,
+      minSamples,
+      calibrationMethod: cal.method,
+      calibrationSamples: cal.samples,
+      fittedAt: at,
+      fitMs,
     });
     const fiveX = runner.labels.find((l) => l.name === '5x')!;
     await d.modelFitStore.recordFits([
-      fit('grad_prob', grad, grad.corpusSize >= MIN_GRAD_CORPUS ? 'live' : 'warming', rows.filter((r) => r.graduated).length, MIN_GRAD_CORPUS, grad.calibration),
+      fit(
+        'grad_prob',
+        grad,
+        grad.corpusSize >= MIN_GRAD_CORPUS ? 'live' : 'warming',
+        rows.filter((r) => r.graduated).length,
+        MIN_GRAD_CORPUS,
+        grad.calibration,
+      ),
       fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration),
       fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration),
       fit('post_grad_survival', survival, survival.status, survival.labels[0]!.positives, survival.minSamples, survival.labels[0]!.calibration),
     ]);
-    d.log.info({ age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs }, 'models fitted');
+    d.log.info(
+      { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
+      'models fitted',
+    );
     return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt };
   }
 
@@ -150,12 +192,15 @@ export function createKnnMintScorer(d: KnnMintScorerDeps): MintScorer & { refit(
   };
 }
 
-
 const rugCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
-  rows.flatMap((r) => (r.rugFeatures && r.rugged !== null ? [{ mint: r.mint, ageBucket: age, features: r.rugFeatures, rugged: r.rugged, observedAt: r.observedAt }] : []));
+  rows.flatMap((r) =>
+    r.rugFeatures && r.rugged !== null ? [{ mint: r.mint, ageBucket: age, features: r.rugFeatures, rugged: r.rugged, observedAt: r.observedAt }] : [],
+  );
 
 const runnerCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
   rows.flatMap((r) => (r.peakMult !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, peakMult: r.peakMult, observedAt: r.observedAt }] : []));
 
 const survivalCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
-  rows.flatMap((r) => (r.graduated && r.sustained30m !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, sustained: r.sustained30m, observedAt: r.observedAt }] : []));
+  rows.flatMap((r) =>
+    r.graduated && r.sustained30m !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, sustained: r.sustained30m, observedAt: r.observedAt }] : [],
+  );

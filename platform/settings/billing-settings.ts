@@ -10,8 +10,18 @@ export const billingSettings = defineSettings(
     /** The wallet payers send SOL to; unset, /api/upgrade answers 503. */
     TREASURY_ADDRESS: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
     PAYMENT_POLL_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(5),
-    PAYMENT_INTENT_WINDOW_S: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
-    PLAN_REMINDER_LEAD_S: z.coerce.number().int().min(0).max(29 * 86_400).default(3 * 86_400),
+    PAYMENT_INTENT_WINDOW_S: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 86_400)
+      .default(3600),
+    PLAN_REMINDER_LEAD_S: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(29 * 86_400)
+      .default(3 * 86_400),
     PAYMENT_OUTBOX_SWEEP_S: z.coerce.number().int().min(5).max(3600).default(30),
     /** Renewal reminders by email; unset, email reminders are recorded as not sent. */
     SMTP_URL: z.string().url().optional(),

@@ -7,7 +7,10 @@ import { z } from 'zod';
  */
 export type Settings<S extends z.ZodRawShape, Section> = { env: S; section: (e: z.output<z.ZodObject<S>>) => Section };
 
-export const defineSettings = <S extends z.ZodRawShape, Section>(env: S, section: (e: z.output<z.ZodObject<S>>) => Section): Settings<S, Section> => ({ env, section });
+export const defineSettings = <S extends z.ZodRawShape, Section>(env: S, section: (e: z.output<z.ZodObject<S>>) => Section): Settings<S, Section> => ({
+  env,
+  section,
+});
 
 /** A setting whose value is well-formed but cannot work with the others: stops the process, naming it. */
 export function invalidSetting(name: string, message: string): never {

@@ -20,7 +20,14 @@ const TEST_BOT_TOKEN = '123456789:test-bot-token-not-a-real-secret';
 export const HOLDER_DECIMALS = 6;
 
 /** `tokensPerSol`: paying with the holder token is offered at this rate (its mint has HOLDER_DECIMALS decimals on the node). */
-export async function startPaymentSystem(o: { intentWindowS: number; timing: PaymentTiming; burnShare?: number; tokensPerSol?: string; clock?: () => Date; overrides?: ActivityOverrides }) {
+export async function startPaymentSystem(o: {
+  intentWindowS: number;
+  timing: PaymentTiming;
+  burnShare?: number;
+  tokensPerSol?: string;
+  clock?: () => Date;
+  overrides?: ActivityOverrides;
+}) {
   const treasury = randomAddress();
   const holderMint = randomAddress();
   const t = await createTestDatabase();
@@ -79,7 +86,15 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       const r = await call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expectConforms('post', '/api/upgrade', r.status, r.body);
       if (r.status !== 200) throw new Error(`upgrade answered ${r.status}: ${JSON.stringify(r.body)}`);
-      return r.body as Record<string, unknown> & { memo: string; amount_lamports: number; amount_tokens: string | null; api_key: string | null; key_prefix: string; expires_at: string; deeplinks: { solana_pay: string } };
+      return r.body as Record<string, unknown> & {
+        memo: string;
+        amount_lamports: number;
+        amount_tokens: string | null;
+        api_key: string | null;
+        key_prefix: string;
+        expires_at: string;
+        deeplinks: { solana_pay: string };
+      };
     },
     status,
     /** Polls `cond` until it holds; fails naming `what` after `timeoutMs`. */
@@ -93,10 +108,14 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       }
     },
     waitForStatus(memo: string, wanted: string, timeoutMs = 30_000) {
-      return this.waitFor(`intent ${memo} to be ${wanted}`, async () => {
-        const s = await status(memo);
-        return s.status === wanted ? s : undefined;
-      }, timeoutMs);
+      return this.waitFor(
+        `intent ${memo} to be ${wanted}`,
+        async () => {
+          const s = await status(memo);
+          return s.status === wanted ? s : undefined;
+        },
+        timeoutMs,
+      );
     },
     workflowState: (memo: string) => w.client.workflow.getHandle(paymentWorkflowId(memo)).query(paymentStateQuery),
     workflowResult: (memo: string) => w.client.workflow.getHandle(paymentWorkflowId(memo)).result(),

@@ -29,7 +29,10 @@ export async function startWorker(db: Knex, o: { env?: Record<string, string>; n
   const client = new Client({ connection, namespace: 'default' });
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
   const metrics = createMetrics('worker-test');
-  const ctx = { ...areaContext(db, { env: { WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, now: o.now }), temporal: client };
+  const ctx = {
+    ...areaContext(db, { env: { WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, now: o.now }),
+    temporal: client,
+  };
   const worker: Worker = await buildWorker({
     connection: nativeConnection,
     namespace: 'default',

@@ -10,6 +10,11 @@ export type AccuracyResult = { predictions: number; survivalGate: string; comput
 
 export const ACCURACY_CONTRACT: WorkflowContract = {
   workflowType: ACCURACY_WORKFLOW,
-  schedule: { scheduleId: ACCURACY_SCHEDULE_ID, workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX, everyS: (cfg) => cfg.accuracy.refreshIntervalS, runTimeoutS: () => 600 },
+  schedule: {
+    scheduleId: ACCURACY_SCHEDULE_ID,
+    workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX,
+    everyS: (cfg) => cfg.accuracy.refreshIntervalS,
+    runTimeoutS: () => 600,
+  },
   deadlineS: 15 * 60,
 };

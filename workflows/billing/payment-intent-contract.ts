@@ -24,7 +24,12 @@ export const DEFAULT_PAYMENT_TIMING: PaymentTiming = {
 };
 
 /** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
-export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedUnits: string; countedUnits: string; paidSignature: string | null };
+export type PaymentCheck = {
+  status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated';
+  receivedUnits: string;
+  countedUnits: string;
+  paidSignature: string | null;
+};
 export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
 
 export type PaymentIntentInput = { memo: string; expiresAt: string; timing: PaymentTiming };

@@ -8,5 +8,10 @@ export const PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX = 'payment-outbox';
 
 export const PAYMENT_OUTBOX_CONTRACT: WorkflowContract = {
   workflowType: PAYMENT_OUTBOX_WORKFLOW,
-  schedule: { scheduleId: PAYMENT_OUTBOX_SCHEDULE_ID, workflowIdPrefix: PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX, everyS: (cfg) => cfg.billing.outboxSweepS, runTimeoutS: () => 120 },
+  schedule: {
+    scheduleId: PAYMENT_OUTBOX_SCHEDULE_ID,
+    workflowIdPrefix: PAYMENT_OUTBOX_WORKFLOW_ID_PREFIX,
+    everyS: (cfg) => cfg.billing.outboxSweepS,
+    runTimeoutS: () => 120,
+  },
 };

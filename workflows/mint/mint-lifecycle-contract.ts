@@ -27,7 +27,8 @@ export const DEFAULT_TIMING: LifecycleTiming = {
     { bucket: 30, afterS: 30 },
     { bucket: 60, afterS: 60 },
   ],
-  maxLatenessS: 30, resolveAfterS: 24 * 3600,
+  maxLatenessS: 30,
+  resolveAfterS: 24 * 3600,
   checkpointsS: [300, 900, 1800],
   checkpointRetry: { initialIntervalS: 2, maximumAttempts: 5 },
 };

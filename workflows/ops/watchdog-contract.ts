@@ -11,6 +11,11 @@ export type WatchdogResult = { raised: string[]; cleared: string[]; alerts: numb
 export const WATCHDOG_CONTRACT: WorkflowContract = {
   workflowType: WATCHDOG_WORKFLOW,
   // Sampling is cheap: a late tick is skipped rather than queued behind a running one.
-  schedule: { scheduleId: WATCHDOG_SCHEDULE_ID, workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX, everyS: (cfg) => cfg.watchdog.intervalS, runTimeoutS: () => 120 },
+  schedule: {
+    scheduleId: WATCHDOG_SCHEDULE_ID,
+    workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX,
+    everyS: (cfg) => cfg.watchdog.intervalS,
+    runTimeoutS: () => 120,
+  },
   deadlineS: 5 * 60,
 };

@@ -19,7 +19,10 @@ const ORDER: Tier[] = ['free', 'builder', 'pro', 'enterprise'];
 
 const keyedOps = (() => {
   const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>> };
-  return Object.values(doc.paths).flatMap((p) => Object.values(p)).filter((o) => o.security?.length).map((o) => o.operationId);
+  return Object.values(doc.paths)
+    .flatMap((p) => Object.values(p))
+    .filter((o) => o.security?.length)
+    .map((o) => o.operationId);
 })();
 
 async function send(op: string, headers: Record<string, string> = {}) {
@@ -167,14 +170,30 @@ describe('GET /api/me', () => {
     const r = await call(`${api.url}/api/me`, { headers: k.xApiKey });
     expect(r.status).toBe(200);
     expectConforms('get', '/api/me', 200, r.body);
-    expect(r.body).toMatchObject({ key_prefix: k.prefix, tier: 'builder', plan: 'yearly', linked_wallet: null, holder_token_balance: null, holder_access: null, beta_window_open: false });
+    expect(r.body).toMatchObject({
+      key_prefix: k.prefix,
+      tier: 'builder',
+      plan: 'yearly',
+      linked_wallet: null,
+      holder_token_balance: null,
+      holder_access: null,
+      beta_window_open: false,
+    });
     expect(r.body.quota).toMatchObject({ limit: 5000, used: 2, remaining: 4998 });
     expect(r.headers.get('x-ratelimit-remaining')).toBe('4998');
 
-    await t.db('api_keys').where({ id: k.id }).update({ wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', holder_balance: 600_000, plan_expires_at: new Date(Date.now() - 1) });
+    await t
+      .db('api_keys')
+      .where({ id: k.id })
+      .update({ wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', holder_balance: 600_000, plan_expires_at: new Date(Date.now() - 1) });
     const after = await call(`${api.url}/api/me`, { headers: k.xApiKey });
     expectConforms('get', '/api/me', 200, after.body);
-    expect(after.body).toMatchObject({ tier: 'free', linked_wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', holder_token_balance: 600_000, holder_access: 'signals' });
+    expect(after.body).toMatchObject({
+      tier: 'free',
+      linked_wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      holder_token_balance: 600_000,
+      holder_access: 'signals',
+    });
     expect(after.body.quota.limit).toBe(200);
   });
 });

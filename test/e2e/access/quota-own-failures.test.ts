@@ -14,11 +14,15 @@ const { t, api } = useApi(async (db) => {
   await writeEmptyLiveSnapshots(db, new Date());
   // The real stats store, failing on demand as a broken query or a lost connection would.
   const real = createStatsStore(db);
-  const statsStore = { ...real, platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)) };
+  const statsStore = {
+    ...real,
+    platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)),
+  };
   return { env: afterBeta({ keyCacheTtlMs: 0 }), overrides: { mint: { statsStore } } };
 });
 
-const usage = async (keyId: number) => (await t.db('api_key_daily_usage').where({ key_id: keyId }).first()) as { used: number; over_quota: number; refunded: number } | undefined;
+const usage = async (keyId: number) =>
+  (await t.db('api_key_daily_usage').where({ key_id: keyId }).first()) as { used: number; over_quota: number; refunded: number } | undefined;
 async function settled(keyId: number, refunded: number) {
   for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) {
     if ((await usage(keyId))?.refunded === refunded) return;

@@ -45,7 +45,11 @@ describe('a wallet must decode to a 32-byte ed25519 public key', () => {
 
   it.each(Object.entries(notWallets))('/api/v1/wallet/link refuses a wallet of %s with 422 on body.wallet, not on the signature', async (_what, wallet) => {
     const k = await issueTestKey(t.db, 'free');
-    const r = await post('/api/v1/wallet/link', { wallet, signature_b58: testWallet().sign(walletLinkMessage(k.prefix, wallet)), key_prefix: k.prefix }, k.bearer);
+    const r = await post(
+      '/api/v1/wallet/link',
+      { wallet, signature_b58: testWallet().sign(walletLinkMessage(k.prefix, wallet)), key_prefix: k.prefix },
+      k.bearer,
+    );
     expect(r.status).toBe(422);
     expectConforms('post', '/api/v1/wallet/link', 422, r.body);
     expect(r.body.detail).toEqual([{ loc: ['body', 'wallet'], msg: expect.stringMatching(/^the wallet /), type: 'value_error', input: wallet }]);

@@ -37,8 +37,25 @@ async function activatedPlan(tier: PurchasableTier, plan: Plan, at: Date) {
   const memo = memoFromRandomBytes(randomBytes(16));
   const amountLamports = planPriceLamports(tier, plan);
   const intents = createPaymentIntentStore(t.db);
-  await intents.insert({ memo, tier, plan, amountLamports, payWith: 'sol', token: null, treasury: TREASURY, keyId: key.id, keyPrefix: key.prefix, keyMinted: true, email: null, telegramId: null, createdAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
-  const decision = decidePayment({ amountUnits: amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [{ signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, units: amountLamports }]);
+  await intents.insert({
+    memo,
+    tier,
+    plan,
+    amountLamports,
+    payWith: 'sol',
+    token: null,
+    treasury: TREASURY,
+    keyId: key.id,
+    keyPrefix: key.prefix,
+    keyMinted: true,
+    email: null,
+    telegramId: null,
+    createdAt: at,
+    expiresAt: new Date(at.getTime() + 3600_000),
+  });
+  const decision = decidePayment({ amountUnits: amountLamports, expiresAt: new Date(at.getTime() + 3600_000) }, [
+    { signature: 'x'.repeat(64), slot: 1, blockTime: at, seenAt: at, units: amountLamports },
+  ]);
   await intents.recordDecision(memo, 'sol', decision, 'paid', at);
   return createPlanActivation(t.db, { planKeys: createPlanKeys, burnShareBps: 2000 }).activate(memo, at);
 }
@@ -54,7 +71,12 @@ const history = async (q = '') => {
   expectConforms('get', '/api/burn/history', r.status, r.body);
   return r;
 };
-const recorder = () => ({ reader: createBurnReader({ url: node.url, timeoutMs: 2000 }), burnStore: createBurnStore(t.db), tokenMint: MINT, now: () => new Date() });
+const recorder = () => ({
+  reader: createBurnReader({ url: node.url, timeoutMs: 2000 }),
+  burnStore: createBurnStore(t.db),
+  tokenMint: MINT,
+  now: () => new Date(),
+});
 
 describe('burns: revenue commitments from activated plans, executed burns verified on chain', () => {
   it('owes nothing before any plan was paid', async () => {
@@ -69,7 +91,14 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
     const p = await pending();
     expect(p).toMatchObject({ count: 2, total_sol: 1.08, total_tokens: 0 });
     expect(p.items).toEqual([
-      expect.objectContaining({ kind: 'revenue_commitment', amount_sol: 1, amount_tokens: null, period_start: '2026-11-23', due_at: '2026-11-30T00:00:00.000Z', source_signature: null }),
+      expect.objectContaining({
+        kind: 'revenue_commitment',
+        amount_sol: 1,
+        amount_tokens: null,
+        period_start: '2026-11-23',
+        due_at: '2026-11-30T00:00:00.000Z',
+        source_signature: null,
+      }),
       expect.objectContaining({ kind: 'revenue_commitment', amount_sol: 0.08, period_start: '2026-11-30', due_at: '2026-12-07T00:00:00.000Z' }),
     ]);
   });
@@ -85,10 +114,19 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
     const r = await recordVerifiedBurn(recorder(), { signature: sig, kind: 'revenue_commitment', settles: [week.id] });
     expect(r).toMatchObject({ inserted: true, amountTokens: 1_234_567.890123 });
     // Recording the same transaction again changes nothing.
-    expect(await recordVerifiedBurn(recorder(), { signature: sig, kind: 'revenue_commitment', settles: [week.id] })).toMatchObject({ id: r.id, inserted: false });
+    expect(await recordVerifiedBurn(recorder(), { signature: sig, kind: 'revenue_commitment', settles: [week.id] })).toMatchObject({
+      id: r.id,
+      inserted: false,
+    });
 
     const h = await history();
-    expect(h.body).toMatchObject({ token_mint: MINT, count: 1, burns: [{ id: r.id, kind: 'revenue_commitment', amount_tokens: 1_234_567.890123, signature: sig, executed_at: new Date(1_796_000_000_000).toISOString() }] });
+    expect(h.body).toMatchObject({
+      token_mint: MINT,
+      count: 1,
+      burns: [
+        { id: r.id, kind: 'revenue_commitment', amount_tokens: 1_234_567.890123, signature: sig, executed_at: new Date(1_796_000_000_000).toISOString() },
+      ],
+    });
     expect(h.body.burns[0].slot).toBeGreaterThan(0);
     const p = await pending();
     expect(p.items.map((i: { id: number }) => i.id)).not.toContain(week.id);
@@ -101,7 +139,10 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
 
   it('reads a raw `burn` (no decimals in the instruction) with the decimals of the token balances', async () => {
     const sig = node.ledger.burn({ mint: MINT, amountRaw: 42_000_000n, decimals: 6, checked: false });
-    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({ found: true, burn: { amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 } });
+    expect(await createBurnReader({ url: node.url }).burn(sig, MINT)).toMatchObject({
+      found: true,
+      burn: { amountRaw: 42_000_000n, decimals: 6, amountTokens: 42 },
+    });
     expect(await createBurnReader({ url: node.url }).burn('1'.repeat(88), MINT)).toEqual({ found: false });
   });
 

@@ -26,7 +26,16 @@ describe('treasury RPC client (@solana/web3.js) against a local Solana JSON-RPC 
     const [newest] = await client().recentSignatures({ address: TREASURY, limit: 10 });
     expect(newest).toMatchObject({ signature: sig, failed: false, blockTime: new Date(1_795_000_000_000) });
     const tx = await client().transaction(sig);
-    expect(tx).toEqual({ signature: sig, slot: newest!.slot, blockTime: new Date(1_795_000_000_000), failed: false, memos: [m], lamportsToTreasury: 400_000_000n, tokensToTreasury: null, payer });
+    expect(tx).toEqual({
+      signature: sig,
+      slot: newest!.slot,
+      blockTime: new Date(1_795_000_000_000),
+      failed: false,
+      memos: [m],
+      lamportsToTreasury: 400_000_000n,
+      tokensToTreasury: null,
+      payer,
+    });
   });
 
   it('counts transfers a program makes on the payer’s behalf (inner instructions)', async () => {
@@ -57,7 +66,12 @@ describe('treasury RPC client (@solana/web3.js) against a local Solana JSON-RPC 
     const [listed] = await client().recentSignatures({ address: ata!, limit: 1 });
     expect(listed).toMatchObject({ signature: sig, failed: false });
     const tokenClient = createTreasuryRpc({ url: node.url, treasury: TREASURY, holderMint: MINT, timeoutMs: 2000 });
-    expect(await tokenClient.transaction(sig)).toMatchObject({ memos: [m], lamportsToTreasury: 0n, tokensToTreasury: { mint: MINT, raw: 25_000_500_000n }, blockTime: new Date(1_795_000_100_000) });
+    expect(await tokenClient.transaction(sig)).toMatchObject({
+      memos: [m],
+      lamportsToTreasury: 0n,
+      tokensToTreasury: { mint: MINT, raw: 25_000_500_000n },
+      blockTime: new Date(1_795_000_100_000),
+    });
     // A client asked for SOL only measures no token.
     expect((await client().transaction(sig))?.tokensToTreasury).toBeNull();
   });

@@ -21,7 +21,14 @@ afterAll(async () => {
 });
 
 const store = () => createTreasuryStore(t.db);
-const scanner = () => createTreasuryScanner({ rpc: createTreasuryRpc({ url: node.url, treasury: TREASURY, timeoutMs: 2000 }), store: store(), treasury: TREASURY, now: () => new Date(), pageSize: 3 });
+const scanner = () =>
+  createTreasuryScanner({
+    rpc: createTreasuryRpc({ url: node.url, treasury: TREASURY, timeoutMs: 2000 }),
+    store: store(),
+    treasury: TREASURY,
+    now: () => new Date(),
+    pageSize: 3,
+  });
 const recorded = async () => (await t.db('treasury_transactions').count({ n: '*' }).first())!.n;
 const longAgo = new Date('2020-01-01T00:00:00Z');
 
@@ -75,7 +82,8 @@ describe('treasury scan: every treasury transaction read once, into Postgres', (
 describe('treasury scan of the holder-token accounts', () => {
   const accounts = treasuryTokenAccounts(TREASURY, MINT);
   const rpc = () => createTreasuryRpc({ url: node.url, treasury: TREASURY, holderMint: MINT, timeoutMs: 2000 });
-  const tokenScanner = () => createTreasuryScanner({ rpc: rpc(), store: store(), treasury: TREASURY, tokenAccounts: accounts, now: () => new Date(), pageSize: 3 });
+  const tokenScanner = () =>
+    createTreasuryScanner({ rpc: rpc(), store: store(), treasury: TREASURY, tokenAccounts: accounts, now: () => new Date(), pageSize: 3 });
 
   it('sees a transfer to the existing token account, which the wallet’s listing never shows, under SPL Token and Token-2022', async () => {
     const memo = memoFromRandomBytes(Buffer.alloc(16, 11));

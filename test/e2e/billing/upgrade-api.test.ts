@@ -38,7 +38,15 @@ describe('POST /api/upgrade', () => {
     const r = await upgrade({});
     expect(r.status).toBe(200);
     expectConforms('post', '/api/upgrade', 200, r.body);
-    expect(r.body).toMatchObject({ status: 'pending', tier: 'pro', plan: 'monthly', amount_sol: 1, amount_lamports: 1_000_000_000, treasury: TREASURY, status_url: `/api/upgrade/${r.body.memo}` });
+    expect(r.body).toMatchObject({
+      status: 'pending',
+      tier: 'pro',
+      plan: 'monthly',
+      amount_sol: 1,
+      amount_lamports: 1_000_000_000,
+      treasury: TREASURY,
+      status_url: `/api/upgrade/${r.body.memo}`,
+    });
     expect(r.body.memo).toMatch(/^lp-[1-9A-HJ-NP-Za-km-z]{22}$/);
     expect(r.body.api_key.startsWith(`${r.body.key_prefix}_`)).toBe(true);
     expect(new URL(r.body.deeplinks.solana_pay).searchParams.get('memo')).toBe(r.body.memo);
@@ -55,7 +63,11 @@ describe('POST /api/upgrade', () => {
   });
 
   it('prices every plan of spec section 8 and keeps contact details', async () => {
-    for (const [tier, plan, sol] of [['builder', 'monthly', 0.4], ['builder', 'yearly', 4], ['pro', 'yearly', 10]] as const) {
+    for (const [tier, plan, sol] of [
+      ['builder', 'monthly', 0.4],
+      ['builder', 'yearly', 4],
+      ['pro', 'yearly', 10],
+    ] as const) {
       const r = await upgrade({ tier, plan, email: 'payer@example.com', telegram_id: 123456789 });
       expectConforms('post', '/api/upgrade', 200, r.body);
       expect(r.body).toMatchObject({ tier, plan, amount_sol: sol });
@@ -92,12 +104,34 @@ describe('POST /api/upgrade', () => {
 
   it('answers a clear 422, never a 5xx, for malformed bodies', async () => {
     const bodies: unknown[] = [
-      { tier: 'enterprise' }, { tier: 'free' }, { plan: 'weekly' }, { plan: 1 }, { tier: null },
-      { email: 'not-an-email' }, { email: 'a@b.c'.padStart(300, 'x') }, { telegram_id: 0 }, { telegram_id: -5 }, { telegram_id: 1.5 },
-      { telegram_id: '123' }, { telegram_id: 2 ** 60 }, { key: 'short' }, { key: 'k'.repeat(200) }, { key: 42 },
-      [], 'pro', 7, null, { tier: ['pro'] },
-      { pay_with: 'btc' }, { pay_with: 'TOKEN' }, { pay_with: '' }, { pay_with: null }, { pay_with: 1 }, { pay_with: ['token'] },
-      { pay_with: { token: true } }, { pay_with: 'sol ' },
+      { tier: 'enterprise' },
+      { tier: 'free' },
+      { plan: 'weekly' },
+      { plan: 1 },
+      { tier: null },
+      { email: 'not-an-email' },
+      { email: 'a@b.c'.padStart(300, 'x') },
+      { telegram_id: 0 },
+      { telegram_id: -5 },
+      { telegram_id: 1.5 },
+      { telegram_id: '123' },
+      { telegram_id: 2 ** 60 },
+      { key: 'short' },
+      { key: 'k'.repeat(200) },
+      { key: 42 },
+      [],
+      'pro',
+      7,
+      null,
+      { tier: ['pro'] },
+      { pay_with: 'btc' },
+      { pay_with: 'TOKEN' },
+      { pay_with: '' },
+      { pay_with: null },
+      { pay_with: 1 },
+      { pay_with: ['token'] },
+      { pay_with: { token: true } },
+      { pay_with: 'sol ' },
     ];
     for (const b of bodies) {
       const r = await upgrade(b);
@@ -167,7 +201,18 @@ describe('GET /api/upgrade/{memo} and the pay page', () => {
     const r = await call(`${api.url}/api/upgrade/${created.body.memo}`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/upgrade/{memo}', 200, r.body);
-    expect(r.body).toMatchObject({ memo: created.body.memo, status: 'pending', amount_sol: 0.4, paid_sol: 0, paid_lamports: 0, excess_lamports: 0, activated_at: null, plan_expires_at: null, signature: null, key_prefix: created.body.key_prefix });
+    expect(r.body).toMatchObject({
+      memo: created.body.memo,
+      status: 'pending',
+      amount_sol: 0.4,
+      paid_sol: 0,
+      paid_lamports: 0,
+      excess_lamports: 0,
+      activated_at: null,
+      plan_expires_at: null,
+      signature: null,
+      key_prefix: created.body.key_prefix,
+    });
     expect(r.body.deeplinks).toEqual(created.body.deeplinks);
     expect(JSON.stringify(r.body)).not.toContain(created.body.api_key);
 
@@ -197,21 +242,43 @@ describe('POST /api/upgrade with pay_with token', () => {
 
   it('prices the plan in the holder token, exactly, and links a Solana Pay request with spl-token', async () => {
     const node = await startTreasuryNode(TREASURY, { mint: MINT, decimals: 6 });
-    const other = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, PUBLIC_BASE_URL: BASE, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678', HOLDER_RPC_URL: node.url } });
+    const other = await startApi(t.db, {
+      env: { TREASURY_ADDRESS: TREASURY, PUBLIC_BASE_URL: BASE, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678', HOLDER_RPC_URL: node.url },
+    });
     try {
       const r = await upgrade({ pay_with: 'token', tier: 'builder', plan: 'monthly' }, false, other.url);
       expect(r.status).toBe(200);
       expectConforms('post', '/api/upgrade', 200, r.body);
       // 0.4 SOL × 12,345.678 tokens per SOL.
-      expect(r.body).toMatchObject({ pay_with: 'token', amount_tokens: '4938.2712', token_mint: MINT, amount_sol: 0.4, amount_lamports: 400_000_000, treasury: TREASURY });
+      expect(r.body).toMatchObject({
+        pay_with: 'token',
+        amount_tokens: '4938.2712',
+        token_mint: MINT,
+        amount_sol: 0.4,
+        amount_lamports: 400_000_000,
+        treasury: TREASURY,
+      });
       const pay = new URL(r.body.deeplinks.solana_pay);
       expect(pay.pathname).toBe(TREASURY);
       expect(Object.fromEntries(pay.searchParams)).toMatchObject({ amount: '4938.2712', 'spl-token': MINT, memo: r.body.memo });
-      expect(await t.db('payment_intents').where({ memo: r.body.memo }).first()).toMatchObject({ pay_with: 'token', token_mint: MINT, token_decimals: 6, amount_tokens_raw: 4_938_271_200 });
+      expect(await t.db('payment_intents').where({ memo: r.body.memo }).first()).toMatchObject({
+        pay_with: 'token',
+        token_mint: MINT,
+        token_decimals: 6,
+        amount_tokens_raw: 4_938_271_200,
+      });
 
       const st = await call(`${other.url}/api/upgrade/${r.body.memo}`);
       expectConforms('get', '/api/upgrade/{memo}', 200, st.body);
-      expect(st.body).toMatchObject({ pay_with: 'token', amount_tokens: '4938.2712', token_mint: MINT, paid_tokens: '0', excess_tokens: '0', paid_sol: 0, status: 'pending' });
+      expect(st.body).toMatchObject({
+        pay_with: 'token',
+        amount_tokens: '4938.2712',
+        token_mint: MINT,
+        paid_tokens: '0',
+        excess_tokens: '0',
+        paid_sol: 0,
+        status: 'pending',
+      });
       expect(st.body.deeplinks).toEqual(r.body.deeplinks);
       const page = await call(`${other.url}/pay/${r.body.memo}`);
       expect(page.body).toContain(`4938.2712 tokens of ${MINT}`);
@@ -223,7 +290,9 @@ describe('POST /api/upgrade with pay_with token', () => {
 
   it('answers 503 while the mint cannot be read, and creates no intent', async () => {
     const node = await startTreasuryNode(TREASURY); // a node that knows no such mint
-    const other = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '1000', HOLDER_RPC_URL: node.url } });
+    const other = await startApi(t.db, {
+      env: { TREASURY_ADDRESS: TREASURY, HOLDER_TOKEN_MINT: MINT, TOKEN_PAYMENT_TOKENS_PER_SOL: '1000', HOLDER_RPC_URL: node.url },
+    });
     try {
       const before = await t.db('payment_intents').count({ n: '*' }).first();
       const r = await upgrade({ pay_with: 'token' }, false, other.url);

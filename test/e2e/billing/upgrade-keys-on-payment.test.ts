@@ -20,7 +20,8 @@ const { t, api } = useApi(async (db) => {
   return { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } };
 });
 
-const upgrade = (body: unknown) => call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const upgrade = (body: unknown) =>
+  call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const withKey = (path: string, key: string) => call(api.url + path, { headers: { Authorization: `Bearer ${key}` } });
 
 /** What the payment workflow does once the treasury shows the payment: record it as paid, then activate. */
@@ -29,7 +30,17 @@ async function payAndActivate(memo: string, signature: string) {
   await createPaymentIntentStore(t.db).recordDecision(
     memo,
     'sol',
-    { status: 'paid', receivedUnits: 1n, countedUnits: 1n, shortfallUnits: 0n, excessUnits: 0n, completedBy: signature, counted: [signature], afterCompletion: [], late: [] },
+    {
+      status: 'paid',
+      receivedUnits: 1n,
+      countedUnits: 1n,
+      shortfallUnits: 0n,
+      excessUnits: 0n,
+      completedBy: signature,
+      counted: [signature],
+      afterCompletion: [],
+      late: [],
+    },
     'paid',
     now,
   );
@@ -75,7 +86,10 @@ describe('a key minted by /api/upgrade', () => {
   it('stays refused after its intent expired unpaid, and a new intent naming it activates it when paid', async () => {
     const first = await upgrade({ tier: 'pro' });
     const key: string = first.body.api_key;
-    await t.db('payment_intents').where({ memo: first.body.memo }).update({ status: 'expired', expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('payment_intents')
+      .where({ memo: first.body.memo })
+      .update({ status: 'expired', expires_at: new Date(Date.now() - 1000) });
     await expectNotActive(key, first.body.memo);
 
     const renewal = await upgrade({ tier: 'pro', key });

@@ -91,12 +91,34 @@ function numericParameters(): Param[] {
 
 describe('non-finite and malformed numbers are 422 on every numeric parameter', () => {
   const params = numericParameters();
-  const NOT_NUMBERS = ['Infinity', '-Infinity', '1e309', '-1e309', `1${'0'.repeat(400)}`, 'NaN', '0x10', '0b11', '0o7', ' 5', '5 ', '+5', '1_0', '5.', 'one', '٣'];
+  const NOT_NUMBERS = [
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    '-1e309',
+    `1${'0'.repeat(400)}`,
+    'NaN',
+    '0x10',
+    '0b11',
+    '0o7',
+    ' 5',
+    '5 ',
+    '+5',
+    '1_0',
+    '5.',
+    'one',
+    '٣',
+  ];
   const NOT_INTEGERS = ['1e1', '5.0', '2.5'];
 
   it('finds the numeric parameters (limit, min_prob, since, offset, ids, …)', () => {
     expect(params.length).toBeGreaterThan(20);
-    expect(params).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/api/v1/runners', name: 'limit' }), expect.objectContaining({ in: 'path', name: 'prediction_id' })]));
+    expect(params).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '/api/v1/runners', name: 'limit' }),
+        expect.objectContaining({ in: 'path', name: 'prediction_id' }),
+      ]),
+    );
   });
 
   const example = (p: Param, v: string) => {

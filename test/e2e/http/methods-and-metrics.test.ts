@@ -101,7 +101,17 @@ describe('/metrics is served on the operator port only, with bounded labels', ()
 
   it('random paths and case variants add no series', async () => {
     // Each kind of answer once: the series these add are bounded by the routes and statuses there are.
-    for (const p of ['/openapi.yaml', '/OPENAPI.yaml', '/OpenApi.Yaml', '/docs', '/DOCS', '/nope', '/x/y/z', '/docs/assets/missing.js', `/api/v1/probe/${'1'.repeat(32)}`]) {
+    for (const p of [
+      '/openapi.yaml',
+      '/OPENAPI.yaml',
+      '/OpenApi.Yaml',
+      '/docs',
+      '/DOCS',
+      '/nope',
+      '/x/y/z',
+      '/docs/assets/missing.js',
+      `/api/v1/probe/${'1'.repeat(32)}`,
+    ]) {
       await fetch(`${api.url}${p}`);
     }
     const beforeLines = (await series()).map((l) => l.replace(/\} \d+$/, '}'));
@@ -111,12 +121,17 @@ describe('/metrics is served on the operator port only, with bounded labels', ()
       await fetch(`${api.url}/OPENAPI.YAML`.replace(/A/g, i % 2 ? 'a' : 'A') + `?v=${i}`);
       await fetch(`${api.url}/docs/assets/missing-${i}.js`);
       await fetch(`${api.url}/api/v1/probe/${'1'.repeat(32 + (i % 10))}`);
-      await fetch(`${api.url}/${'DoCs'.split('').map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c.toLowerCase())).join('')}`);
+      await fetch(
+        `${api.url}/${'DoCs'
+          .split('')
+          .map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c.toLowerCase()))
+          .join('')}`,
+      );
     }
     const after = await series();
     expect({ added: after.filter((l) => !beforeLines.includes(l.replace(/\} \d+$/, '}'))) }).toEqual({ added: [] });
     expect(after.length).toBe(before);
-    const routes = new Set((await series()).map((l) => /route="([^"]*)"/.exec(l)?.[1] ?? ""));
+    const routes = new Set((await series()).map((l) => /route="([^"]*)"/.exec(l)?.[1] ?? ''));
     // Only templates: the spec's paths, the few routes outside it, and `unmatched`.
     const known = new Set([...Object.keys(doc.paths), '/docs', '/docs/assets', '/openapi.yaml', '/livez', '/pay/:memo', 'unmatched']);
     expect([...routes].filter((r) => !known.has(r))).toEqual([]);

@@ -41,7 +41,12 @@ beforeAll(async () => {
     0,
     now,
   );
-  const obs = { disk: { path: '/', totalBytes: 1000, freeBytes: 500 }, memory: { totalBytes: 1000, availableBytes: 500 }, stuck: { count: 0, byType: {} }, staleHeartbeats: [] };
+  const obs = {
+    disk: { path: '/', totalBytes: 1000, freeBytes: 500 },
+    memory: { totalBytes: 1000, availableBytes: 500 },
+    stuck: { count: 0, byType: {} },
+    staleHeartbeats: [],
+  };
   await createWatchdogStore(t.db).recordTick('watchdog-1', now, obs, []);
   api = await startApi(db, { log, env: afterBeta({ endedAt: new Date('2020-01-01T00:00:00Z') }) });
 });

@@ -32,7 +32,11 @@ function startFeed(opts: { apiKey?: boolean; maxTrackedMints?: number } = {}) {
   });
   feed.start(async (events) => void received.push(...events));
 }
-const methods = (connection?: number) => fake.received().filter((m) => connection === undefined || m.connection === connection).map((m) => m.method);
+const methods = (connection?: number) =>
+  fake
+    .received()
+    .filter((m) => connection === undefined || m.connection === connection)
+    .map((m) => m.method);
 
 beforeEach(async () => {
   fake = await startPumpPortalServer();
@@ -68,7 +72,9 @@ describe('PumpPortal feed against a local PumpPortal-style server', () => {
       ['subscribeMigration', undefined],
       ['subscribeTokenTrade', [MINT_A, MINT_B]],
     ]);
-    fake.sendTrade(tradeFrame({ signature: sig('2'), mint: MINT_A, trader: TRADER, isBuy: true, sol: 0.5, tokens: 17_000_000.5, vSol: 30.5, vTokens: 1_056_000_000 }));
+    fake.sendTrade(
+      tradeFrame({ signature: sig('2'), mint: MINT_A, trader: TRADER, isBuy: true, sol: 0.5, tokens: 17_000_000.5, vSol: 30.5, vTokens: 1_056_000_000 }),
+    );
     await waitFor('the trade', () => received.length === 1);
     expect(received[0]).toMatchObject({ kind: 'trade', mint: MINT_A, solLamports: 500_000_000, tokensRaw: 17_000_000_500_000, isBuy: true, ordinal: 0 });
 
@@ -85,7 +91,12 @@ describe('PumpPortal feed against a local PumpPortal-style server', () => {
     await waitFor('resubscriptions', () => JSON.stringify(fake.tradeSubscriptions()) === JSON.stringify([[MINT_B]]));
 
     const second = Math.max(...fake.received().map((m) => m.connection));
-    expect(fake.received().filter((m) => m.connection === second).map((m) => [m.method, m.keys])).toEqual([
+    expect(
+      fake
+        .received()
+        .filter((m) => m.connection === second)
+        .map((m) => [m.method, m.keys]),
+    ).toEqual([
       ['subscribeNewToken', undefined],
       ['subscribeMigration', undefined],
       ['subscribeTokenTrade', [MINT_B]],
@@ -97,8 +108,12 @@ describe('PumpPortal feed against a local PumpPortal-style server', () => {
     const missedSigs = new Set(missed.map((raw) => (JSON.parse(raw) as { signature: string }).signature));
     expect(received.filter((e) => missedSigs.has(e.signature))).toEqual([]);
 
-    fake.sendTrade(tradeFrame({ signature: sig('3'), mint: MINT_B, trader: TRADER, isBuy: false, sol: 0.25, tokens: 8_000_000, vSol: 30.25, vTokens: 1_064_000_000 }));
-    fake.sendTrade(tradeFrame({ signature: sig('3'), mint: MINT_B, trader: TRADER, isBuy: false, sol: 0.1, tokens: 3_000_000, vSol: 30.15, vTokens: 1_067_000_000 }));
+    fake.sendTrade(
+      tradeFrame({ signature: sig('3'), mint: MINT_B, trader: TRADER, isBuy: false, sol: 0.25, tokens: 8_000_000, vSol: 30.25, vTokens: 1_064_000_000 }),
+    );
+    fake.sendTrade(
+      tradeFrame({ signature: sig('3'), mint: MINT_B, trader: TRADER, isBuy: false, sol: 0.1, tokens: 3_000_000, vSol: 30.15, vTokens: 1_067_000_000 }),
+    );
     await waitFor('trades after the reconnect', () => received.filter((e) => e.mint === MINT_B).length === 2);
     expect(received.filter((e) => e.mint === MINT_B).map((e) => e.ordinal)).toEqual([0, 1]);
   });

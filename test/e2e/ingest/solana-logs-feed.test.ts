@@ -106,7 +106,11 @@ describe('Solana logsSubscribe feed against a local RPC node', () => {
           subscription,
           result: {
             context: { slot: 430727999 },
-            value: { signature: '1'.repeat(88), err: null, logs: [`Program ${PUMP_PROGRAM_ID} invoke [1]`, 'Program data: G3KpTd7rY3YAAA==', `Program ${PUMP_PROGRAM_ID} success`] },
+            value: {
+              signature: '1'.repeat(88),
+              err: null,
+              logs: [`Program ${PUMP_PROGRAM_ID} invoke [1]`, 'Program data: G3KpTd7rY3YAAA==', `Program ${PUMP_PROGRAM_ID} success`],
+            },
           },
         },
       }),

@@ -27,14 +27,18 @@ describe('Jupiter Price API v3 client (against a local server answering the reco
     ['bad_shape', false, /unexpected shape/],
   ] as const)('fails loudly when the source is %s (retryable: %s)', async (mode, retryable, msg) => {
     jup.setMode(mode);
-    const err = await client().nativeCoinUsd().catch((e) => e);
+    const err = await client()
+      .nativeCoinUsd()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(PriceSourceError);
     expect(err.retryable).toBe(retryable);
     expect(err.message).toMatch(msg);
   });
 
   it('treats an unreachable source as retryable', async () => {
-    const err = await createJupiterPriceClient('http://127.0.0.1:9/price/v3', { timeoutMs: 500 }).nativeCoinUsd().catch((e) => e);
+    const err = await createJupiterPriceClient('http://127.0.0.1:9/price/v3', { timeoutMs: 500 })
+      .nativeCoinUsd()
+      .catch((e) => e);
     expect(err).toMatchObject({ retryable: true });
   });
 });

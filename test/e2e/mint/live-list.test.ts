@@ -24,7 +24,13 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     const events: LaunchEvent[] = [...sim.events(now.getTime() - 240_000, now.getTime())];
     expect(events.length).toBeGreaterThan(100);
     await createLaunchEventStore(t.db).writeBatch(events);
-    await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
+    await createPriceStore(t.db).recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 80,
+      source: 'jupiter-price-v3',
+      fetchedAt: now,
+    });
     const projector = mintActivities.create(areaContext(t.db, { now: () => now }));
     const first = await projector.refreshLiveSnapshot();
     expect(first.tracked).toBeGreaterThan(10);

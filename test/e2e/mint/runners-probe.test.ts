@@ -37,9 +37,22 @@ describe('runners, probe and live carry the models', () => {
     const events: LaunchEvent[] = [...sim.events(now.getTime() - 30 * MIN, now.getTime())];
     const store = createLaunchEventStore(t.db);
     for (let i = 0; i < events.length; i += 5000) await store.writeBatch(events.slice(i, i + 5000));
-    await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
+    await createPriceStore(t.db).recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 80,
+      source: 'jupiter-price-v3',
+      fetchedAt: now,
+    });
 
-    const scorer = createKnnMintScorer({ corpusStore: createCorpusStore(t.db), modelFitStore: createModelFitStore(t.db), refitEveryS: 3600, corpusLimit: 100_000, log: createLogger('silent', 'test'), now: () => Date.now() });
+    const scorer = createKnnMintScorer({
+      corpusStore: createCorpusStore(t.db),
+      modelFitStore: createModelFitStore(t.db),
+      refitEveryS: 3600,
+      corpusLimit: 100_000,
+      log: createLogger('silent', 'test'),
+      now: () => Date.now(),
+    });
     const acts = mintActivities.create(areaContext(t.db), { mintScorer: scorer, dexPriceSourceName: 'test' });
     const creates = events.filter((e): e is CreateEvent => e.kind === 'create' && !e.mayhem);
     const score = (c: CreateEvent, bucket: number) => acts.scoreMint({ mint: c.mint, bucket, asOf: new Date(c.at.getTime() + bucket * 1000).toISOString() });
@@ -83,7 +96,11 @@ describe('runners, probe and live carry the models', () => {
     const fives = await call(`${api.url}/api/v1/runners`);
     expectConforms('get', '/api/v1/runners', 200, fives.body);
     expect(fives.body).toMatchObject({ tier: '5x', min_prob: 0.05 });
-    expect(fives.body.mints.every((m: { runner_prob: number; runner_prob_5x_from_now: number }) => m.runner_prob >= 0.05 && m.runner_prob === m.runner_prob_5x_from_now)).toBe(true);
+    expect(
+      fives.body.mints.every(
+        (m: { runner_prob: number; runner_prob_5x_from_now: number }) => m.runner_prob >= 0.05 && m.runner_prob === m.runner_prob_5x_from_now,
+      ),
+    ).toBe(true);
     const strict = await call(`${api.url}/api/v1/runners?tier=2x&min_prob=1`);
     expect(strict.body.mints).toEqual([]); // calibrated odds never reach 1
 
@@ -98,7 +115,13 @@ describe('runners, probe and live carry the models', () => {
     expect(probe.status).toBe(200);
     expectConforms('get', '/api/v1/probe/{mint}', 200, probe.body);
     const p = await latest(mint);
-    expect(probe.body).toMatchObject({ grad_prob: p.grad_prob, rug_prob: p.rug_prob, runner_prob_10x_from_now: p.runner_odds['10x'], post_grad_survival_prob: null, post_grad_survival_status: 'suspended' });
+    expect(probe.body).toMatchObject({
+      grad_prob: p.grad_prob,
+      rug_prob: p.rug_prob,
+      runner_prob_10x_from_now: p.runner_odds['10x'],
+      post_grad_survival_prob: null,
+      post_grad_survival_status: 'suspended',
+    });
     expect(p.rug_prob).not.toBeNull();
     expect(Object.keys(p.model_versions).sort()).toEqual(['grad_prob', 'post_grad_survival', 'rug_prob', 'runner_prob']);
     expect(p.context).toMatchObject({ creator: { n_launches: expect.any(Number) }, rug_heuristic: expect.any(Array), signals: { bot: expect.any(Object) } });
@@ -109,7 +132,9 @@ describe('runners, probe and live carry the models', () => {
     expectConforms('get', '/api/live', 200, pub.body);
     const scored = pub.body.mints.filter((m: { grad_prob: number | null }) => m.grad_prob !== null);
     expect(scored.length).toBeGreaterThan(5);
-    expect(scored.every((m: { rug_prob: number | null; runner_prob_3x_from_now: number | null }) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null)).toBe(true);
+    expect(
+      scored.every((m: { rug_prob: number | null; runner_prob_3x_from_now: number | null }) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null),
+    ).toBe(true);
     expect(pub.body.mints.some((m: { signals: { bot: { bot_trade_share: number | null } } }) => m.signals.bot.bot_trade_share !== null)).toBe(true);
     const keyed = await call(`${api.url}/api/v1/live?limit=5`);
     expectConforms('get', '/api/v1/live', 200, keyed.body);

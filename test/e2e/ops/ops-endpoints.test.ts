@@ -72,7 +72,13 @@ describe('GET /api/native_coin_price', () => {
 
   it('serves the cached price with its age, and the last good price marked stale while the source is down', async () => {
     const prices = createPriceStore(t.db);
-    await prices.recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date('2026-11-23T09:58:00Z') });
+    await prices.recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 81.63,
+      source: 'jupiter-price-v3',
+      fetchedAt: new Date('2026-11-23T09:58:00Z'),
+    });
     let r = await call(`${api.url}/api/native_coin_price`);
     expectConforms('get', '/api/native_coin_price', 200, r.body);
     expect(r.body).toMatchObject({ usd: 81.63, age_s: 120, stale: false, source_status: { state: 'ok', consecutive_failures: 0, last_error: null } });
@@ -82,7 +88,11 @@ describe('GET /api/native_coin_price', () => {
     now = new Date('2026-11-23T10:09:00Z');
     r = await call(`${api.url}/api/native_coin_price`);
     expectConforms('get', '/api/native_coin_price', 200, r.body);
-    expect(r.body).toMatchObject({ usd: 81.63, stale: true, source_status: { state: 'down', consecutive_failures: 2, last_error: 'price source answered HTTP 503' } });
+    expect(r.body).toMatchObject({
+      usd: 81.63,
+      stale: true,
+      source_status: { state: 'down', consecutive_failures: 2, last_error: 'price source answered HTTP 503' },
+    });
     now = new Date('2026-11-23T10:00:00Z');
   });
 });
@@ -93,7 +103,7 @@ describe('GET /api/scope', () => {
     expect(r.status).toBe(200);
     expectConforms('get', '/api/scope', 200, r.body);
     expect(r.body.predictions.find((p: { field: string }) => p.field === 'grad_prob')).toMatchObject({ ages_s: [30, 60] });
-    expect(r.body.out_of_scope).toEqual(expect.arrayContaining(['trade execution: the service never trades on anyone\'s behalf']));
+    expect(r.body.out_of_scope).toEqual(expect.arrayContaining(["trade execution: the service never trades on anyone's behalf"]));
     expect(r.body.corpus.resolution_horizon_h).toBe(24);
   });
 });

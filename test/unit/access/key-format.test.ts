@@ -27,7 +27,16 @@ describe('api key format', () => {
 
   it('rejects anything that is not a well-formed key', () => {
     const k = generateApiKey(random);
-    for (const bad of ['', 'lp_live_', k.prefix, `${k.plaintext}x`.repeat(3), k.plaintext.replace('lp_live_', 'lp_test_'), `${k.prefix}_0OIl${'1'.repeat(40)}`, 'ключ', 'x'.repeat(10_000)]) {
+    for (const bad of [
+      '',
+      'lp_live_',
+      k.prefix,
+      `${k.plaintext}x`.repeat(3),
+      k.plaintext.replace('lp_live_', 'lp_test_'),
+      `${k.prefix}_0OIl${'1'.repeat(40)}`,
+      'ключ',
+      'x'.repeat(10_000),
+    ]) {
       expect(parseApiKey(bad)).toBeNull();
     }
   });

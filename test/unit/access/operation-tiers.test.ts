@@ -6,7 +6,9 @@ import { liveDelayFor, minTierFor, OPERATION_MIN_TIER } from '../../../domain/ac
 
 type Op = { operationId: string; security?: unknown[]; 'x-min-tier'?: string };
 const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, Op>> };
-const ops = Object.values(doc.paths).flatMap((p) => Object.values(p)).filter((o): o is Op => typeof o === 'object' && o !== null && 'operationId' in o);
+const ops = Object.values(doc.paths)
+  .flatMap((p) => Object.values(p))
+  .filter((o): o is Op => typeof o === 'object' && o !== null && 'operationId' in o);
 
 describe('operation tiers', () => {
   it('every keyed operation in openapi.yaml has a tier rule, documented as x-min-tier with the same value', () => {

@@ -9,7 +9,9 @@ const key = (k: Partial<KeyAccess>): KeyAccess => ({ tier: 'free', planExpiresAt
 
 describe('tiers', () => {
   it('quotas per tier are 200 / 5,000 / 50,000 / custom', () => {
-    expect([dailyQuota('free', null), dailyQuota('builder', null), dailyQuota('pro', 7), dailyQuota('enterprise', 3_000_000)]).toEqual([200, 5000, 50000, 3_000_000]);
+    expect([dailyQuota('free', null), dailyQuota('builder', null), dailyQuota('pro', 7), dailyQuota('enterprise', 3_000_000)]).toEqual([
+      200, 5000, 50000, 3_000_000,
+    ]);
   });
 
   it('a paid plan counts until it expires, then the key is Free', () => {

@@ -74,7 +74,10 @@ describe('survival auto-lift gate', () => {
   const calibrated = (n: number, seed = 1) => {
     const rng = new SeededRandom(seed);
     // Scores at 0.25 and 0.75, outcomes at exactly those rates: perfectly calibrated.
-    return Array.from({ length: n }, (_, i) => (i % 2 ? s(0.75, i % 8 !== 1) : s(0.25, i % 8 === 0))).map((x) => ({ ...x, prob: x.prob + rng.uniform(-1e-6, 1e-6) }));
+    return Array.from({ length: n }, (_, i) => (i % 2 ? s(0.75, i % 8 !== 1) : s(0.25, i % 8 === 0))).map((x) => ({
+      ...x,
+      prob: x.prob + rng.uniform(-1e-6, 1e-6),
+    }));
   };
 
   it('stays suspended below the minimum sample, whatever the calibration', () => {

@@ -42,7 +42,15 @@ const trade = (mint: string, atS: number, trader: string, vSolSol: number, signa
   vTokensRaw: (30 * 1_073e12) / vSolSol,
 });
 
-const complete = (mint: string, atS: number): CompleteEvent => ({ kind: 'complete', signature: `c-${mint}`, ordinal: 0, slot: null, at: new Date(T0 + atS * 1000), source: 'test', mint });
+const complete = (mint: string, atS: number): CompleteEvent => ({
+  kind: 'complete',
+  signature: `c-${mint}`,
+  ordinal: 0,
+  slot: null,
+  at: new Date(T0 + atS * 1000),
+  source: 'test',
+  mint,
+});
 
 function fold(events: LaunchEvent[]) {
   const folder = new LaunchHistoryFolder(HORIZON_S);
@@ -79,10 +87,24 @@ describe('launch history folding', () => {
   });
 
   it('labels a graduation after the horizon as not graduated, and takes a migrate as graduation when complete was missed', () => {
-    const migrate: LaunchEvent = { kind: 'migrate', pool: null, signature: 'm-C', ordinal: 0, slot: null, at: new Date(T0 + 100_000), source: 'test', mint: 'C' };
+    const migrate: LaunchEvent = {
+      kind: 'migrate',
+      pool: null,
+      signature: 'm-C',
+      ordinal: 0,
+      slot: null,
+      at: new Date(T0 + 100_000),
+      source: 'test',
+      mint: 'C',
+    };
     const { resolved } = fold([create('L', 0), create('C', 1), migrate, complete('L', HORIZON_S + 5), create('Z', 3 * HORIZON_S)]);
     const byMint = new Map(resolved.map((r) => [r.mint, r.outcome.graduated]));
-    expect(byMint).toEqual(new Map([['L', false], ['C', true]]));
+    expect(byMint).toEqual(
+      new Map([
+        ['L', false],
+        ['C', true],
+      ]),
+    );
   });
 
   it('never keeps mayhem mints, counts duplicates, orphans and late events, and leaves open mints unresolved', () => {
@@ -109,7 +131,9 @@ describe('launch history folding', () => {
     // Reference: every trade of every mint, labelled whole. Graduates, rugs (insider sells), duds and
     // mints still trading at the horizon all occur in a few hours of this market.
     const horizonS = 1800;
-    const events = [...createMarketSimulator({ seed: 21, startMs: T0, launchesPerSecond: 0.05, graduationShare: 0.1, mayhemShare: 0 }).events(T0, T0 + 3 * 3600_000)];
+    const events = [
+      ...createMarketSimulator({ seed: 21, startMs: T0, launchesPerSecond: 0.05, graduationShare: 0.1, mayhemShare: 0 }).events(T0, T0 + 3 * 3600_000),
+    ];
     const creates = new Map<string, CreateEvent>();
     const all = new Map<string, TradeEvent[]>();
     const graduated = new Map<string, Date>();

@@ -83,12 +83,23 @@ describe('payment matching in raw token units (a token-paid intent)', () => {
 
   it('records tokens beyond the price and a second payment as excess, and never counts a late one', () => {
     const d = decidePayment(tokenTerms, [tx('A', price + 500_000n, 3), tx('B', price, 8), tx('late', price, 75)]);
-    expect(d).toMatchObject({ status: 'paid', completedBy: 'A', afterCompletion: ['B'], late: ['late'], excessUnits: price + 500_000n, receivedUnits: 3n * price + 500_000n });
+    expect(d).toMatchObject({
+      status: 'paid',
+      completedBy: 'A',
+      afterCompletion: ['B'],
+      late: ['late'],
+      excessUnits: price + 500_000n,
+      receivedUnits: 3n * price + 500_000n,
+    });
   });
 
   it('keeps u64 amounts past 2^53 exact', () => {
     const huge = 18_000_000_000_000_000_001n;
-    expect(decidePayment({ amountUnits: huge, expiresAt: terms.expiresAt }, [tx('A', huge - 1n, 1), tx('B', 1n, 2)])).toMatchObject({ status: 'paid', completedBy: 'B', countedUnits: huge });
+    expect(decidePayment({ amountUnits: huge, expiresAt: terms.expiresAt }, [tx('A', huge - 1n, 1), tx('B', 1n, 2)])).toMatchObject({
+      status: 'paid',
+      completedBy: 'B',
+      countedUnits: huge,
+    });
   });
 });
 

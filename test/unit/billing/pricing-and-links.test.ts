@@ -77,7 +77,9 @@ describe('payment links', () => {
   it('asks for the holder token with spl-token, the amount in the token’s UI units', () => {
     const mint = 'So11111111111111111111111111111111111111112';
     const url = solanaPayUrl({ ...o, amount: '12500.5', splToken: mint });
-    expect(url).toBe(`solana:${o.recipient}?amount=12500.5&spl-token=${mint}&label=Launchpad%20API&message=Builder%20monthly%20plan%20%26%20more&memo=${o.memo}`);
+    expect(url).toBe(
+      `solana:${o.recipient}?amount=12500.5&spl-token=${mint}&label=Launchpad%20API&message=Builder%20monthly%20plan%20%26%20more&memo=${o.memo}`,
+    );
     const parsed = new URL(url);
     expect(parsed.searchParams.get('spl-token')).toBe(mint);
     expect(parsed.searchParams.get('amount')).toBe('12500.5');
@@ -86,7 +88,11 @@ describe('payment links', () => {
 
   it('opens the pay page in each wallet app through its browse universal link', () => {
     const links = paymentLinks(o);
-    for (const [wallet, host] of [['phantom', 'phantom.app'], ['solflare', 'solflare.com'], ['backpack', 'backpack.app']] as const) {
+    for (const [wallet, host] of [
+      ['phantom', 'phantom.app'],
+      ['solflare', 'solflare.com'],
+      ['backpack', 'backpack.app'],
+    ] as const) {
       const u = new URL(links[wallet]);
       expect(u.host).toBe(host);
       expect(decodeURIComponent(u.pathname.split('/browse/')[1]!)).toBe(o.payPageUrl);

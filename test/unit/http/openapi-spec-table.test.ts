@@ -9,19 +9,7 @@ const OPENAPI_PATH = path.resolve(__dirname, '../../../openapi.yaml');
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const KEYED_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
-const CAPABILITIES = [
-  'mint-pipeline',
-  'models',
-  'signals',
-  'wallets',
-  'webhooks',
-  'ledger',
-  'accuracy',
-  'paper',
-  'perps',
-  'paid-access',
-  'burns',
-];
+const CAPABILITIES = ['mint-pipeline', 'models', 'signals', 'wallets', 'webhooks', 'ledger', 'accuracy', 'paper', 'perps', 'paid-access', 'burns'];
 // Statuses that carry no body by definition.
 const BODILESS_STATUSES = new Set(['204', '304']);
 
@@ -355,9 +343,7 @@ describe('spec section 4 endpoint tables', () => {
         expect(queryOrPath).toEqual([]);
         return;
       }
-      expect(queryOrPath.map((p) => `${String(p.in)}:${String(p.name)}`).sort()).toEqual(
-        spec.params.map((p) => `${p.in}:${p.name}`).sort(),
-      );
+      expect(queryOrPath.map((p) => `${String(p.in)}:${String(p.name)}`).sort()).toEqual(spec.params.map((p) => `${p.in}:${p.name}`).sort());
       for (const expected of spec.params) {
         const param = queryOrPath.find((p) => p.name === expected.name && p.in === expected.in);
         expect(param).toBeDefined();
@@ -433,13 +419,10 @@ describe('every operation in openapi.yaml', () => {
     },
   );
 
-  it.each(operations.map((o) => [`${o.method} ${o.path}`, o] as const))(
-    '%s pairs x-capability with a 501 response',
-    (_label, { op }) => {
-      const capability = op['x-capability'];
-      const has501 = Object.keys((op.responses ?? {}) as Json).includes('501');
-      expect(has501).toBe(capability !== undefined);
-      if (capability !== undefined) expect(CAPABILITIES).toContain(capability);
-    },
-  );
+  it.each(operations.map((o) => [`${o.method} ${o.path}`, o] as const))('%s pairs x-capability with a 501 response', (_label, { op }) => {
+    const capability = op['x-capability'];
+    const has501 = Object.keys((op.responses ?? {}) as Json).includes('501');
+    expect(has501).toBe(capability !== undefined);
+    if (capability !== undefined) expect(CAPABILITIES).toContain(capability);
+  });
 });

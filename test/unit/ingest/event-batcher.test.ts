@@ -3,17 +3,29 @@ import { EventBatcher, type BatcherOptions } from '../../../ingest/feed-runtime/
 import { backoffDelayMs } from '../../../ingest/feed-runtime/backoff';
 import { createLogger } from '../../../platform/logger';
 
-const ev = (i: number): CompleteEvent => ({ kind: 'complete', signature: `s${i}`, ordinal: 0, slot: null, at: new Date(1_000_000 + i * 1000), source: 't', mint: `m${i}` });
+const ev = (i: number): CompleteEvent => ({
+  kind: 'complete',
+  signature: `s${i}`,
+  ordinal: 0,
+  slot: null,
+  at: new Date(1_000_000 + i * 1000),
+  source: 't',
+  mint: `m${i}`,
+});
 const opts: BatcherOptions = { maxBatch: 10, maxDelayMs: 20, maxBuffered: 50, retry: { baseMs: 5, maxMs: 10 }, drainTimeoutMs: 500 };
 
 function setup(sink: (e: LaunchEvent[]) => Promise<void>, o: Partial<BatcherOptions> = {}) {
   const log = { delivered: 0, gaps: [] as { from: Date; to?: Date; dropped?: number }[] };
-  const b = new EventBatcher(sink, { ...opts, ...o }, {
-    logger: createLogger('silent', 'batcher-test'),
-    delivered: (e) => (log.delivered += e.length),
-    overflowStarted: (from) => void log.gaps.push({ from }),
-    overflowEnded: (to, dropped) => Object.assign(log.gaps[log.gaps.length - 1]!, { to, dropped }),
-  });
+  const b = new EventBatcher(
+    sink,
+    { ...opts, ...o },
+    {
+      logger: createLogger('silent', 'batcher-test'),
+      delivered: (e) => (log.delivered += e.length),
+      overflowStarted: (from) => void log.gaps.push({ from }),
+      overflowEnded: (to, dropped) => Object.assign(log.gaps[log.gaps.length - 1]!, { to, dropped }),
+    },
+  );
   return { b, log };
 }
 
@@ -67,10 +79,13 @@ describe('event batcher', () => {
 
   it('makes a waiting producer wait for room instead of dropping', async () => {
     const got: string[] = [];
-    const { b, log } = setup(async (e) => {
-      await new Promise((r) => setTimeout(r, 1));
-      got.push(...e.map((x) => x.signature));
-    }, { maxBuffered: 5 });
+    const { b, log } = setup(
+      async (e) => {
+        await new Promise((r) => setTimeout(r, 1));
+        got.push(...e.map((x) => x.signature));
+      },
+      { maxBuffered: 5 },
+    );
     await b.pushWhenRoom(Array.from({ length: 40 }, (_, i) => ev(i)));
     await b.flush();
     expect(got).toHaveLength(40);

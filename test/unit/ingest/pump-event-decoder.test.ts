@@ -24,10 +24,13 @@ const tx = (signature: string) => captured.find((t) => t.signature === signature
 const DATA = 'Program data: ';
 /** Every `Program data:` payload of the launchpad's own invocations in a transaction (first one of each event). */
 const payloadsOf = (t: (typeof captured)[number], name: string) =>
-  t.logs.filter((l) => l.startsWith(DATA)).map((l) => l.slice(DATA.length)).filter((p) => {
-    const d = decoder.decodeData(p);
-    return d.kind === 'event' && d.event.name === name;
-  });
+  t.logs
+    .filter((l) => l.startsWith(DATA))
+    .map((l) => l.slice(DATA.length))
+    .filter((p) => {
+      const d = decoder.decodeData(p);
+      return d.kind === 'event' && d.event.name === name;
+    });
 
 describe('pump event decoder (IDL-driven) on the recorded logsSubscribe session', () => {
   const all = captured.map((t) => ({ t, d: decoder.decodeTransaction(asLogs(t), ctx) }));
@@ -50,7 +53,10 @@ describe('pump event decoder (IDL-driven) on the recorded logsSubscribe session'
   });
 
   it('decodes a create with the values of its bytes (checked by hand with an independent borsh reader)', () => {
-    const [create, buy] = decoder.decodeTransaction(asLogs(tx('5h4KqFi7XVRtVsBAKgsxyTqCn28whpAS6VX7Yhiifg7ASyJeoKCLZiqu4b4PApSSfaWcHngQMjm3fxGxxRmMvjCK')), ctx).events;
+    const [create, buy] = decoder.decodeTransaction(
+      asLogs(tx('5h4KqFi7XVRtVsBAKgsxyTqCn28whpAS6VX7Yhiifg7ASyJeoKCLZiqu4b4PApSSfaWcHngQMjm3fxGxxRmMvjCK')),
+      ctx,
+    ).events;
     expect(create).toEqual<CreateEvent>({
       kind: 'create',
       signature: '5h4KqFi7XVRtVsBAKgsxyTqCn28whpAS6VX7Yhiifg7ASyJeoKCLZiqu4b4PApSSfaWcHngQMjm3fxGxxRmMvjCK',
@@ -73,7 +79,10 @@ describe('pump event decoder (IDL-driven) on the recorded logsSubscribe session'
   });
 
   it('decodes a trade with the values of its bytes', () => {
-    const [trade] = decoder.decodeTransaction(asLogs(tx('5ZSwbesmn1so7F3EfAEkBcRcMmF38nTB9ycgU4gGwKN73QJD3DpTxRbqE2MB3YqErcvzqoyCPW6f5KtrGuKSEUDh')), ctx).events;
+    const [trade] = decoder.decodeTransaction(
+      asLogs(tx('5ZSwbesmn1so7F3EfAEkBcRcMmF38nTB9ycgU4gGwKN73QJD3DpTxRbqE2MB3YqErcvzqoyCPW6f5KtrGuKSEUDh')),
+      ctx,
+    ).events;
     expect(trade).toEqual<TradeEvent>({
       kind: 'trade',
       signature: '5ZSwbesmn1so7F3EfAEkBcRcMmF38nTB9ycgU4gGwKN73QJD3DpTxRbqE2MB3YqErcvzqoyCPW6f5KtrGuKSEUDh',
@@ -137,8 +146,18 @@ describe('pump event decoder (IDL-driven) on the recorded logsSubscribe session'
 
   it('counts garbage and truncated payloads as errors instead of throwing', () => {
     const payload = payloadsOf(tx('5ZSwbesmn1so7F3EfAEkBcRcMmF38nTB9ycgU4gGwKN73QJD3DpTxRbqE2MB3YqErcvzqoyCPW6f5KtrGuKSEUDh'), 'TradeEvent')[0]!;
-    const cut = Buffer.from(payload, 'base64').subarray(0, 8 + 32 + 4).toString('base64'); // mint, then half an amount
-    const logs = [`Program ${PUMP_PROGRAM_ID} invoke [1]`, `${DATA}%%%not base64%%%`, `${DATA}${payload.slice(0, 101)}`, `${DATA}${cut}`, `${DATA}AAAA`, `${DATA}${payload}`, `Program ${PUMP_PROGRAM_ID} success`];
+    const cut = Buffer.from(payload, 'base64')
+      .subarray(0, 8 + 32 + 4)
+      .toString('base64'); // mint, then half an amount
+    const logs = [
+      `Program ${PUMP_PROGRAM_ID} invoke [1]`,
+      `${DATA}%%%not base64%%%`,
+      `${DATA}${payload.slice(0, 101)}`,
+      `${DATA}${cut}`,
+      `${DATA}AAAA`,
+      `${DATA}${payload}`,
+      `Program ${PUMP_PROGRAM_ID} success`,
+    ];
     const d = decoder.decodeTransaction({ signature: 'sig', slot: 1, err: null, logs, blockTime: null }, ctx);
     expect(d.errors).toHaveLength(4);
     expect(d.errors.join('\n')).toMatch(/TradeEvent: missing field/);
@@ -171,7 +190,10 @@ describe('pump event decoder (IDL-driven) on the recorded logsSubscribe session'
 
   it('reports an unknown discriminator from the launchpad without failing', () => {
     const unknown = Buffer.concat([Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]), Buffer.alloc(16)]).toString('base64');
-    const d = decoder.decodeTransaction({ signature: 's', slot: 1, err: null, logs: [`Program ${PUMP_PROGRAM_ID} invoke [1]`, `${DATA}${unknown}`], blockTime: null }, ctx);
+    const d = decoder.decodeTransaction(
+      { signature: 's', slot: 1, err: null, logs: [`Program ${PUMP_PROGRAM_ID} invoke [1]`, `${DATA}${unknown}`], blockTime: null },
+      ctx,
+    );
     expect(d).toMatchObject({ events: [], errors: [], unknownDiscriminators: 1 });
   });
 });

@@ -98,7 +98,16 @@ describe('PumpPortal trade frames (documented shape; the capture has none)', () 
 
   it('converts decimal SOL and whole tokens to lamports and raw units', () => {
     expect(eventsOf(parse(tradeFrame({ ...base, isBuy: false })))).toEqual([
-      expect.objectContaining({ kind: 'trade', isBuy: false, solLamports: 123_456_789, tokensRaw: 3_571_428_571_429, vSolLamports: 35_500_000_000, vTokensRaw: 906_760_563_380_282, slot: null, at: receivedAt }),
+      expect.objectContaining({
+        kind: 'trade',
+        isBuy: false,
+        solLamports: 123_456_789,
+        tokensRaw: 3_571_428_571_429,
+        vSolLamports: 35_500_000_000,
+        vTokensRaw: 906_760_563_380_282,
+        slot: null,
+        at: receivedAt,
+      }),
     ]);
   });
 

@@ -87,7 +87,10 @@ describe('replay feed', () => {
 
   it('waits for the sink: never two batches at once', async () => {
     const many = path.join(dir, 'many.jsonl');
-    await writeReplayFile(many, Array.from({ length: 500 }, (_, i) => trade(i, i)));
+    await writeReplayFile(
+      many,
+      Array.from({ length: 500 }, (_, i) => trade(i, i)),
+    );
     let inFlight = 0;
     let maxInFlight = 0;
     const { events, deliveries } = await replay(many, {

@@ -1,11 +1,4 @@
-import {
-  COMPONENTS,
-  computeConditions,
-  historyHours,
-  percentileRank,
-  temperatureLabel,
-  type WindowActivity,
-} from '../../../domain/market/market-temperature';
+import { COMPONENTS, computeConditions, historyHours, percentileRank, temperatureLabel, type WindowActivity } from '../../../domain/market/market-temperature';
 
 const H = 3_600_000;
 const activity = (x: number): WindowActivity => ({

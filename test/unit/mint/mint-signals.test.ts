@@ -61,7 +61,12 @@ describe('bot, quality and activity signals', () => {
     const top = topBuyers(m.tape(), new Map([['Wallet11abcd', 0.42]]));
     expect(top).toHaveLength(10);
     expect(top[0]).toMatchObject({ wallet_prefix: 'Wallet11abcd', sol_in: 1.2, smart_score: 0.42 });
-    expect(top.map((b) => b.wallet_prefix)).toEqual(wallets.slice(2).reverse().map((w) => w.slice(0, 12)));
+    expect(top.map((b) => b.wallet_prefix)).toEqual(
+      wallets
+        .slice(2)
+        .reverse()
+        .map((w) => w.slice(0, 12)),
+    );
     expect(top.slice(1).every((b) => b.smart_score === null)).toBe(true);
   });
 });
@@ -80,12 +85,27 @@ describe('enriched mint', () => {
   const enrich = (ageS: number, survivalLive: boolean) => {
     const m = handBuiltMint();
     m.buy(5, 'A', 1);
-    return enrichMint({ tape: m.tape(), now: new Date(T0 + ageS * 1000), prediction, creator: creatorRecord(null), solUsd: null, freshness: new Map(), graduatedAt: null, survivalLive });
+    return enrichMint({
+      tape: m.tape(),
+      now: new Date(T0 + ageS * 1000),
+      prediction,
+      creator: creatorRecord(null),
+      solUsd: null,
+      freshness: new Map(),
+      graduatedAt: null,
+      survivalLive,
+    });
   };
 
   it('shows runner odds with the score and the price they are measured from, then drops both', () => {
     const young = enrich(70, false);
-    expect(young).toMatchObject({ grad_prob: 0.2, runner_prob_5x_from_now: 0.1, runner_prob_20x_from_now: 0.01, runner_reference_price_sol: 4e-8, rug_prob: 0.1 });
+    expect(young).toMatchObject({
+      grad_prob: 0.2,
+      runner_prob_5x_from_now: 0.1,
+      runner_prob_20x_from_now: 0.01,
+      runner_reference_price_sol: 4e-8,
+      rug_prob: 0.1,
+    });
     const old = enrich(GRAD_PROB_SHOWN_UNTIL_S + 1, false);
     expect(old).toMatchObject({ grad_prob: null, runner_prob_2x_from_now: null, runner_reference_price_sol: null, rug_prob: 0.1 });
   });

@@ -4,30 +4,68 @@ import { CREATE_SLOT, T0, handBuiltMint } from '../../support/hand-built-mint';
 
 describe('sustain_30m label', () => {
   it('is true only when every checkpoint up to 30 min held and the 30 min one was taken', () => {
-    expect(sustained30m([{ afterS: 300, held80: true }, { afterS: 900, held80: true }, { afterS: SUSTAIN_HORIZON_S, held80: true }])).toBe(true);
-    expect(sustained30m([{ afterS: 300, held80: true }, { afterS: 900, held80: false }, { afterS: SUSTAIN_HORIZON_S, held80: true }])).toBe(false);
+    expect(
+      sustained30m([
+        { afterS: 300, held80: true },
+        { afterS: 900, held80: true },
+        { afterS: SUSTAIN_HORIZON_S, held80: true },
+      ]),
+    ).toBe(true);
+    expect(
+      sustained30m([
+        { afterS: 300, held80: true },
+        { afterS: 900, held80: false },
+        { afterS: SUSTAIN_HORIZON_S, held80: true },
+      ]),
+    ).toBe(false);
   });
 
   it('is settled false by an early fall even when later checkpoints are missing, and unknown otherwise', () => {
-    expect(sustained30m([{ afterS: 300, held80: false }, { afterS: 900, held80: null }])).toBe(false);
-    expect(sustained30m([{ afterS: 300, held80: true }, { afterS: 900, held80: true }, { afterS: SUSTAIN_HORIZON_S, held80: null }])).toBeNull();
+    expect(
+      sustained30m([
+        { afterS: 300, held80: false },
+        { afterS: 900, held80: null },
+      ]),
+    ).toBe(false);
+    expect(
+      sustained30m([
+        { afterS: 300, held80: true },
+        { afterS: 900, held80: true },
+        { afterS: SUSTAIN_HORIZON_S, held80: null },
+      ]),
+    ).toBeNull();
     expect(sustained30m([])).toBeNull();
     // A checkpoint after the horizon does not count.
-    expect(sustained30m([{ afterS: SUSTAIN_HORIZON_S, held80: true }, { afterS: 3600, held80: false }])).toBe(true);
+    expect(
+      sustained30m([
+        { afterS: SUSTAIN_HORIZON_S, held80: true },
+        { afterS: 3600, held80: false },
+      ]),
+    ).toBe(true);
   });
 
   it('is computed at resolution for graduates only, with the peak multiple from launch', () => {
     const m = handBuiltMint();
     m.buy(10, 'A', 60);
     const horizonAt = new Date(T0 + 86_400_000);
-    const cps = [{ afterS: 300, held80: true }, { afterS: 900, held80: true }, { afterS: 1800, held80: true }];
-    const grad = resolveOutcome({ create: m.create, trades: m.trades, horizonAt, graduatedAt: new Date(T0 + 20_000), checkpointPricesSol: [], checkpoints: cps });
+    const cps = [
+      { afterS: 300, held80: true },
+      { afterS: 900, held80: true },
+      { afterS: 1800, held80: true },
+    ];
+    const grad = resolveOutcome({
+      create: m.create,
+      trades: m.trades,
+      horizonAt,
+      graduatedAt: new Date(T0 + 20_000),
+      checkpointPricesSol: [],
+      checkpoints: cps,
+    });
     expect(grad.sustained30m).toBe(true);
     expect(grad.peakMultFromLaunch).toBeCloseTo(grad.peakPriceSol / (30 / 1_073_000_000), 9);
     const dud = resolveOutcome({ create: m.create, trades: m.trades, horizonAt, graduatedAt: null, checkpointPricesSol: [], checkpoints: cps });
     expect(dud.sustained30m).toBeNull();
   });
-
 });
 
 describe('rug label (rug-v2)', () => {
@@ -85,6 +123,10 @@ describe('creator record', () => {
 
   it('leaves the shown mint out of its own record once it has resolved', () => {
     expect(creatorRecord({ nResolved: 2, n5x: 1, nGraduated: 1, nRugged: 0 }, { reached5x: true })).toEqual({ nLaunches: 1, rate5x: 0, runnerCreator: false });
-    expect(creatorRecord({ nResolved: 1, n5x: 1, nGraduated: 1, nRugged: 0 }, { reached5x: true })).toEqual({ nLaunches: 0, rate5x: null, runnerCreator: null });
+    expect(creatorRecord({ nResolved: 1, n5x: 1, nGraduated: 1, nRugged: 0 }, { reached5x: true })).toEqual({
+      nLaunches: 0,
+      rate5x: null,
+      runnerCreator: null,
+    });
   });
 });

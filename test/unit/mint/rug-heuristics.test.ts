@@ -43,9 +43,17 @@ describe('rug heuristics', () => {
     const dev = m.buy(30, 'DEV', 3);
     const vault = m.buy(31, 'VAULT', 4);
     const tape = m.tape();
-    const top10 = [...held, dev, vault].sort((a, b) => b - a).slice(0, 10).reduce((s, x) => s + x, 0) / SUPPLY;
+    const top10 =
+      [...held, dev, vault]
+        .sort((a, b) => b - a)
+        .slice(0, 10)
+        .reduce((s, x) => s + x, 0) / SUPPLY;
     expect(holderConcentration(tape)).toBeCloseTo(top10, 10);
-    const withoutVault = [...held, dev].sort((a, b) => b - a).slice(0, 10).reduce((s, x) => s + x, 0) / SUPPLY;
+    const withoutVault =
+      [...held, dev]
+        .sort((a, b) => b - a)
+        .slice(0, 10)
+        .reduce((s, x) => s + x, 0) / SUPPLY;
     expect(holderConcentration(tape, ['VAULT'])).toBeCloseTo(withoutVault, 10);
     // A trade signed by the curve account itself would not make it a holder.
     m.buy(32, 'CURVE', 50);

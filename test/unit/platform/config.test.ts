@@ -42,7 +42,10 @@ describe('config', () => {
   it('configures the messaging bot only with a well-formed token, and never echoes the token in the error', () => {
     expect(loadConfig({}).messaging).toEqual({ telegramBotToken: undefined, telegramApiRoot: 'https://api.telegram.org' });
     const token = '123456789:AAE-abcdefghijklmnopqrstuvwx';
-    expect(loadConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' }).messaging).toEqual({ telegramBotToken: token, telegramApiRoot: 'http://127.0.0.1:8081' });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' }).messaging).toEqual({
+      telegramBotToken: token,
+      telegramApiRoot: 'http://127.0.0.1:8081',
+    });
     let message = '';
     try {
       loadConfig({ TELEGRAM_BOT_TOKEN: 'secret-without-bot-id' });

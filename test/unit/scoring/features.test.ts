@@ -68,7 +68,13 @@ describe('mint features', () => {
   });
 
   it('leave the creator out of buyers and top-buyer share, and flag a creator sale', () => {
-    const trades = [trade(0, 'DEV', true, 500, 31), trade(2, 'A', true, 100, 32), trade(3, 'B', true, 300, 33), trade(4, 'B', false, 200, 32.5), trade(5, 'DEV', false, 500, 31)];
+    const trades = [
+      trade(0, 'DEV', true, 500, 31),
+      trade(2, 'A', true, 100, 32),
+      trade(3, 'B', true, 300, 33),
+      trade(4, 'B', false, 200, 32.5),
+      trade(5, 'DEV', false, 500, 31),
+    ];
     const f = computeFeatures(create, trades, 30);
     expect(f.uniqueBuyers).toBe(2);
     expect(f.logUniqueBuyers).toBeCloseTo(Math.log(3));

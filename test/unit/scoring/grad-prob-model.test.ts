@@ -41,7 +41,14 @@ describe('grad_prob model', () => {
   it('predicts the documented prior on an empty corpus, never NaN', () => {
     const model = fitGradProbModel([], { ageBucket: 30 });
     const s = model.score(features(40));
-    expect(s).toMatchObject({ prob: DEFAULT_PRIOR_GRAD_RATE, raw: DEFAULT_PRIOR_GRAD_RATE, k: 0, grads: 0, neighbours: [], confidenceBand: { lo: 0, hi: 0.05 } });
+    expect(s).toMatchObject({
+      prob: DEFAULT_PRIOR_GRAD_RATE,
+      raw: DEFAULT_PRIOR_GRAD_RATE,
+      k: 0,
+      grads: 0,
+      neighbours: [],
+      confidenceBand: { lo: 0, hi: 0.05 },
+    });
     expect(s.calibrationCell).toEqual({ n: 0, actualRate: null });
     expect(model.version).toMatch(/^knn-v1@30:0:[0-9a-f]{14}$/);
     expect(model.calibration.method).toBe('smoothed-knn');

@@ -71,7 +71,13 @@ describe('k-d tree k-NN index', () => {
     for (let trial = 0; trial < 20; trial++) {
       const vectors = [...lattice].sort(() => rng.float() - 0.5);
       const tree = buildKdTreeIndex(rows(vectors), 3, scaling);
-      for (const q of [[0, 0, 0], [0.5, 0, 0], [0.5, 0.5, 0], [3, -2, 1], [6, 6, 0]]) {
+      for (const q of [
+        [0, 0, 0],
+        [0.5, 0, 0],
+        [0.5, 0.5, 0],
+        [3, -2, 1],
+        [6, 6, 0],
+      ]) {
         for (const k of [2, 5, 6, 13, 30]) expect(tree.query(q, k).map((n) => n.id)).toEqual(bruteForce(vectors, tree, q, k).map((w) => w.id));
       }
     }

@@ -19,7 +19,13 @@ const rugFeatures = (bundlePct: number, creatorSoldShare = 0): RugFeatures => ({
   logTrades: 2,
   vSolGrowthSol: 5,
 });
-const rugRow = (i: number, f: RugFeatures, rugged: boolean): RugCorpusRow => ({ mint: `m${String(i).padStart(5, '0')}`, ageBucket: 30, features: f, rugged, observedAt: new Date(T0 + i * 60_000) });
+const rugRow = (i: number, f: RugFeatures, rugged: boolean): RugCorpusRow => ({
+  mint: `m${String(i).padStart(5, '0')}`,
+  ageBucket: 30,
+  features: f,
+  rugged,
+  observedAt: new Date(T0 + i * 60_000),
+});
 
 describe('rug features', () => {
   it('are computed from the tape at the scoring age', () => {
@@ -49,17 +55,26 @@ describe('rug features', () => {
 describe('rug_prob', () => {
   it('is null while warming, on an empty corpus and below the minimum', () => {
     expect(fitRugModel([], { ageBucket: 30 }).score(rugFeatures(0.1))).toBeNull();
-    const small = fitRugModel(Array.from({ length: MIN_RUG_CORPUS - 1 }, (_, i) => rugRow(i, rugFeatures(0.1), true)), { ageBucket: 30 });
+    const small = fitRugModel(
+      Array.from({ length: MIN_RUG_CORPUS - 1 }, (_, i) => rugRow(i, rugFeatures(0.1), true)),
+      { ageBucket: 30 },
+    );
     expect(small.status).toBe('warming');
     expect(small.score(rugFeatures(0.1))).toBeNull();
   });
 
   it('does not saturate when every neighbour rugged, nor read 0 when none did', () => {
-    const all = fitRugModel(Array.from({ length: 250 }, (_, i) => rugRow(i, rugFeatures(0.3), true)), { ageBucket: 30 });
+    const all = fitRugModel(
+      Array.from({ length: 250 }, (_, i) => rugRow(i, rugFeatures(0.3), true)),
+      { ageBucket: 30 },
+    );
     const p = all.score(rugFeatures(0.3))!;
     expect(p).toBeLessThan(1);
     expect(p).toBeGreaterThan(0.9);
-    const none = fitRugModel(Array.from({ length: 250 }, (_, i) => rugRow(i, rugFeatures(0), false)), { ageBucket: 30 });
+    const none = fitRugModel(
+      Array.from({ length: 250 }, (_, i) => rugRow(i, rugFeatures(0), false)),
+      { ageBucket: 30 },
+    );
     const q = none.score(rugFeatures(0))!;
     expect(q).toBeGreaterThan(0);
     expect(q).toBeLessThan(0.02);
@@ -69,7 +84,11 @@ describe('rug_prob', () => {
     const rng = new SeededRandom(5);
     const corpus = Array.from({ length: 3000 }, (_, i) => {
       const bundled = rng.chance(0.25);
-      return rugRow(i, rugFeatures(bundled ? rng.uniform(0.15, 0.4) : rng.uniform(0, 0.05), bundled ? rng.uniform(0.3, 1) : 0), bundled ? rng.chance(0.7) : rng.chance(0.05));
+      return rugRow(
+        i,
+        rugFeatures(bundled ? rng.uniform(0.15, 0.4) : rng.uniform(0, 0.05), bundled ? rng.uniform(0.3, 1) : 0),
+        bundled ? rng.chance(0.7) : rng.chance(0.05),
+      );
     });
     const model = fitRugModel(corpus, { ageBucket: 30 });
     expect(model.status).toBe('live');
@@ -84,12 +103,32 @@ describe('rug_prob', () => {
 });
 
 describe('post_grad_survival', () => {
-  const features = (vSolSol: number): MintFeatures => ({ vSolSol, vSolGrowthSol: vSolSol - 30, logTrades: 3, logUniqueBuyers: 2.5, topBuyerShare: 0.2, currentMult: (vSolSol / 30) ** 2, buyCount: 10, sellCount: 3, uniqueBuyers: 9, creatorSold: false });
-  const row = (i: number, v: number, sustained: boolean): SurvivalCorpusRow => ({ mint: `g${i}`, ageBucket: 60, features: features(v), sustained, observedAt: new Date(T0 + i * 60_000) });
+  const features = (vSolSol: number): MintFeatures => ({
+    vSolSol,
+    vSolGrowthSol: vSolSol - 30,
+    logTrades: 3,
+    logUniqueBuyers: 2.5,
+    topBuyerShare: 0.2,
+    currentMult: (vSolSol / 30) ** 2,
+    buyCount: 10,
+    sellCount: 3,
+    uniqueBuyers: 9,
+    creatorSold: false,
+  });
+  const row = (i: number, v: number, sustained: boolean): SurvivalCorpusRow => ({
+    mint: `g${i}`,
+    ageBucket: 60,
+    features: features(v),
+    sustained,
+    observedAt: new Date(T0 + i * 60_000),
+  });
 
   it('is null until it has seen enough graduates with a known outcome', () => {
     expect(fitSurvivalModel([], { ageBucket: 60 }).score(features(50))).toBeNull();
-    const few = fitSurvivalModel(Array.from({ length: MIN_SURVIVAL_CORPUS - 1 }, (_, i) => row(i, 50, true)), { ageBucket: 60 });
+    const few = fitSurvivalModel(
+      Array.from({ length: MIN_SURVIVAL_CORPUS - 1 }, (_, i) => row(i, 50, true)),
+      { ageBucket: 60 },
+    );
     expect(few.score(features(50))).toBeNull();
   });
 

@@ -16,14 +16,23 @@ const features = (vSolSol: number, currentMult = (vSolSol / 30) ** 2): MintFeatu
   uniqueBuyers: 4,
   creatorSold: false,
 });
-const row = (i: number, f: MintFeatures, peakMult: number): RunnerCorpusRow => ({ mint: `m${String(i).padStart(5, '0')}`, ageBucket: 60, features: f, peakMult, observedAt: new Date(T0 + i * 60_000) });
+const row = (i: number, f: MintFeatures, peakMult: number): RunnerCorpusRow => ({
+  mint: `m${String(i).padStart(5, '0')}`,
+  ageBucket: 60,
+  features: f,
+  peakMult,
+  observedAt: new Date(T0 + i * 60_000),
+});
 
 describe('runner odds from now', () => {
   it('publishes nothing on an empty corpus or below the minimum, and says it is warming', () => {
     const empty = fitRunnerModel([], { ageBucket: 60 });
     expect(empty.status).toBe('warming');
     expect(empty.score(features(40))).toBeNull();
-    const small = fitRunnerModel(Array.from({ length: MIN_RUNNER_CORPUS - 1 }, (_, i) => row(i, features(40), 3)), { ageBucket: 60 });
+    const small = fitRunnerModel(
+      Array.from({ length: MIN_RUNNER_CORPUS - 1 }, (_, i) => row(i, features(40), 3)),
+      { ageBucket: 60 },
+    );
     expect(small.status).toBe('warming');
     expect(small.score(features(40))).toBeNull();
     expect(small.version).toMatch(/^runner-knn-v1@60:199:[0-9a-f]{14}$/);

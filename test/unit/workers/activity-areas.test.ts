@@ -24,7 +24,9 @@ const second = defineActivityArea({ name: 'second', deps: () => ({ value: 'b' })
 describe('activity areas', () => {
   it('refuses at start-up an activity name that two areas define', () => {
     const ctx = idleContext();
-    expect(() => mergeActivityAreas([area('first', 'doIt', 'a'), area('second', 'doIt', 'b')], ctx)).toThrow('activity doIt is defined by both the first and the second area');
+    expect(() => mergeActivityAreas([area('first', 'doIt', 'a'), area('second', 'doIt', 'b')], ctx)).toThrow(
+      'activity doIt is defined by both the first and the second area',
+    );
     void ctx.db.destroy();
   });
 
@@ -40,7 +42,18 @@ describe('activity areas', () => {
     const ctx = idleContext();
     const names = Object.keys(createActivities(ctx).activities);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(['sampleHost', 'fetchNativeCoinPrice', 'scoreMint', 'refreshLiveSnapshot', 'recomputeAccuracy', 'completeWalletSignup', 'checkPayment', 'recordExecutedBurn']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'sampleHost',
+        'fetchNativeCoinPrice',
+        'scoreMint',
+        'refreshLiveSnapshot',
+        'recomputeAccuracy',
+        'completeWalletSignup',
+        'checkPayment',
+        'recordExecutedBurn',
+      ]),
+    );
     await ctx.db.destroy();
     await ctx.temporal.connection.close();
   });

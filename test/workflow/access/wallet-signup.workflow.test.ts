@@ -32,7 +32,9 @@ beforeAll(async () => {
   t = await createTestDatabase();
   rpc = await startSolanaRpcServer({ programId: '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P' });
   holder = installHolderToken(rpc);
-  w = await startWorker(t.db, { overrides: { access: { holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }) } } });
+  w = await startWorker(t.db, {
+    overrides: { access: { holderBalances: createHolderBalanceClient({ rpcUrl: rpc.url, mint: TEST_HOLDER_MINT, timeoutMs: 2000 }) } },
+  });
   api = await startApiWithTtl(600);
 });
 afterAll(async () => {
@@ -42,7 +44,8 @@ afterAll(async () => {
   await t.drop();
 });
 
-const post = (base: string, path: string, body: unknown) => call(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (base: string, path: string, body: unknown) =>
+  call(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const poll = (base: string, linkId: string) => call(`${base}/api/signup/wallet/${linkId}`);
 const finished = (linkId: string) => w.client.workflow.getHandle(walletSignupWorkflowId(linkId)).result();
 
@@ -53,7 +56,15 @@ describe('holder signup: init → sign → poll, one workflow per link', () => {
     const init = await post(api.url, '/api/signup/wallet/init', { wallet: wallet.address, tier: 'api' });
     expect(init.status).toBe(200);
     expectConforms('post', '/api/signup/wallet/init', 200, init.body);
-    expect(init.body).toMatchObject({ status: 'pending', wallet: wallet.address, tier: 'api', threshold: 2_500_000, balance: null, api_key: null, key_prefix: null });
+    expect(init.body).toMatchObject({
+      status: 'pending',
+      wallet: wallet.address,
+      tier: 'api',
+      threshold: 2_500_000,
+      balance: null,
+      api_key: null,
+      key_prefix: null,
+    });
     const linkId: string = init.body.link_id;
     expect(init.body.message).toContain(linkId);
 
@@ -100,7 +111,9 @@ describe('holder signup: init → sign → poll, one workflow per link', () => {
     const r = await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) });
     expect(r.body).toMatchObject({ status: 'ineligible', balance: 400_000, threshold: 500_000, key_prefix: null });
     holder.setBalance(wallet.address, 900_000);
-    expect((await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) })).body.status).toBe('ineligible');
+    expect((await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) })).body.status).toBe(
+      'ineligible',
+    );
     expect(await finished(init.body.link_id)).toEqual({ status: 'ineligible' });
   });
 

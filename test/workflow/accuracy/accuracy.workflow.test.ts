@@ -32,19 +32,64 @@ async function resolvedMint(tag: string, gradProb: number, graduated: boolean) {
   const createdAt = new Date(Date.now() - 2 * 86_400_000);
   const mint = tag.padEnd(44, 'x');
   const create: CreateEvent = {
-    kind: 'create', signature: `sig${tag}`.padEnd(88, 'y'), ordinal: 0, slot: 1, at: createdAt, source: 'test', mint, name: 'T', symbol: 'T', uri: '',
-    bondingCurve: `curve${tag}`.padEnd(44, 'z'), creator: 'DevWallet'.padEnd(44, 'd'), mayhem: false, vSolLamports: 30e9, vTokensRaw: 1_073e12,
+    kind: 'create',
+    signature: `sig${tag}`.padEnd(88, 'y'),
+    ordinal: 0,
+    slot: 1,
+    at: createdAt,
+    source: 'test',
+    mint,
+    name: 'T',
+    symbol: 'T',
+    uri: '',
+    bondingCurve: `curve${tag}`.padEnd(44, 'z'),
+    creator: 'DevWallet'.padEnd(44, 'd'),
+    mayhem: false,
+    vSolLamports: 30e9,
+    vTokensRaw: 1_073e12,
   };
   await createLaunchEventStore(t.db).writeBatch([create]);
   const asOf = new Date(createdAt.getTime() + 30_000);
   const p = await createPredictionStore(t.db).insertOnce({
-    mint, ageBucket: 30, asOf, predictedAt: asOf, gradProb, rawProb: gradProb, modelVersion: 'knn-v1@30:0:x', features: {}, calibration: {}, priceSol: 3e-8,
-    rugProb: null, runnerOdds: null, survivalProb: null, modelVersions: { grad_prob: 'knn-v1@30:0:x', rug_prob: 'rug-knn-v1@30:0:x', runner_prob: 'runner-knn-v1@30:0:x', post_grad_survival: 'survival-knn-v1@30:0:x' },
-    rugFeatures: {}, context: {},
+    mint,
+    ageBucket: 30,
+    asOf,
+    predictedAt: asOf,
+    gradProb,
+    rawProb: gradProb,
+    modelVersion: 'knn-v1@30:0:x',
+    features: {},
+    calibration: {},
+    priceSol: 3e-8,
+    rugProb: null,
+    runnerOdds: null,
+    survivalProb: null,
+    modelVersions: {
+      grad_prob: 'knn-v1@30:0:x',
+      rug_prob: 'rug-knn-v1@30:0:x',
+      runner_prob: 'runner-knn-v1@30:0:x',
+      post_grad_survival: 'survival-knn-v1@30:0:x',
+    },
+    rugFeatures: {},
+    context: {},
   });
-  await createOutcomeStore(t.db).recordOutcome(mint, create.creator, {
-    labelVersion: LABEL_VERSION, graduated, timeToGraduationS: null, peakPriceSol: 3e-8, finalPriceSol: 3e-8, peakMultFromLaunch: 1, rugged: false, rugLabelVersion: RUG_LABEL_VERSION, sustained30m: null,
-  }, [{ predictionId: p.id, peakMult24h: graduated ? 4 : 1 }], new Date(createdAt.getTime() + 86_400_000));
+  await createOutcomeStore(t.db).recordOutcome(
+    mint,
+    create.creator,
+    {
+      labelVersion: LABEL_VERSION,
+      graduated,
+      timeToGraduationS: null,
+      peakPriceSol: 3e-8,
+      finalPriceSol: 3e-8,
+      peakMultFromLaunch: 1,
+      rugged: false,
+      rugLabelVersion: RUG_LABEL_VERSION,
+      sustained30m: null,
+    },
+    [{ predictionId: p.id, peakMult24h: graduated ? 4 : 1 }],
+    new Date(createdAt.getTime() + 86_400_000),
+  );
 }
 
 describe('accuracy recompute workflow → cached page → GET /api/accuracy', () => {

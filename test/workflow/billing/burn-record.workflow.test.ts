@@ -28,8 +28,16 @@ afterAll(async () => {
 /** A week's open revenue commitment, as plan activations leave one. */
 async function openCommitment(periodStart: string): Promise<number> {
   const at = new Date();
-  const [row] = await t.db('burn_obligations')
-    .insert({ kind: 'revenue_commitment', amount_lamports: 200_000_000, period_start: periodStart, due_at: new Date(`${periodStart}T00:00:00Z`), created_at: at, updated_at: at })
+  const [row] = await t
+    .db('burn_obligations')
+    .insert({
+      kind: 'revenue_commitment',
+      amount_lamports: 200_000_000,
+      period_start: periodStart,
+      due_at: new Date(`${periodStart}T00:00:00Z`),
+      created_at: at,
+      updated_at: at,
+    })
     .returning('id');
   return Number((row as { id: number }).id);
 }
@@ -52,7 +60,9 @@ describe('recordBurn workflow: an executed burn, verified on chain, settles what
     expect(await pendingIds()).not.toContain(id);
     const h = await call(`${api.url}/api/burn/history`);
     expectConforms('get', '/api/burn/history', h.status, h.body);
-    expect(h.body.burns).toEqual([expect.objectContaining({ id: first.id, signature: sig, amount_tokens: 7500, executed_at: new Date(1_795_500_000_000).toISOString() })]);
+    expect(h.body.burns).toEqual([
+      expect.objectContaining({ id: first.id, signature: sig, amount_tokens: 7500, executed_at: new Date(1_795_500_000_000).toISOString() }),
+    ]);
     await w.maybeRecordHistory(burnRecordWorkflowId(sig), 'burn-recorded');
 
     // The same signature again (a workflow id may be reused once the first run closed): the same record.

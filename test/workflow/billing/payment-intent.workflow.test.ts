@@ -61,7 +61,12 @@ describe('payment intent workflow: treasury → Temporal → Postgres', () => {
     // A quarter of the price is owed to burns this week, traced to the intent.
     const pending = await call(`${s.api.url}/api/burn/pending`);
     expectConforms('get', '/api/burn/pending', 200, pending.body);
-    expect(pending.body).toMatchObject({ token_mint: s.holderMint, count: 1, total_sol: 0.25, items: [{ kind: 'revenue_commitment', amount_sol: 0.25, amount_tokens: null, source_signature: null }] });
+    expect(pending.body).toMatchObject({
+      token_mint: s.holderMint,
+      count: 1,
+      total_sol: 0.25,
+      items: [{ kind: 'revenue_commitment', amount_sol: 0.25, amount_tokens: null, source_signature: null }],
+    });
     expect(await s.db('burn_contributions').where({ intent_memo: intent.memo }).first()).toMatchObject({ lamports: 250_000_000 });
 
     // Activation is keyed by the intent: running it again (a retried activity) changes nothing.

@@ -46,7 +46,12 @@ describe('plan end: reminder before expiry, revert at expiry unless renewed', ()
     expect(mail.raw).toContain(`API key ${intent.key_prefix}`);
     expect(mail.raw).not.toContain(intent.api_key!);
 
-    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({ channel: 'email', recipient: 'payer@example.com', status: 'sent', error: null });
+    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({
+      channel: 'email',
+      recipient: 'payer@example.com',
+      status: 'sent',
+      error: null,
+    });
     expect(await s.key(intent.key_prefix)).toMatchObject({ tier: 'free', plan: null });
     // Paid once, the key stays a working key after its plan: it falls back to Free, it is not closed again.
     const me = await call(`${s.api.url}/api/me`, { headers: { 'X-API-Key': intent.api_key! } });
@@ -81,7 +86,12 @@ describe('plan end: reminder before expiry, revert at expiry unless renewed', ()
     expect(sent[0]!.text).toContain(`Your builder plan on API key ${intent.key_prefix}… ends at ${status.plan_expires_at}`);
     expect(sent[0]!.text).toContain(`memo ${intent.memo}`);
     expect(sent[0]!.text).not.toContain(intent.api_key!);
-    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({ channel: 'telegram', recipient: '777', status: 'sent', message_id: String(sent[0]!.messageId) });
+    expect(await s.db('plan_reminders').where({ intent_memo: intent.memo }).first()).toMatchObject({
+      channel: 'telegram',
+      recipient: '777',
+      status: 'sent',
+      message_id: String(sent[0]!.messageId),
+    });
     expect(await s.key(intent.key_prefix)).toMatchObject({ tier: 'free' });
   });
 

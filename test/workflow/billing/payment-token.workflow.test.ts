@@ -42,7 +42,15 @@ describe('paying a plan with the holder token: treasury token account → Tempor
     const paidAt = Date.now();
     const st = await s.waitForStatus(intent.memo, 'activated', 30_000);
     expect(Date.now() - paidAt).toBeLessThan(30_000);
-    expect(st).toMatchObject({ pay_with: 'token', amount_tokens: '25000.5', paid_tokens: '25000.5', excess_tokens: '0', paid_lamports: 0, excess_lamports: 0, signature: sig });
+    expect(st).toMatchObject({
+      pay_with: 'token',
+      amount_tokens: '25000.5',
+      paid_tokens: '25000.5',
+      excess_tokens: '0',
+      paid_lamports: 0,
+      excess_lamports: 0,
+      signature: sig,
+    });
     const key = await s.key(intent.key_prefix);
     expect(key).toMatchObject({ tier: 'pro', plan: 'monthly' });
     expect(key.plan_expires_at.getTime() - new Date(st.activated_at).getTime()).toBe(30 * DAY_MS);
@@ -65,7 +73,9 @@ describe('paying a plan with the holder token: treasury token account → Tempor
     expect((await pending()).items.map((i: { id: number }) => i.id)).not.toContain(receipt.id);
     const h = await call(`${s.api.url}/api/burn/history`);
     expectConforms('get', '/api/burn/history', 200, h.body);
-    expect(h.body.burns).toEqual(expect.arrayContaining([expect.objectContaining({ id: burn.id, kind: 'payment_receipt', amount_tokens: 25_000.5, signature: burnSig })]));
+    expect(h.body.burns).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: burn.id, kind: 'payment_receipt', amount_tokens: 25_000.5, signature: burnSig })]),
+    );
   });
 
   it('never activates on another mint, another memo, a transfer elsewhere, a failed one or SOL; a short amount stays underpaid', async () => {

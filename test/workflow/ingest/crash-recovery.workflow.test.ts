@@ -74,7 +74,9 @@ describe('ingest daemon killed mid-stream (Solana logsSubscribe feed)', () => {
     const published: CapturedTx[] = [];
     await waitFor('the first subscription', async () => fake.subscriptions() === 1, 30_000);
     published.push(...fake.publish(40));
-    const firstKeys = decoded(published).filter((e) => e.kind === 'trade').map(eventKey);
+    const firstKeys = decoded(published)
+      .filter((e) => e.kind === 'trade')
+      .map(eventKey);
     await waitFor('the first batch to be durable', async () => (await tradeKeysIn()).size === firstKeys.length, 15_000);
 
     // Killed while the next transactions are in flight, and more land on chain while it is down.
@@ -137,7 +139,11 @@ describe('worker killed mid-stream', () => {
     await sleep(3000);
     daemon('workers/main-worker.ts', baseEnv(taskQueue));
     const states = await Promise.all(mints.map((m) => client.workflow.getHandle(mintWorkflowId(m)).result() as Promise<LifecycleState>));
-    for (const s of states) expect(s.scores.map((x) => [x.bucket, x.status])).toEqual([[30, 'scored'], [60, 'scored']]);
+    for (const s of states)
+      expect(s.scores.map((x) => [x.bucket, x.status])).toEqual([
+        [30, 'scored'],
+        [60, 'scored'],
+      ]);
     const rows = await t.db('predictions').whereIn('mint', mints).select('mint', 'age_bucket');
     expect(rows.length).toBe(mints.length * 2);
     expect(new Set(rows.map((r: { mint: string; age_bucket: number }) => `${r.mint}:${r.age_bucket}`)).size).toBe(mints.length * 2);

@@ -42,7 +42,13 @@ describe('a replayed stream → exactly the expected predictions', () => {
     const start = Date.UTC(2026, 6, 4, 12);
     const events = [...createMarketSimulator({ seed: 99, launchesPerSecond: 3, mayhemShare: 0.3 }).events(start, start + 4000)];
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'replay-')), 'stream.jsonl');
-    fs.writeFileSync(file, events.map((e) => formatReplayLine(e.at.getTime() - start, e) + '\n').flatMap((l) => [l, l]).join(''));
+    fs.writeFileSync(
+      file,
+      events
+        .map((e) => formatReplayLine(e.at.getTime() - start, e) + '\n')
+        .flatMap((l) => [l, l])
+        .join(''),
+    );
 
     const creates = events.filter((e) => e.kind === 'create');
     const scored = creates.filter((e) => !e.mayhem).map((e) => e.mint);
@@ -62,7 +68,11 @@ describe('a replayed stream → exactly the expected predictions', () => {
     expect(feed.stats()).toMatchObject({ framesReceived: events.length * 2, badFrames: 0 });
 
     const states = await Promise.all(scored.map((m) => w.client.workflow.getHandle(mintWorkflowId(m)).result() as Promise<LifecycleState>));
-    for (const s of states) expect(s.scores.map((x) => [x.bucket, x.status])).toEqual([[30, 'scored'], [60, 'scored']]);
+    for (const s of states)
+      expect(s.scores.map((x) => [x.bucket, x.status])).toEqual([
+        [30, 'scored'],
+        [60, 'scored'],
+      ]);
     for (const m of mayhem) await expect(w.client.workflow.getHandle(mintWorkflowId(m)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
     const rows = (await t.db('predictions').select('mint', 'age_bucket').orderBy(['mint', 'age_bucket'])) as { mint: string; age_bucket: number }[];

@@ -31,8 +31,9 @@ const refresh = async (name: string): Promise<ConditionsRefreshResult> => {
   return result as ConditionsRefreshResult;
 };
 
-const simulate = (seed: number, launchesPerSecond: number, fromMs: number, toMs: number): LaunchEvent[] =>
-  [...createMarketSimulator({ seed, launchesPerSecond, graduationShare: 0.05 }).events(fromMs, toMs)];
+const simulate = (seed: number, launchesPerSecond: number, fromMs: number, toMs: number): LaunchEvent[] => [
+  ...createMarketSimulator({ seed, launchesPerSecond, graduationShare: 0.05 }).events(fromMs, toMs),
+];
 
 describe('market conditions workflow → hourly rollups → GET /api/v1/conditions', () => {
   it('answers a documented 503 before anything was computed and while history is short', async () => {

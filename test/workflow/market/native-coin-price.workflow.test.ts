@@ -50,7 +50,10 @@ describe('native-coin price refresher → Postgres → GET /api/native_coin_pric
     expect(jup.requests() - before).toBe(4); // every attempt of the retry policy reached the source
     const r = await call(`${api.url}/api/native_coin_price`);
     expectConforms('get', '/api/native_coin_price', 200, r.body);
-    expect(r.body).toMatchObject({ usd: jup.capturedSolUsd, source_status: { state: 'down', consecutive_failures: 1, last_error: 'price source answered HTTP 503' } });
+    expect(r.body).toMatchObject({
+      usd: jup.capturedSolUsd,
+      source_status: { state: 'down', consecutive_failures: 1, last_error: 'price source answered HTTP 503' },
+    });
   });
 
   it('does not retry an answer it can never use, and recovers on the next run', async () => {

@@ -5,7 +5,11 @@ import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { startWorker, uniqueId } from '../../support/worker-harness';
 
-type HistoryEvent = { eventType: string; activityTaskScheduledEventAttributes?: { activityType: { name: string } }; workflowExecutionContinuedAsNewEventAttributes?: { input: { payloads: { data: string }[] } } };
+type HistoryEvent = {
+  eventType: string;
+  activityTaskScheduledEventAttributes?: { activityType: { name: string } };
+  workflowExecutionContinuedAsNewEventAttributes?: { input: { payloads: { data: string }[] } };
+};
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
@@ -45,7 +49,11 @@ describe('live projector workflow', () => {
       // The first run refreshed exactly `iterationsPerRun` times, then handed the same input to its successor.
       const { events } = JSON.parse(historyToJSON(await first.fetchHistory())) as { events: HistoryEvent[] };
       const scheduled = events.filter((e) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED');
-      expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType.name)).toEqual(['refreshLiveSnapshot', 'refreshLiveSnapshot', 'refreshLiveSnapshot']);
+      expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType.name)).toEqual([
+        'refreshLiveSnapshot',
+        'refreshLiveSnapshot',
+        'refreshLiveSnapshot',
+      ]);
       const last = events[events.length - 1]!;
       expect(last.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW');
       const carried = last.workflowExecutionContinuedAsNewEventAttributes!.input.payloads[0]!;
@@ -62,7 +70,9 @@ describe('live projector workflow', () => {
       const r = await call(`${api.url}/api/live`);
       expect(r.status).toBe(200);
       expectConforms('get', '/api/live', 200, r.body);
-      expect(await w.metrics.registry.getSingleMetricAsString('temporal_workflow_outcomes_total')).toMatch(/workflow_type="liveProjector",outcome="continued_as_new"[^\n]* [1-9]/);
+      expect(await w.metrics.registry.getSingleMetricAsString('temporal_workflow_outcomes_total')).toMatch(
+        /workflow_type="liveProjector",outcome="continued_as_new"[^\n]* [1-9]/,
+      );
     } finally {
       await handle.terminate('test over');
     }

@@ -57,9 +57,21 @@ function launch(creator = addr('creator')) {
   const mint = addr('mint');
   const at = new Date();
   const create: CreateEvent = {
-    kind: 'create', signature: b58(uniqueId('sig'), 88), ordinal: 0, slot: 1000, at, source: 'test', mint,
-    name: 'Test', symbol: 'TST', uri: 'https://example.invalid/t.json', bondingCurve: addr('curve'), creator, mayhem: false,
-    vSolLamports: 30_000_000_000, vTokensRaw: 1_073_000_000_000_000,
+    kind: 'create',
+    signature: b58(uniqueId('sig'), 88),
+    ordinal: 0,
+    slot: 1000,
+    at,
+    source: 'test',
+    mint,
+    name: 'Test',
+    symbol: 'TST',
+    uri: 'https://example.invalid/t.json',
+    bondingCurve: addr('curve'),
+    creator,
+    mayhem: false,
+    vSolLamports: 30_000_000_000,
+    vTokensRaw: 1_073_000_000_000_000,
   };
   let vSol = create.vSolLamports;
   let vTok = create.vTokensRaw;
@@ -69,7 +81,21 @@ function launch(creator = addr('creator')) {
     const newTok = Math.round(k / vSol);
     const tokens = vTok - newTok;
     vTok = newTok;
-    return { kind: 'trade', signature: b58(uniqueId('sig'), 88), ordinal: 0, slot: 1001, at: new Date(at.getTime() + afterMs), source: 'test', mint, trader, isBuy: true, solLamports: sol, tokensRaw: tokens, vSolLamports: vSol, vTokensRaw: vTok };
+    return {
+      kind: 'trade',
+      signature: b58(uniqueId('sig'), 88),
+      ordinal: 0,
+      slot: 1001,
+      at: new Date(at.getTime() + afterMs),
+      source: 'test',
+      mint,
+      trader,
+      isBuy: true,
+      solLamports: sol,
+      tokensRaw: tokens,
+      vSolLamports: vSol,
+      vTokensRaw: vTok,
+    };
   };
   return { mint, create, trade };
 }
@@ -84,7 +110,10 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     await pipeline.handle(events); // a second feed delivering the same events
     const state = await waitResult(mint);
     await w.maybeRecordHistory(mintWorkflowId(mint), 'mint-not-graduated');
-    expect(state.scores.map((s) => [s.bucket, s.status])).toEqual([[30, 'scored'], [60, 'scored']]);
+    expect(state.scores.map((s) => [s.bucket, s.status])).toEqual([
+      [30, 'scored'],
+      [60, 'scored'],
+    ]);
     expect(state.outcome).toMatchObject({ graduated: false });
 
     const rows = await t.db('predictions').where({ mint }).orderBy('age_bucket');
@@ -95,7 +124,10 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     const r = await call(`${api.url}/api/predictions/by_mint/${mint}`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/predictions/by_mint/{mint}', 200, r.body);
-    expect(r.body.predictions.map((p: { age_bucket: number; did_graduate: boolean }) => [p.age_bucket, p.did_graduate])).toEqual([[30, false], [60, false]]);
+    expect(r.body.predictions.map((p: { age_bucket: number; did_graduate: boolean }) => [p.age_bucket, p.did_graduate])).toEqual([
+      [30, false],
+      [60, false],
+    ]);
 
     const probe = await call(`${api.url}/api/v1/probe/${mint}`);
     expect(probe.status).toBe(200);
@@ -125,7 +157,11 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
   it('records checkpoints as unavailable when the price source is down', async () => {
     jup.setMode('down');
     const { mint, create, trade } = launch();
-    await pipeline.handle([create, trade(100, 1_000_000_000), { kind: 'complete', signature: b58(uniqueId('sig'), 88), ordinal: 0, slot: 1010, at: new Date(), source: 'test', mint }]);
+    await pipeline.handle([
+      create,
+      trade(100, 1_000_000_000),
+      { kind: 'complete', signature: b58(uniqueId('sig'), 88), ordinal: 0, slot: 1010, at: new Date(), source: 'test', mint },
+    ]);
     const state = await waitResult(mint);
     await w.maybeRecordHistory(mintWorkflowId(mint), 'mint-price-source-down');
     expect(state.checkpoints.every((c) => c.error !== null && c.heldAt80 === null)).toBe(true);

@@ -13,7 +13,10 @@ let api: Awaited<ReturnType<typeof startApi>>;
 beforeAll(async () => {
   t = await createTestDatabase();
   // `ingest` is expected but never beats here, so the watchdog has something to alert on.
-  w = await startWorker(t.db, { env: { EXPECTED_DAEMONS: 'api,worker,ingest' }, overrides: { ops: { workflowDeadlinesS: { watchdogTick: 300, stuckProbe: 1 } } } });
+  w = await startWorker(t.db, {
+    env: { EXPECTED_DAEMONS: 'api,worker,ingest' },
+    overrides: { ops: { workflowDeadlinesS: { watchdogTick: 300, stuckProbe: 1 } } },
+  });
   api = await startApi(t.db);
 });
 afterAll(async () => {
