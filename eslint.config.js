@@ -1,16 +1,49 @@
 // @ts-check
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const importX = require('eslint-plugin-import-x');
 const { builtinModules } = require('node:module');
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+/** An import pattern for each role folder named: the folder's index and anything inside it. */
+const folders = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
+/** Workflow code itself (the bundle entry, an area's workflow list, a workflow), never its contract or starter. */
+const WORKFLOW_CODE = String.raw`(^|/)workflows(/[a-z]+)?(/index)?$|(^|/)workflows/.*-workflow$`;
+
+/**
+ * One layer rule: files under `files` may not import from the folders or packages named. Each role folder has one
+ * such block (ESLint takes the last block's options for a rule, so blocks must not overlap).
+ */
+const layer = (files, rule, { folders: banned = [], packages = [], patterns = [] }) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: packages.map((name) => ({ name, message: rule })),
+        patterns: [
+          ...(banned.length ? [{ group: banned, message: rule }] : []),
+          ...(packages.length ? [{ group: packages.map((p) => `${p}/*`), message: rule }] : []),
+          ...patterns,
+        ],
+      },
+    ],
+  },
+});
+
+const TEMPORAL = ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow', '@temporalio/common'];
+const onlyContractsAndStarters = { regex: WORKFLOW_CODE, message: 'Outside the bundle, import a workflow’s contract or starter, never its code.' };
 
 module.exports = tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', '.cache/**', 'coverage/**'] },
   js.configs.recommended,
   {
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
   },
   ...tseslint.configs.recommended,
   {
@@ -22,27 +55,96 @@ module.exports = tseslint.config(
     },
   },
   {
+    // No import cycles anywhere: a cycle is two modules that can no longer be understood (or loaded) one at a time.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
     // No process.env outside the one typed config (tests and dev tooling may read their own switches).
-    files: ['api/**', 'activities/**', 'workers/**', 'db/**', 'domain/**', 'clients/**', 'ingest/**'],
+    files: ['api/**', 'activities/**', 'workers/**', 'db/**', 'domain/**', 'clients/**', 'ingest/**', 'models/**'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through platform/config.ts.' }],
     },
   },
+
+  // Layer rules: which role folder may import which. A rule that holds only by discipline stops holding when the code doubles.
+  layer(['domain/**/*.ts'], 'domain/ is pure: no I/O, no framework; the other layers call it, never the reverse.', {
+    folders: folders('db', 'api', 'activities', 'workflows', 'clients', 'platform', 'ingest', 'workers', 'models', 'scripts', 'bench', 'test'),
+    packages: ['knex', 'pg', 'express', 'pino', ...TEMPORAL],
+  }),
+  layer(
+    ['api/**/*.ts'],
+    'api/ serves reads and starts commands through starters; activities, the model service, workers and ingest are other processes’ code.',
+    {
+      folders: folders('activities', 'workers', 'ingest', 'models'),
+      packages: ['knex', 'pg'],
+      patterns: [onlyContractsAndStarters],
+    },
+  ),
+  layer(['db/**/*.ts'], 'db/ holds stores and read models over domain types: it knows no API, activity, workflow or outside client.', {
+    folders: folders('api', 'activities', 'workflows', 'clients', 'workers', 'ingest', 'models'),
+  }),
+  layer(['platform/**/*.ts'], 'platform/ is shared plumbing: it names no area (pure domain constants aside).', {
+    folders: folders('api', 'activities', 'workflows', 'db', 'clients', 'ingest', 'workers', 'models'),
+  }),
+  layer(['clients/**/*.ts'], 'clients/ speak to outside services in domain types; what they read is stored by the caller, through a port.', {
+    folders: folders('db', 'api', 'activities', 'workflows', 'workers', 'ingest', 'models'),
+    packages: ['knex', 'pg', 'express'],
+  }),
+  layer(['activities/**/*.ts'], 'activities/ are built from stores, clients and the model service; they never reach into the API, workers or ingest.', {
+    folders: folders('api', 'workers', 'ingest'),
+    packages: ['knex', 'pg', 'express'],
+    patterns: [onlyContractsAndStarters],
+  }),
+  layer(['models/**/*.ts'], 'models/ hold in-process model services over stores and domain logic.', {
+    folders: folders('api', 'activities', 'workflows', 'workers', 'ingest', 'clients'),
+    packages: ['express', ...TEMPORAL],
+  }),
+  layer(['ingest/**/*.ts'], 'ingest/ writes facts and starts workflows through their starters.', {
+    folders: folders('api', 'activities', 'workers', 'models'),
+    patterns: [onlyContractsAndStarters],
+  }),
+  layer(['workers/**/*.ts'], 'workers/ compose activity areas; the API and ingest are other processes.', {
+    folders: folders('api', 'ingest'),
+  }),
+  layer(
+    ['workflows/**/*-starter.ts'],
+    'A starter starts its workflow from any process: the Temporal client and contracts only, never stores or workflow code.',
+    {
+      folders: folders('db', 'api', 'activities', 'clients', 'ingest', 'workers', 'models'),
+      patterns: [{ group: ['**/*-workflow'], message: 'A starter names its workflow by the contract’s type name.' }],
+    },
+  ),
   {
     // Workflow code is replayed and must be deterministic: no I/O, no clocks or randomness of its own,
     // activities as types only (their implementations run in the worker, not in the workflow sandbox).
     files: ['workflows/**/*.ts'],
+    // Starters run in the processes that start workflows, never in the workflow sandbox.
+    ignores: ['workflows/**/*-starter.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', 'ws', 'zod', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'].map((name) => ({
-            name,
-            message: 'Workflow code must be deterministic: no I/O or Node built-ins here; do it in an activity.',
-          })),
+          paths: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', 'ws', 'zod', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'].map(
+            (name) => ({
+              name,
+              message: 'Workflow code must be deterministic: no I/O or Node built-ins here; do it in an activity.',
+            }),
+          ),
           patterns: [
-            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only (proxyActivities<typeof …>).' },
-            { group: ['**/platform/**', '**/db/**', '**/api/**', '**/clients/**', '**/ingest/**', '**/workers/**'], message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.' },
+            { group: folders('activities'), allowTypeImports: true, message: 'Import activities as types only (proxyActivities<typeof …>).' },
+            { group: folders('platform'), allowTypeImports: true, message: 'Workflow code takes configuration as input; it may name platform types only.' },
+            { group: ['**/*-starter'], message: 'Starters use the Temporal client: they never enter the workflow bundle.' },
+            {
+              group: folders('db', 'api', 'clients', 'ingest', 'workers', 'models'),
+              message: 'Workflow code may import only domain/, workflows/ and @temporalio/workflow.',
+            },
           ],
         },
       ],

@@ -1,5 +1,10 @@
-/** Test tiers as jest projects: unit (pure), workflow (real Temporal), e2e (HTTP + real Postgres), replay (saved histories). */
+/**
+ * Test tiers as jest projects: unit (pure, the quick loop), unit-slow (pure but long: simulations and walk-forward
+ * backtests, `*.slow.test.ts` beside their area's unit tests), workflow (real Temporal), e2e (HTTP + real Postgres),
+ * replay (saved histories). Only the tiers that need them start Postgres and Temporal.
+ */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+const servers = { globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' };
 const project = (name, extra = {}) => ({
   displayName: name,
   testEnvironment: 'node',
@@ -16,7 +21,11 @@ module.exports = {
   // (Temporal's runtime, pg) keep alive adds up over 50+ files. Workers are recycled once they hold 1 GB.
   maxWorkers: 2,
   workerIdleMemoryLimit: '1GB',
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  projects: [project('unit'), project('workflow'), project('e2e'), project('replay')],
+  projects: [
+    project('unit', { testPathIgnorePatterns: ['\\.slow\\.test\\.ts$'] }),
+    project('unit-slow', { testMatch: ['<rootDir>/test/unit/**/*.slow.test.ts'] }),
+    project('workflow', servers),
+    project('e2e', servers),
+    project('replay', servers),
+  ],
 };

@@ -1,37 +1,16 @@
-import { createMarketConditionsActivities, type MarketConditionsDeps } from './market/market-conditions-activities';
-import { createAccuracyActivities, type AccuracyDeps } from './accuracy/accuracy-activities';
-import { createWalletSignupActivities, type WalletSignupDeps } from './access/wallet-signup-activities';
-import { createPaymentActivities, type PaymentDeps } from './billing/payment-activities';
-import { createPaymentOutboxActivities, type PaymentOutboxDeps } from './billing/payment-outbox-activities';
-import { createBurnActivities, type BurnDeps } from './billing/burn-activities';
-import { createPriceActivities, type PriceDeps } from './market/price-activities';
-import { createLiveProjector, type LiveProjectorDeps } from './mint/live-projector';
-import { createMintActivities, type MintDeps } from './mint/mint-activities';
-import { createWatchdogActivities, type WatchdogDeps } from './ops/watchdog-activities';
+import { accessActivities } from './access';
+import { accuracyActivities } from './accuracy';
+import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
+import { billingActivities } from './billing';
+import { marketActivities } from './market';
+import { mintActivities } from './mint';
+import { opsActivities } from './ops';
 
-export type ActivityDeps = WatchdogDeps &
-  PriceDeps &
-  MarketConditionsDeps &
-  MintDeps &
-  LiveProjectorDeps &
-  AccuracyDeps &
-  WalletSignupDeps &
-  PaymentDeps &
-  PaymentOutboxDeps &
-  BurnDeps;
+/** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
+export const ACTIVITY_AREAS = [opsActivities, marketActivities, mintActivities, accuracyActivities, accessActivities, billingActivities] as const;
 
-/** Every activity the worker registers, built from injected dependencies. */
-export function createActivities(d: ActivityDeps) {
-  return {
-    ...createWatchdogActivities(d),
-    ...createPriceActivities(d),
-    ...createMarketConditionsActivities(d),
-    ...createMintActivities(d),
-    ...createLiveProjector(d),
-    ...createAccuracyActivities(d),
-    ...createWalletSignupActivities(d),
-    ...createPaymentActivities(d),
-    ...createPaymentOutboxActivities(d),
-    ...createBurnActivities(d),
-  };
-}
+export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;
+
+/** Every activity the worker registers, each area built over the one context; a duplicate name stops the worker. */
+export const createActivities = (ctx: WorkerContext, overrides: ActivityOverrides = {}) => mergeActivityAreas(ACTIVITY_AREAS, ctx, overrides);
+export type Activities = ReturnType<typeof createActivities>['activities'];

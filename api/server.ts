@@ -1,19 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest } from '../db/migrate';
-import { createPaymentStarter, paymentTiming } from '../activities/billing/payment-starter';
-import { loadConfig, publicBaseUrl, requireSetting } from '../platform/config';
+import { createHeartbeatStore } from '../db/ops/heartbeat-store';
+import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger, throttledDbLog } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
 import { lazyTemporalClient } from '../platform/temporal-connection';
-import { createHolderBalanceClient } from '../clients/solana/holder-balance-client';
-import { buildApiDeps } from './api-deps';
+import { createApiContext } from './api-area';
 import { createApp } from './app';
 import { version } from '../package.json';
 
-/** Composition root of the API process. */
+/** Composition root of the API process: the shared pieces, then every API area over them. */
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'api');
@@ -23,46 +22,16 @@ async function main() {
   // Holder signup and payments start workflows. Temporal is reached lazily and with a deadline: the API starts and
   // serves reads while it is down, and those commands answer 503. Without TEMPORAL_ADDRESS they always answer 503.
   const temporal = cfg.temporal.address
-    ? { client: lazyTemporalClient(cfg.temporal.address, cfg.temporal.namespace, { callTimeoutMs: cfg.api.temporalCallTimeoutMs }), taskQueue: cfg.temporal.taskQueue }
+    ? {
+        client: lazyTemporalClient(cfg.temporal.address, cfg.temporal.namespace, { callTimeoutMs: cfg.api.temporalCallTimeoutMs }),
+        taskQueue: cfg.temporal.taskQueue,
+      }
     : undefined;
   const metrics = createMetrics('api');
-  const deps = buildApiDeps(db, {
-    log,
-    metrics,
-    validateResponses: cfg.api.validateResponses,
-    version,
-    heartbeatIntervalS: cfg.heartbeatIntervalS,
-    watchdogIntervalS: cfg.watchdog.intervalS,
-    priceRefreshIntervalS: cfg.price.refreshIntervalS,
-    conditionsRefreshS: cfg.conditions.refreshS,
-    conditionsMinHistoryH: cfg.conditions.minHistoryH,
-    expectedDaemons: cfg.expectedDaemons,
-    modelRefitEveryS: cfg.mint.modelRefitEveryS,
-    accuracyRefreshS: cfg.accuracy.refreshIntervalS,
-    liveStaleAfterS: cfg.mint.liveStaleAfterS,
-    access: {
-      authEnabled: cfg.access.authEnabled,
-      keyRequiredAfter: cfg.access.keyRequiredAfter,
-      keyCacheTtlMs: cfg.access.keyCacheTtlMs,
-      holderThresholds: cfg.access.holder.thresholds,
-    },
-    publicPostLimits: cfg.access.publicPostLimits,
-    holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
-    walletSignup: { ttlS: cfg.access.walletSignupTtlS, keyRevealSecret: cfg.access.keyRevealSecret, publicBaseUrl: cfg.api.publicBaseUrl },
-    temporal,
-    billing: {
-      treasury: cfg.billing.treasury,
-      intentWindowS: cfg.billing.intentWindowS,
-      publicBaseUrl: publicBaseUrl(cfg),
-      holderTokenMint: cfg.access.holder.mint,
-      tokenPayment: cfg.billing.tokensPerSol ? { tokensPerSol: cfg.billing.tokensPerSol, rpcUrl: cfg.access.holder.rpcUrl } : undefined,
-      // The worker's outbox sweep starts what the API could not (no Temporal here, or a start that timed out).
-      paymentStarter: temporal && createPaymentStarter(temporal.client, temporal.taskQueue, paymentTiming(cfg.billing), { timeoutMs: 3000 }),
-    },
-  });
+  const ctx = createApiContext({ cfg, db, log, metrics, version, temporal });
   if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
-  const app = createApp(deps);
-  const stopBeat = startHeartbeat(deps.heartbeatStore, 'api', cfg.heartbeatIntervalS, log);
+  const app = createApp(ctx);
+  const stopBeat = startHeartbeat(createHeartbeatStore(db), 'api', cfg.heartbeatIntervalS, log);
   const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
   server.keepAliveTimeout = 65_000;
   // Metrics on the operator port only (loopback by default), never on the public one.

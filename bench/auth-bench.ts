@@ -90,8 +90,17 @@ async function main() {
       const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: DURATION_S });
       const [api1, pg1] = [await apiCpuSeconds(server.url), pgCpuSeconds()];
       const perCallMs = (s: number) => Math.round((s * 1e6) / Math.max(1, r.requests.total)) / 1000;
-      const statuses = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code}×${(s as { count: number }).count}`).join(' ');
-      runs[mode].push({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, statuses, apiCpuMs: perCallMs(api1 - api0), pgCpuMs: perCallMs(pg1 - pg0) });
+      const statuses = Object.entries(r.statusCodeStats ?? {})
+        .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
+        .join(' ');
+      runs[mode].push({
+        rps: Math.round(r.requests.average),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        statuses,
+        apiCpuMs: perCallMs(api1 - api0),
+        pgCpuMs: perCallMs(pg1 - pg0),
+      });
       await server.stop();
       // A run that measured errors measured nothing useful.
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`auth ${mode}: ${r.non2xx} non-2xx answers and ${r.errors} errors (${statuses})`);
@@ -99,15 +108,20 @@ async function main() {
   }
   const counted = await db('api_key_daily_usage').where({ key_id: key.id }).sum('used as n').first();
 
-  console.log(`\nbench:auth — GET /api/v1/live, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${CONNECTIONS} connections, ${DURATION_S}s per run, ${ROUNDS} rounds, loopback`);
+  console.log(
+    `\nbench:auth — GET /api/v1/live, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${CONNECTIONS} connections, ${DURATION_S}s per run, ${ROUNDS} rounds, loopback`,
+  );
   console.log('| round | auth | req/s | p50 ms | p99 ms | API CPU ms/call | Postgres CPU ms/call | statuses |\n|---|---|---|---|---|---|---|---|');
-  for (let i = 0; i < ROUNDS; i++) for (const mode of ['off', 'on'] as const) {
-    const x = runs[mode][i]!;
-    console.log(`| ${i + 1} | ${mode} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.apiCpuMs} | ${x.pgCpuMs} | ${x.statuses} |`);
-  }
+  for (let i = 0; i < ROUNDS; i++)
+    for (const mode of ['off', 'on'] as const) {
+      const x = runs[mode][i]!;
+      console.log(`| ${i + 1} | ${mode} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.apiCpuMs} | ${x.pgCpuMs} | ${x.statuses} |`);
+    }
   const [offRps, onRps] = [median(runs.off.map((x) => x.rps)), median(runs.on.map((x) => x.rps))];
   const [offP99, onP99] = [median(runs.off.map((x) => x.p99)), median(runs.on.map((x) => x.p99))];
-  console.log(`\nauth + quota cost (medians): req/s on ÷ off = ${(onRps / offRps).toFixed(3)} (${((1 - onRps / offRps) * 100).toFixed(1)}% fewer); p99 on ÷ off = ${(onP99 / offP99).toFixed(2)}×`);
+  console.log(
+    `\nauth + quota cost (medians): req/s on ÷ off = ${(onRps / offRps).toFixed(3)} (${((1 - onRps / offRps) * 100).toFixed(1)}% fewer); p99 on ÷ off = ${(onP99 / offP99).toFixed(2)}×`,
+  );
   const [offCpu, onCpu] = [median(runs.off.map((x) => x.apiCpuMs + x.pgCpuMs)), median(runs.on.map((x) => x.apiCpuMs + x.pgCpuMs))];
   console.log(`CPU per call, API + Postgres (medians; steadier than req/s on a shared machine): on ÷ off = ${(onCpu / offCpu).toFixed(3)}`);
   console.log(`calls counted in Postgres during the authenticated runs (warm-ups included): ${Number(counted?.n ?? 0)}`);

@@ -99,10 +99,14 @@ async function run(stack: OwnStack, startedAt: Date) {
     const phase: Phase = { target, from, killAt, to: 0, backAfterMs: undefined, alsoRestarted: [] };
     const newestBefore = target === 'ingest' ? await newestIngestedAt(stack).catch(() => 0) : 0;
     const limitMs = Math.max(PHASE_S * 1000, 90_000);
-    await waitFor(`${target} to be back`, async () => {
-      const now = stack.pid(target);
-      return now !== undefined && now !== pid && (await probe[target](now));
-    }, limitMs).then(
+    await waitFor(
+      `${target} to be back`,
+      async () => {
+        const now = stack.pid(target);
+        return now !== undefined && now !== pid && (await probe[target](now));
+      },
+      limitMs,
+    ).then(
       () => (phase.backAfterMs = Date.now() - killAt),
       () => undefined,
     );
@@ -139,9 +143,18 @@ async function run(stack: OwnStack, startedAt: Date) {
 function report(phases: Phase[], samples: Sample[], c: Consistency, o: { stopCode: number | null; said: string[]; skipped: number }) {
   const s = (ms: number | undefined) => (ms === undefined ? 'n/a' : (ms / 1000).toFixed(1));
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
-  console.log(`\nchaos — ${machineLine()}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} (1/5/15 min)`);
-  console.log(`${PHASE_S} s per kill, simulator ${LAUNCHES_PER_S} launches/s, ${RATE_PER_S} req/s on each of /api/live and /api/v1/live (+2 req/s on a ${QUOTA}-call key); every process on this machine\n`);
-  console.log('| killed | back after (s) | requests | answered | 5xx (of which 500) | longest API silence (s) | while down: answered | while down: statuses | also restarted |');
+  console.log(
+    `\nchaos — ${machineLine()}; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')} (1/5/15 min)`,
+  );
+  console.log(
+    `${PHASE_S} s per kill, simulator ${LAUNCHES_PER_S} launches/s, ${RATE_PER_S} req/s on each of /api/live and /api/v1/live (+2 req/s on a ${QUOTA}-call key); every process on this machine\n`,
+  );
+  console.log(
+    '| killed | back after (s) | requests | answered | 5xx (of which 500) | longest API silence (s) | while down: answered | while down: statuses | also restarted |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const p of phases) {
     const all = windowStats(samples, p.from, p.to);
@@ -153,9 +166,12 @@ function report(phases: Phase[], samples: Sample[], c: Consistency, o: { stopCod
         `${down.answered} / ${down.sent} (${pct(down.answered, down.sent)}) | ${formatOutcomes(down.byOutcome)} | ${p.alsoRestarted.join(', ') || '—'} |`,
     );
   }
-  console.log('\nstatuses per stream over each whole phase (from 3 s before the kill):\n\n| killed | stream | statuses and connection failures |\n|---|---|---|');
+  console.log(
+    '\nstatuses per stream over each whole phase (from 3 s before the kill):\n\n| killed | stream | statuses and connection failures |\n|---|---|---|',
+  );
   const streams = [...new Set(samples.map((x) => x.stream))];
-  for (const p of phases) for (const st of streams) console.log(`| ${p.target} | ${st} | ${formatOutcomes(windowStats(samples, p.from, p.to, st).byOutcome)} |`);
+  for (const p of phases)
+    for (const st of streams) console.log(`| ${p.target} | ${st} | ${formatOutcomes(windowStats(samples, p.from, p.to, st).byOutcome)} |`);
 
   console.log('\n| consistency (after the run) | count |\n|---|---|');
   console.log(`| non-mayhem mints checked (created before the last 95 s) | ${c.mintsChecked} |`);
@@ -176,12 +192,19 @@ function report(phases: Phase[], samples: Sample[], c: Consistency, o: { stopCod
   const counts = [c.missingScores, c.duplicatePredictions, c.withoutLifecycle, c.activatedWithoutPayment, c.quotaRowsOverLimit];
   const aim = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\naims (issue 11):');
-  console.log(`- API answers ≥ 99% of requests while the worker or the ingest is down: ${aim(bg.every((w) => w.answered >= 0.99 * w.sent))} (${bg.map((w) => pct(w.answered, w.sent)).join(', ')})`);
+  console.log(
+    `- API answers ≥ 99% of requests while the worker or the ingest is down: ${aim(bg.every((w) => w.answered >= 0.99 * w.sent))} (${bg.map((w) => pct(w.answered, w.sent)).join(', ')})`,
+  );
   console.log(`- no 500 during any outage (503 instead): ${aim(all500 === 0)} (${all500} × 500)`);
   console.log(`- every process back within 10 s: ${aim(slowest <= BACK_WITHIN_MS)} (slowest ${s(Number.isFinite(slowest) ? slowest : undefined)} s)`);
   console.log(`- all consistency counts 0: ${aim(counts.every((n) => n === 0))}`);
   console.log(`\nnpm start stopped with code ${o.stopCode} on SIGTERM; requests the load generator could not send: ${o.skipped}`);
-  console.log(`supervisor said:\n${o.said.filter((l) => !/^• (starting|database ready)/.test(l)).map((l) => `  ${l}`).join('\n')}`);
+  console.log(
+    `supervisor said:\n${o.said
+      .filter((l) => !/^• (starting|database ready)/.test(l))
+      .map((l) => `  ${l}`)
+      .join('\n')}`,
+  );
 }
 
 main().catch((e) => {

@@ -35,7 +35,9 @@ async function main() {
     fs.renameSync(replayFile + '.tmp', replayFile);
   }
   const expected = countEvents(replayFile);
-  console.log(`replay file: ${expected.total} events (${expected.create} launches, ${expected.trade} trades, ${expected.complete} completions) over ${MINUTES} min`);
+  console.log(
+    `replay file: ${expected.total} events (${expected.create} launches, ${expected.trade} trades, ${expected.complete} completions) over ${MINUTES} min`,
+  );
 
   const bench = await freshBenchDatabase(DB);
   const { db } = bench;
@@ -88,7 +90,9 @@ async function main() {
       const stored = await storedCounts(db);
       if (Date.now() > nextProgress) {
         nextProgress += progressEvery;
-        console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${stored.trade} / ${expected.trade} trades, ${stored.create} / ${expected.create} launches durable`);
+        console.log(
+          `  ${Math.round((Date.now() - started) / 1000)} s: ${stored.trade} / ${expected.trade} trades, ${stored.create} / ${expected.create} launches durable`,
+        );
       }
       if ((stored.trade >= expected.trade && stored.create >= expected.create) || Date.now() > deadline) break;
     }
@@ -113,15 +117,27 @@ async function main() {
   console.log(`market: ${LAUNCHES_PER_S} launches/s, trade intensity ${TRADE_INTENSITY}, ${MINUTES} min replayed at real time`);
   console.log('| figure | value |\n|---|---|');
   const row = (k: string, v: string) => console.log(`| ${k} | ${v} |`);
-  row('events in the replay', `${expected.total} (${(expected.trade / (MINUTES * 60)).toFixed(0)} trades/s, ${(expected.create / (MINUTES * 60)).toFixed(2)} launches/s)`);
-  row('events durable', `${stored.trade + stored.create + stored.complete} in ${ingestDoneS.toFixed(0)} s → ${((stored.trade + stored.create + stored.complete) / ingestDoneS).toFixed(0)} events/s`);
+  row(
+    'events in the replay',
+    `${expected.total} (${(expected.trade / (MINUTES * 60)).toFixed(0)} trades/s, ${(expected.create / (MINUTES * 60)).toFixed(2)} launches/s)`,
+  );
+  row(
+    'events durable',
+    `${stored.trade + stored.create + stored.complete} in ${ingestDoneS.toFixed(0)} s → ${((stored.trade + stored.create + stored.complete) / ingestDoneS).toFixed(0)} events/s`,
+  );
   row('events lost', String(lost));
   row('launch ingest lag p50 / p99', `${fmt(quantiles(launchLag, 0.5))} / ${fmt(quantiles(launchLag, 0.99))} s`);
   for (const [bucket, xs] of Object.entries(lateness.byBucket)) {
-    row(`${bucket} s score lateness p50 / p99 / max`, `${fmt(quantiles(xs, 0.5))} / ${fmt(quantiles(xs, 0.99))} / ${fmt(Math.max(...xs))} s (n = ${xs.length})`);
+    row(
+      `${bucket} s score lateness p50 / p99 / max`,
+      `${fmt(quantiles(xs, 0.5))} / ${fmt(quantiles(xs, 0.99))} / ${fmt(Math.max(...xs))} s (n = ${xs.length})`,
+    );
   }
   row('non-mayhem launches without both scores', String(lateness.missing));
-  row('live-list staleness p50 / p99 / max', `${fmt(quantiles(staleness, 0.5))} / ${fmt(quantiles(staleness, 0.99))} / ${fmt(Math.max(...staleness))} s (n = ${staleness.length})`);
+  row(
+    'live-list staleness p50 / p99 / max',
+    `${fmt(quantiles(staleness, 0.5))} / ${fmt(quantiles(staleness, 0.99))} / ${fmt(Math.max(...staleness))} s (n = ${staleness.length})`,
+  );
   for (const [name, kb] of peaks) row(`peak RSS ${name}`, `${(kb / 1024).toFixed(0)} MiB`);
   if (lost !== 0) process.exitCode = 1;
 }
@@ -142,7 +158,9 @@ function countEvents(file: string) {
 }
 
 async function storedCounts(db: Knex) {
-  const r = await db.raw(`SELECT (SELECT count(*) FROM trades) AS trade, (SELECT count(*) FROM mints) AS create, (SELECT count(*) FROM mint_graduations WHERE completed_at IS NOT NULL) AS complete`);
+  const r = await db.raw(
+    `SELECT (SELECT count(*) FROM trades) AS trade, (SELECT count(*) FROM mints) AS create, (SELECT count(*) FROM mint_graduations WHERE completed_at IS NOT NULL) AS complete`,
+  );
   return r.rows[0] as { trade: number; create: number; complete: number };
 }
 

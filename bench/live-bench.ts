@@ -1,9 +1,10 @@
-import { createLiveProjector } from '../activities/mint/live-projector';
+import { mintActivities } from '../activities/mint';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { WSOL_MINT } from '../domain/market/native-coin';
-import { buildLiveProjectorDeps } from '../workers/activity-deps';
+import { loadConfig } from '../platform/config';
+import { createLogger } from '../platform/logger';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { freshBenchDatabase } from './lib/bench-db';
 import { freePort } from '../scripts/lib/local-temporal';
@@ -31,7 +32,7 @@ async function main() {
   const events = [...createMarketSimulator({ seed: 5, launchesPerSecond: 2.5 }).events(now - 300_000, now)];
   for (let i = 0; i < events.length; i += 5000) await createLaunchEventStore(db).writeBatch(events.slice(i, i + 5000));
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 80, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
-  const projector = createLiveProjector(buildLiveProjectorDeps(db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => new Date(now) }));
+  const projector = mintActivities.create({ cfg: loadConfig({}), db, log: createLogger('silent', 'bench'), now: () => new Date(now) });
   const { tracked } = await projector.refreshLiveSnapshot();
   // Keyed routes are measured as production serves them: authenticated and quota-counted.
   const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
@@ -50,7 +51,9 @@ async function main() {
   await api.stop();
   await bench.stop();
 
-  console.log(`\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`);
+  console.log(
+    `\nbench:live — ${machineLine()}, ${tracked} live mints (/api/live body ${(bytes / 1024).toFixed(0)} KiB), ${CONNECTIONS} connections, ${DURATION_S}s per route, loopback`,
+  );
   console.log('| route | encoding | req/s | p50 ms | p99 ms | statuses |\n|---|---|---|---|---|---|');
   for (const [route, encoding, x] of results) console.log(`| ${route} | ${encoding} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.status} |`);
 }

@@ -44,7 +44,10 @@ function resample(pool: readonly PoolRow[], rng: SeededRandom): PoolRow {
   const growth = f.vSolGrowthSol * Math.exp(0.05 * rng.normal());
   const vSol = f.vSolSol - f.vSolGrowthSol + growth;
   const share = f.topBuyerShare > 0 && f.topBuyerShare < 1 ? Math.min(1, Math.max(0, f.topBuyerShare + 0.01 * rng.normal())) : f.topBuyerShare;
-  return { graduated: p.graduated, features: { ...f, vSolSol: vSol, vSolGrowthSol: growth, currentMult: f.currentMult * (vSol / f.vSolSol) ** 2, topBuyerShare: share } };
+  return {
+    graduated: p.graduated,
+    features: { ...f, vSolSol: vSol, vSolGrowthSol: growth, currentMult: f.currentMult * (vSol / f.vSolSol) ** 2, topBuyerShare: share },
+  };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -131,13 +134,27 @@ function compareIndexes(sample: readonly PoolRow[], queries: readonly MintFeatur
   const [flat, tree] = indexes as [(typeof indexes)[0], (typeof indexes)[0]];
   let same = 0;
   for (const q of queries.slice(WARMUP)) {
-    const a = flat.index.query(toVector(q), DEFAULT_K).map((x) => x.id).join();
-    if (a === tree.index.query(toVector(q), DEFAULT_K).map((x) => x.id).join()) same++;
+    const a = flat.index
+      .query(toVector(q), DEFAULT_K)
+      .map((x) => x.id)
+      .join();
+    if (
+      a ===
+      tree.index
+        .query(toVector(q), DEFAULT_K)
+        .map((x) => x.id)
+        .join()
+    )
+      same++;
   }
   const lat = indexes.map((x) => latencies(queries, (q) => x.index.query(toVector(q), DEFAULT_K)));
-  const out = indexes.map((x, i) => `| ${n.toLocaleString('en')} | ${x.name} | ${f1(x.buildMs)} | ${f1(x.memMb)} | ${cells(lat[i]!.wall)} | ${cells(lat[i]!.cpu)} |`);
+  const out = indexes.map(
+    (x, i) => `| ${n.toLocaleString('en')} | ${x.name} | ${f1(x.buildMs)} | ${f1(x.memMb)} | ${cells(lat[i]!.wall)} | ${cells(lat[i]!.cpu)} |`,
+  );
   const ratio = (a: Latency, b: Latency) => `${f1(a.p50 / b.p50)}× | ${f1(a.p99 / b.p99)}×`;
-  out.push(`| | flat ÷ tree | | | ${ratio(lat[0]!.wall, lat[1]!.wall)} | | ${ratio(lat[0]!.cpu, lat[1]!.cpu)} | answers identical: ${same}/${queries.length - WARMUP} |`);
+  out.push(
+    `| | flat ÷ tree | | | ${ratio(lat[0]!.wall, lat[1]!.wall)} | | ${ratio(lat[0]!.cpu, lat[1]!.cpu)} | answers identical: ${same}/${queries.length - WARMUP} |`,
+  );
   return out;
 }
 
@@ -172,7 +189,7 @@ async function main() {
     const t = performance.now();
     let longestPiece = 0;
     const pieces = measuredPieces(fitGradProbModelSteps(corpus, { ageBucket: 30 }), (ms) => (longestPiece = Math.max(longestPiece, ms)));
-    // Driven as the worker's scorer drives it (activities/mint/knn-mint-scorer.ts): back to the event loop at every yield.
+    // Driven as the worker's scorer drives it (models/mint/knn-mint-scorer.ts): back to the event loop at every yield.
     const { value: model, stallMs } = await longestStall(() => runStepsAsync(pieces, () => new Promise<void>((resolve) => setImmediate(resolve))));
     const fitS = (performance.now() - t) / 1000;
     const s = latencies(queries, (q) => model.score(q));
@@ -182,12 +199,20 @@ async function main() {
   }
 
   const cpu = os.cpus();
-  console.log(`\nbench:score — ${cpu.length} × ${cpu[0]?.model.trim()}, ${(os.totalmem() / 1e9).toFixed(0)} GB, node ${process.version}; load average ${load0.map(f1).join(' ')} at start, ${os.loadavg().map(f1).join(' ')} at end`);
-  console.log(`corpus: ${pool.length} simulated mints (seed 7, 6 h) at 30 s, resampled with noise; ${QUERIES} queries after ${WARMUP} warm-up, k = ${DEFAULT_K}, ${DIMS} features\n`);
-  console.log('| rows | index | build ms | memory MB | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms | CPU p99 ms | CPU max ms |\n|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `\nbench:score — ${cpu.length} × ${cpu[0]?.model.trim()}, ${(os.totalmem() / 1e9).toFixed(0)} GB, node ${process.version}; load average ${load0.map(f1).join(' ')} at start, ${os.loadavg().map(f1).join(' ')} at end`,
+  );
+  console.log(
+    `corpus: ${pool.length} simulated mints (seed 7, 6 h) at 30 s, resampled with noise; ${QUERIES} queries after ${WARMUP} warm-up, k = ${DEFAULT_K}, ${DIMS} features\n`,
+  );
+  console.log(
+    '| rows | index | build ms | memory MB | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms | CPU p99 ms | CPU max ms |\n|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const l of lines) console.log(l);
   console.log('\nWhole grad_prob path (k-d tree, isotonic calibration on the latest 30%), fitted piece by piece as the worker does:\n');
-  console.log('| rows | corpus rows MB | fit s | longest piece, CPU ms | longest event-loop stall, wall ms | score wall p50 ms | wall p99 | wall max | score CPU p50 ms | CPU p99 | CPU max |\n|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| rows | corpus rows MB | fit s | longest piece, CPU ms | longest event-loop stall, wall ms | score wall p50 ms | wall p99 | wall max | score CPU p50 ms | CPU p99 | CPU max |\n|---|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const l of whole) console.log(l);
 }
 

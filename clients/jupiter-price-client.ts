@@ -10,7 +10,10 @@ const entry = z.object({ usdPrice: z.number().positive().finite() }).passthrough
 const body = z.record(z.string(), entry.nullable());
 
 export class PriceSourceError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'PriceSourceError';
   }
@@ -26,27 +29,27 @@ export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: nu
   const timeoutMs = opts.timeoutMs ?? 5000;
   const now = opts.now ?? (() => new Date());
   async function fetchPrices(ids: string[]): Promise<Record<string, { usdPrice: number } | null>> {
-      const url = `${baseUrl}?ids=${ids.join(',')}`;
-      let res: Response;
-      try {
-        res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
-      } catch (e) {
-        throw new PriceSourceError(`price source unreachable: ${(e as Error).message}`, true);
-      }
-      if (!res.ok) {
-        // 4xx other than rate limiting means our request is wrong: retrying will not help.
-        const retryable = res.status >= 500 || res.status === 429;
-        throw new PriceSourceError(`price source answered HTTP ${res.status}`, retryable);
-      }
-      let json: unknown;
-      try {
-        json = await res.json();
-      } catch {
-        throw new PriceSourceError('price source answered invalid JSON', true);
-      }
-      const parsed = body.safeParse(json);
-      if (!parsed.success) throw new PriceSourceError(`price source answered an unexpected shape: ${parsed.error.issues[0]?.message}`, false);
-      return parsed.data;
+    const url = `${baseUrl}?ids=${ids.join(',')}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    } catch (e) {
+      throw new PriceSourceError(`price source unreachable: ${(e as Error).message}`, true);
+    }
+    if (!res.ok) {
+      // 4xx other than rate limiting means our request is wrong: retrying will not help.
+      const retryable = res.status >= 500 || res.status === 429;
+      throw new PriceSourceError(`price source answered HTTP ${res.status}`, retryable);
+    }
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      throw new PriceSourceError('price source answered invalid JSON', true);
+    }
+    const parsed = body.safeParse(json);
+    if (!parsed.success) throw new PriceSourceError(`price source answered an unexpected shape: ${parsed.error.issues[0]?.message}`, false);
+    return parsed.data;
   }
 
   return {

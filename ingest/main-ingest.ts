@@ -10,7 +10,7 @@ import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { buildFeeds } from './build-feeds';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
-import { createLifecycleStarter } from './pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
 async function main() {
@@ -22,7 +22,7 @@ async function main() {
   const store = createLaunchEventStore(db);
   const pipeline = createIngestPipeline({
     store,
-    starter: createLifecycleStarter(client, cfg.temporal.taskQueue, DEFAULT_TIMING),
+    starter: createMintLifecycleStarter(client, cfg.temporal.taskQueue, DEFAULT_TIMING),
     log,
     now: () => new Date(),
   });

@@ -23,15 +23,16 @@ export type DbOptions = {
 export function createDb(databaseUrl: string, poolMax = 10, o: DbOptions = {}): Knex {
   return knex({
     client: 'pg',
-    connection: o.acquireTimeoutMs || o.statementTimeoutMs
-      ? {
-          connectionString: databaseUrl,
-          // A connect that hangs (a partitioned server) gives up with the acquire; keepalive finds dead peers.
-          connectionTimeoutMillis: o.acquireTimeoutMs,
-          statement_timeout: o.statementTimeoutMs,
-          keepAlive: true,
-        }
-      : databaseUrl,
+    connection:
+      o.acquireTimeoutMs || o.statementTimeoutMs
+        ? {
+            connectionString: databaseUrl,
+            // A connect that hangs (a partitioned server) gives up with the acquire; keepalive finds dead peers.
+            connectionTimeoutMillis: o.acquireTimeoutMs,
+            statement_timeout: o.statementTimeoutMs,
+            keepAlive: true,
+          }
+        : databaseUrl,
     pool: { min: 0, max: poolMax },
     ...(o.acquireTimeoutMs ? { acquireConnectionTimeout: o.acquireTimeoutMs } : {}),
     ...(o.log ? { log: dbLog(o.log) } : {}),

@@ -33,7 +33,10 @@ async function main() {
     corpusLimit: flag('--corpus-limit') ?? cfg.mint.corpusLimit,
     minCorpus: flag('--min-corpus') ?? 1,
   };
-  if (args.length !== 1) throw new Error('usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>]> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]');
+  if (args.length !== 1)
+    throw new Error(
+      'usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>]> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]',
+    );
   const ds = openDataset(parseDatasetSpec(args[0]!, path.resolve(root, '..', 'shared', 'data')));
 
   const started = performance.now();
@@ -44,7 +47,10 @@ async function main() {
 }
 
 function progressBars(): ProgressSink & { stop(): void } {
-  const bars = new MultiBar({ stream: process.stderr, hideCursor: true, format: ' {bar} {percentage}% | {phase} {note}', clearOnComplete: false }, Presets.shades_classic);
+  const bars = new MultiBar(
+    { stream: process.stderr, hideCursor: true, format: ' {bar} {percentage}% | {phase} {note}', clearOnComplete: false },
+    Presets.shades_classic,
+  );
   let bar: ReturnType<MultiBar['create']> | null = null;
   let phase = '';
   return {

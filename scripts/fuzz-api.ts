@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import YAML from 'yaml';
-import { buildApiDeps } from '../api/api-deps';
-import { createApp, API_SPEC_PATH } from '../api/app';
+import { createApiContext } from '../api/api-area';
+import { API_SPEC_PATH } from '../api/api-spec';
+import { createApp } from '../api/app';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { migrateToLatest } from '../db/migrate';
 import { createDb } from '../platform/db';
@@ -16,10 +17,8 @@ import { ensureDatabase, startLocalPostgres } from './lib/local-postgres';
 import { freePort, startLocalTemporal } from './lib/local-temporal';
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { createJupiterPriceClient } from '../clients/jupiter-price-client';
 import { loadConfig } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
-import { buildActivityDeps } from '../workers/activity-deps';
 import { buildWorker } from '../workers/build-worker';
 import { seedSimulatedMarket } from './lib/seed-market';
 
@@ -54,31 +53,37 @@ async function main() {
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    activities: createActivities(buildActivityDeps(db, { cfg: loadConfig({}), temporal: temporalClient, priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }), log })),
+    // The price source is a closed port: fuzzing never calls the public price API.
+    activities: createActivities({
+      cfg: loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' }),
+      db,
+      log,
+      temporal: temporalClient,
+      now: () => new Date(),
+    }).activities,
     metrics: createMetrics('worker-fuzz'),
   });
   const workerRun = worker.run();
+  const cfg = loadConfig({
+    // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays.
+    TREASURY_ADDRESS: bs58.encode(randomBytes(32)),
+    // Every fuzz request comes from 127.0.0.1: limits out of its reach, so it reaches the handlers, not 429.
+    PUBLIC_POST_PER_CLIENT_PER_MINUTE: '1000000',
+    PUBLIC_POST_PER_CLIENT_PER_HOUR: '1000000',
+    PUBLIC_POST_GLOBAL_PER_MINUTE: '1000000',
+    PUBLIC_POST_GLOBAL_PER_HOUR: '1000000',
+  });
   const app = createApp(
-    buildApiDeps(db, {
+    createApiContext({
+      cfg,
+      db,
       log: createLogger('error', 'api-fuzz'),
       metrics: createMetrics('api-fuzz'),
-      validateResponses: true,
       version: 'fuzz',
-      heartbeatIntervalS: 15,
-      watchdogIntervalS: 60,
-      priceRefreshIntervalS: 300,
-      expectedDaemons: ['api', 'worker'],
-      modelRefitEveryS: 600,
-      accuracyRefreshS: 300,
-      conditionsRefreshS: 300,
-      conditionsMinHistoryH: 24,
       temporal: { client: temporalClient, taskQueue },
-      // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays; their workflows are
-      // left to an outbox sweep that never runs here.
-      billing: { treasury: bs58.encode(randomBytes(32)) },
-      // Every fuzz request comes from 127.0.0.1: limits out of its reach, so it reaches the handlers, not 429.
-      publicPostLimits: { perClientPerMinute: 1_000_000, perClientPerHour: 1_000_000, globalPerMinute: 1_000_000, globalPerHour: 1_000_000 },
     }),
+    // Unpaid intents' workflows are left to an outbox sweep that never runs here (they would poll a public RPC node).
+    { billing: { paymentStarter: null } },
   );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -98,7 +103,18 @@ async function main() {
   // The key goes on every request in both documented headers: schemathesis fills X-API-Key from the security
   // scheme with its own values otherwise, and two different keys are refused. Its ignored_auth check still
   // sends keyed operations without a key, and with a wrong one, and expects 401.
-  const common = ['run', API_SPEC_PATH, '--url', url, '--workers', '1', '--header', `Authorization: Bearer ${key.plaintext}`, '--header', `X-API-Key: ${key.plaintext}`];
+  const common = [
+    'run',
+    API_SPEC_PATH,
+    '--url',
+    url,
+    '--workers',
+    '1',
+    '--header',
+    `Authorization: Bearer ${key.plaintext}`,
+    '--header',
+    `X-API-Key: ${key.plaintext}`,
+  ];
   let failed = false;
   const runSt = (label: string, args: string[]) =>
     new Promise<number>((resolve) => {
@@ -109,8 +125,18 @@ async function main() {
       child.stdout.on('data', (chunk: Buffer) => process.stdout.write(chunk.toString().replace(/={3,}/g, (m) => '-'.repeat(m.length))));
       child.on('exit', (code) => resolve(code ?? 1));
     });
-  if ((await runSt(`${live.length} live operations, every check`, [...live.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all'])) !== 0) failed = true;
-  if ((await runSt(`${needsSignature.length} operation(s) whose valid input needs a wallet signature`, [...needsSignature.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all', '--exclude-checks', 'positive_data_acceptance'])) !== 0) failed = true;
+  if ((await runSt(`${live.length} live operations, every check`, [...live.flatMap((id) => ['--include-operation-id', id]), '--checks', 'all'])) !== 0)
+    failed = true;
+  if (
+    (await runSt(`${needsSignature.length} operation(s) whose valid input needs a wallet signature`, [
+      ...needsSignature.flatMap((id) => ['--include-operation-id', id]),
+      '--checks',
+      'all',
+      '--exclude-checks',
+      'positive_data_acceptance',
+    ])) !== 0
+  )
+    failed = true;
   if (planned.length) {
     const code = await runSt(`${planned.length} operations not built yet (documented 501)`, [
       ...planned.flatMap((id) => ['--include-operation-id', id]),

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { loadConfig, requireSetting } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
-import { BURN_RECORD_WORKFLOW, burnRecordWorkflowId, type BurnRecordResult } from '../workflows/billing/burn-record-contract';
+import type { BurnRecordResult } from '../workflows/billing/burn-record-contract';
+import { startBurnRecord } from '../workflows/billing/burn-record-starter';
 
 /**
  * `npm run burn:record -- --signature <sig> --kind revenue_commitment --settles 3,4`: an operator records a holder-
@@ -21,13 +21,7 @@ async function main() {
   const cfg = loadConfig();
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   try {
-    const handle = await client.workflow.start(BURN_RECORD_WORKFLOW, {
-      workflowId: burnRecordWorkflowId(values.signature),
-      taskQueue: cfg.temporal.taskQueue,
-      args: [{ signature: values.signature, kind, settles }],
-      // A second run while the first is still retrying waits for the same workflow instead of failing.
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    });
+    const handle = await startBurnRecord(client, cfg.temporal.taskQueue, { signature: values.signature, kind, settles });
     console.log(`recording ${values.signature} as workflow ${handle.workflowId} (open it in the Temporal UI to follow its attempts)`);
     const r = (await handle.result()) as BurnRecordResult;
     console.log(r.inserted ? `recorded burn #${r.id}: ${r.amountTokens} tokens` : `burn #${r.id} was already recorded`);

@@ -20,7 +20,11 @@ import { createSupervisor } from './lib/supervisor';
  * WORKER_METRICS_PORT from the environment): --pg-port, --temporal-port, --temporal-ui-port.
  */
 const { values: args } = parseArgs({
-  options: { 'pg-port': { type: 'string', default: '54329' }, 'temporal-port': { type: 'string', default: '7233' }, 'temporal-ui-port': { type: 'string', default: '8233' } },
+  options: {
+    'pg-port': { type: 'string', default: '54329' },
+    'temporal-port': { type: 'string', default: '7233' },
+    'temporal-ui-port': { type: 'string', default: '8233' },
+  },
 });
 const port = (name: keyof typeof args) => {
   const n = Number(args[name]);
@@ -40,7 +44,16 @@ async function main() {
   const shutdown = async (why: string, code: number) => {
     if (stopping) {
       // Under `npm start` the tsx CLI relays the terminal's Ctrl-C a moment after we got it ourselves.
-      if (Date.now() - stopping > 1000) console.log(`• already stopping (${why}); waiting for ${supervisor.status().filter((s) => s.pid).map((s) => s.name).join(', ') || 'the last process'} …`);
+      if (Date.now() - stopping > 1000)
+        console.log(
+          `• already stopping (${why}); waiting for ${
+            supervisor
+              .status()
+              .filter((s) => s.pid)
+              .map((s) => s.name)
+              .join(', ') || 'the last process'
+          } …`,
+        );
       return;
     }
     stopping = Date.now();

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 echo "• type check"; npx tsc -p tsconfig.json --noEmit
 echo "• eslint"; npx eslint .
+echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
 
 mkdir -p .cache/test

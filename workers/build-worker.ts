@@ -1,5 +1,5 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { createActivities } from '../activities';
+import type { Activities } from '../activities';
 import type { Metrics } from '../platform/metrics';
 import type { MetricsSinks } from '../workflows/metrics-sink';
 import { activityMetricsInterceptor } from './activity-metrics-interceptor';
@@ -9,7 +9,7 @@ export type BuildWorkerOptions = {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: ReturnType<typeof createActivities>;
+  activities: Activities;
   metrics: Metrics;
   /** A prebuilt bundle (tests bundle once per run); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];

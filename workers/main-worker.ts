@@ -1,6 +1,5 @@
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { createJupiterPriceClient } from '../clients/jupiter-price-client';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
@@ -10,16 +9,14 @@ import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
 import { connectTemporalClient } from '../platform/temporal-connection';
-import { SCORE_AGES } from '../domain/scoring/score-age';
-import { buildActivityDeps } from './activity-deps';
 import { buildWorker } from './build-worker';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import path from 'node:path';
-import { ensureLiveProjector } from './live-projector-starter';
-import { ensureSchedules, scheduleSpecs } from './schedules';
+import { scheduleSpecs } from './schedules';
+import { ensureSchedules } from '../workflows/schedule-starter';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
 
-/** Composition root of the worker process: wires stores, clients and activities, then polls Temporal. */
+/** Composition root of the worker process: every activity area over one context, the Schedules, then polls Temporal. */
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'worker');
@@ -30,28 +27,27 @@ async function main() {
   const client = await connectTemporalClient(address, cfg.temporal.namespace);
   const connection = await NativeConnection.connect({ address });
   const metrics = createMetrics('worker');
-  const heartbeatStore = createHeartbeatStore(db);
 
-  const deps = buildActivityDeps(db, { cfg, temporal: client, priceClient: createJupiterPriceClient(cfg.price.sourceUrl), log });
-  const activities = createActivities(deps);
+  const areas = createActivities({ cfg, db, log, temporal: client, now: () => new Date() });
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
-  const worker = await buildWorker({ connection, namespace: cfg.temporal.namespace, taskQueue: cfg.temporal.taskQueue, activities, metrics, workflowBundle });
-  await ensureSchedules(
-    client,
-    cfg.temporal.taskQueue,
-    scheduleSpecs(cfg),
-    true,
-  );
-  await ensureLiveProjector(client, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
-  const stopRefits = deps.mintScorer.startRefitLoop(SCORE_AGES);
-  const stopBeat = startHeartbeat(heartbeatStore, 'worker', cfg.heartbeatIntervalS, log);
+  const worker = await buildWorker({
+    connection,
+    namespace: cfg.temporal.namespace,
+    taskQueue: cfg.temporal.taskQueue,
+    activities: areas.activities,
+    metrics,
+    workflowBundle,
+  });
+  await ensureSchedules(client, cfg.temporal.taskQueue, scheduleSpecs(cfg), true);
+  const stopAreas = await areas.start();
+  const stopBeat = startHeartbeat(createHeartbeatStore(db), 'worker', cfg.heartbeatIntervalS, log);
   const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
   log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');
 
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();
   stopBeat();
-  stopRefits();
+  stopAreas();
   metricsServer.close();
   await connection.close();
   await client.connection.close();

@@ -36,6 +36,7 @@ export async function cachedWorkflowBundle(cacheDir: string): Promise<{ codePath
   const tmp = `${codePath}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, bundle.code);
   fs.renameSync(tmp, codePath);
-  for (const old of fs.readdirSync(cacheDir)) if (old.startsWith('workflow-bundle-') && path.join(cacheDir, old) !== codePath) fs.rmSync(path.join(cacheDir, old), { force: true });
+  for (const old of fs.readdirSync(cacheDir))
+    if (old.startsWith('workflow-bundle-') && path.join(cacheDir, old) !== codePath) fs.rmSync(path.join(cacheDir, old), { force: true });
   return { codePath };
 }

@@ -22,7 +22,14 @@ export function createWalletSignupActivities(d: WalletSignupDeps) {
     },
 
     /** Checks the signature, reads the balance, and mints the key (sealed for the poll) when it suffices. */
-    async completeWalletSignup(i: { linkId: string; wallet: string; message: string; threshold: number; signature: string; keyVisibleS: number }): Promise<SignResult> {
+    async completeWalletSignup(i: {
+      linkId: string;
+      wallet: string;
+      message: string;
+      threshold: number;
+      signature: string;
+      keyVisibleS: number;
+    }): Promise<SignResult> {
       if (!verifyWalletSignature(i.message, i.signature, i.wallet)) return { outcome: 'invalid_signature' };
       const secret = d.keyRevealSecret;
       if (!secret) return { outcome: 'balance_unavailable', detail: 'KEY_REVEAL_SECRET is not configured on the worker' };

@@ -8,7 +8,8 @@ import type { TreasuryStore } from '../../db/billing/treasury-store';
 import { amountToPay, paymentUnitOf, priceUnitsOf } from '../../domain/billing/pay-with';
 import { decidePayment, intentStatusAfter } from '../../domain/billing/payment-matching';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
-import type { TreasuryScanner } from './treasury-scanner';
+import type { TreasuryScanner } from '../../clients/solana/treasury-scanner';
+import type { PaymentCheck, PlanEnd } from '../../workflows/billing/payment-intent-contract';
 
 export type PaymentDeps = {
   paymentIntentStore: PaymentIntentStore;
@@ -27,10 +28,6 @@ export type PaymentDeps = {
   scanMaxAgeMs: number;
   now: () => Date;
 };
-
-/** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
-export type PaymentCheck = { status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated'; receivedUnits: string; countedUnits: string; paidSignature: string | null };
-export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
 
 // The scan reaches back a little before the intent: clocks of payer, node and us differ.
 const SCAN_MARGIN_MS = 10 * 60_000;
@@ -96,7 +93,10 @@ export function createPaymentActivities(d: PaymentDeps) {
       const channel: ReminderChannel = intent.email ? 'email' : intent.telegramId ? 'telegram' : 'none';
       const recipient = intent.email ?? (intent.telegramId ? String(intent.telegramId) : null);
       const now = d.now();
-      const r = await d.reminderStore.begin({ intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: channel === 'none' ? 'no_contact' : 'sending' }, now);
+      const r = await d.reminderStore.begin(
+        { intentMemo: intent.memo, keyId: key.id, planExpiresAt: planEnd, channel, recipient, status: channel === 'none' ? 'no_contact' : 'sending' },
+        now,
+      );
       if (r.channel === 'none' || r.status === 'sent') return { renewed: false, channel: r.channel, status: r.status };
       const failed = async (error: string) => {
         await d.reminderStore.finish(intent.memo, { status: 'failed', error }, d.now());

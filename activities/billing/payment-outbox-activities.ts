@@ -1,9 +1,9 @@
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
-import type { PaymentStarter } from './payment-starter';
+import type { PaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 
 export type PaymentOutboxDeps = {
   paymentIntentStore: PaymentIntentStore;
-  paymentStarter: PaymentStarter;
+  paymentStarter: PaymentIntentStarter;
   /** The API starts each intent's workflow right after writing the row; rows younger than this are its to start. */
   outboxGraceMs: number;
   now: () => Date;

@@ -1,4 +1,5 @@
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
+import type { ConditionsRefreshResult } from '../../workflows/market/market-conditions-contract';
 import { computeConditions, floorHour, historyHours } from '../../domain/market/market-temperature';
 
 export type MarketConditionsDeps = { marketConditionsStore: MarketConditionsStore; conditionsMinHistoryH: number; now: () => Date };
@@ -7,8 +8,6 @@ export type MarketConditionsDeps = { marketConditionsStore: MarketConditionsStor
 const REROLL_RECENT_HOURS = 2;
 /** Bounds one run's work on a database that has weeks of trades and no rollups yet; later runs continue. */
 const MAX_HOURS_PER_RUN = 48;
-
-export type ConditionsRefreshResult = { state: 'ready' | 'warming'; historyHours: number; rolledHours: number; temperature: number | null };
 
 export function createMarketConditionsActivities(d: MarketConditionsDeps) {
   return {
@@ -23,7 +22,10 @@ export function createMarketConditionsActivities(d: MarketConditionsDeps) {
         .filter((h, i) => !rolled.has(h) || i >= hours.length - REROLL_RECENT_HOURS)
         .reverse()
         .slice(0, MAX_HOURS_PER_RUN);
-      await store.rollUp(toRoll.map((h) => new Date(h)), now);
+      await store.rollUp(
+        toRoll.map((h) => new Date(h)),
+        now,
+      );
 
       const history = hours.length ? await store.hourly(new Date(hours[0]!), new Date(floorHour(now.getTime()))) : [];
       const trailing = await store.measureWindows([new Date(now.getTime() - 3_600_000)], 3600);

@@ -3,22 +3,19 @@ import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import { priceSol } from '../../domain/mint/launch-events';
-import { LABEL_VERSION, peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
+import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { CreatorStore } from '../../db/mint/creator-store';
-import { pairKey } from '../../db/mint/mint-read-store';
-import { creatorRecord } from '../../domain/mint/creator-record';
+import type { LiveReadModel } from '../../db/mint/live-read-model';
 import { mintSignals } from '../../domain/mint/mint-signals';
-import { MintTape } from '../../domain/mint/mint-tape';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
-import { freshAmongFirstBuyers, freshFirst3, unknownBuyers } from '../../domain/mint/wallet-freshness';
-import type { MintScorer } from './mint-scorer';
+import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
+import type { MintScorer } from '../../models/mint/mint-scorer';
 
 export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   outcomeStore: OutcomeStore;
-  creatorStore: CreatorStore;
+  readModel: LiveReadModel;
   mintScorer: MintScorer;
   dexPriceClient: PriceClient;
   dexPriceSourceName: string;
@@ -41,15 +38,7 @@ export function createMintActivities(d: MintDeps) {
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<{ predictionId: number; gradProb: number; inserted: boolean }> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
-      const trades = await d.mintReadStore.tradesUntil(input.mint, asOf);
-      const tape = new MintTape(create);
-      for (const t of trades) tape.apply(t);
-      const buyers = unknownBuyers(tape, new Map());
-      const [history, creators] = await Promise.all([
-        d.mintReadStore.walletsWithHistory(buyers.map((wallet) => ({ mint: create.mint, wallet }))),
-        d.creatorStore.aggregates([create.creator], LABEL_VERSION),
-      ]);
-      const freshness = new Map(buyers.map((w) => [w, !history.has(pairKey(create.mint, w))]));
+      const { tape, trades, freshness, creator } = await d.readModel.scoringView(create, asOf);
       const s = await d.mintScorer.score({
         create,
         tradesSoFar: trades,
@@ -58,7 +47,6 @@ export function createMintActivities(d: MintDeps) {
         ageS: (asOf.getTime() - create.at.getTime()) / 1000,
         freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
       });
-      const creator = creatorRecord(creators.get(create.creator) ?? null);
       const r = await d.predictionStore.insertOnce({
         mint: input.mint,
         ageBucket: input.bucket,

@@ -11,7 +11,11 @@ export const AWAITING_PAYMENT_TTL_MS = 1000;
  * change or revocation shows within `ttlMs`, a key's activation by payment within a second. Bounded: the oldest
  * entries go first.
  */
-export function createKeyCache(lookup: (plaintext: string) => Promise<ApiKeyRecord | undefined>, ttlMs: number, o: { maxEntries?: number; now?: () => number } = {}) {
+export function createKeyCache(
+  lookup: (plaintext: string) => Promise<ApiKeyRecord | undefined>,
+  ttlMs: number,
+  o: { maxEntries?: number; now?: () => number } = {},
+) {
   const maxEntries = o.maxEntries ?? 10_000;
   const now = o.now ?? Date.now;
   const entries = new Map<string, Entry>();

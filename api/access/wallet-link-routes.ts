@@ -22,7 +22,8 @@ export function walletLinkRoutes(d: { apiKeyStore: ApiKeyStore; holderBalances: 
     const b = req.body as LinkBody;
     const badWallet = walletAddressError(['body', 'wallet'], b.wallet);
     if (badWallet) throw badWallet;
-    if (b.key_prefix !== access.key.prefix) throw bodyError(['body', 'key_prefix'], 'key_prefix is not the prefix of the calling key', 'value_error', b.key_prefix);
+    if (b.key_prefix !== access.key.prefix)
+      throw bodyError(['body', 'key_prefix'], 'key_prefix is not the prefix of the calling key', 'value_error', b.key_prefix);
     if (!verifyWalletSignature(walletLinkMessage(b.key_prefix, b.wallet), b.signature_b58, b.wallet)) {
       throw bodyError(['body', 'signature_b58'], `not an ed25519 signature by ${b.wallet} of "${walletLinkMessage(b.key_prefix, b.wallet)}"`, 'value_error');
     }

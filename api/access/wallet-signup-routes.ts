@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { Router, type Request } from 'express';
 import type { WalletLinkRecord, WalletLinkStore } from '../../db/access/wallet-link-store';
 import { unsealKey } from '../../domain/access/sealed-key';
 import type { HolderAccess, HolderThresholds } from '../../domain/access/tiers';
 import { walletSignupMessage } from '../../domain/access/wallet-proof';
-import { signUpdate, WALLET_SIGNUP_WORKFLOW, walletSignupWorkflowId, type SignResult, type WalletSignupInput } from '../../workflows/access/wallet-signup-contract';
+import type { SignResult, WalletSignupInput } from '../../workflows/access/wallet-signup-contract';
+import type { WalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
 import { notFound, unavailable } from '../http/http-error';
 import { bodyError, walletAddressError } from './body-error';
 
@@ -27,12 +27,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * to it as an update, and the poll reads the link from Postgres (the key, unsealed, only in its window).
  * Without a Temporal connection (some tools run the API alone) init and sign answer 503.
  */
-export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: string } | undefined; store: WalletLinkStore; settings: WalletSignupSettings; now: () => Date }): Router {
+export function walletSignupRoutes(d: {
+  signups: WalletSignupStarter | undefined;
+  store: WalletLinkStore;
+  settings: WalletSignupSettings;
+  now: () => Date;
+}): Router {
   const r = Router();
-  const temporal = () => {
-    if (!d.temporal) throw unavailable('holder signup needs the workflow service, which this API process is not connected to', 30);
+  const signupStarter = () => {
+    if (!d.signups) throw unavailable('holder signup needs the workflow service, which this API process is not connected to', 30);
     if (!d.settings.keyRevealSecret) throw unavailable('holder signup is not configured on this deployment (KEY_REVEAL_SECRET)', 300);
-    return d.temporal;
+    return d.signups;
   };
 
   const view = (l: WalletLinkRecord, req: Request, withKey: boolean) => {
@@ -62,7 +67,10 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
       const l = await d.store.get(linkId);
       if (l) return l;
     }
-    throw unavailable(`the signup ${linkId} was started but is not recorded yet (the workflow service has no free worker); poll GET /api/signup/wallet/${linkId}`, 2);
+    throw unavailable(
+      `the signup ${linkId} was started but is not recorded yet (the workflow service has no free worker); poll GET /api/signup/wallet/${linkId}`,
+      2,
+    );
   }
 
   r.post('/api/signup/wallet/init', async (req, res) => {
@@ -70,7 +78,7 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
     // Bad input is answered as such even while the workflow service is away.
     const badWallet = walletAddressError(['body', 'wallet'], wallet);
     if (badWallet) throw badWallet;
-    const { client, taskQueue } = temporal();
+    const signups = signupStarter();
     const linkId = randomBytes(16).toString('base64url');
     const now = d.now();
     const input: WalletSignupInput = {
@@ -83,30 +91,26 @@ export function walletSignupRoutes(d: { temporal: { client: Client; taskQueue: s
       expiresAt: new Date(now.getTime() + d.settings.ttlS * 1000).toISOString(),
       keyVisibleS: d.settings.keyVisibleS,
     };
-    await client.workflow.start(WALLET_SIGNUP_WORKFLOW, {
-      taskQueue,
-      workflowId: walletSignupWorkflowId(linkId),
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
+    await signups.start(input);
     // A worker records the row within milliseconds; when none runs, the client hears so within seconds instead of hanging.
     res.json(view(await awaitRow(linkId, 3000), req, false));
   });
 
   r.post('/api/signup/wallet/sign', async (req, res) => {
-    const { client } = temporal();
+    const signups = signupStarter();
     const { link_id: linkId, signature } = req.body as { link_id: string; signature: string };
     const before = await d.store.get(linkId);
     if (!before) throw notFound(`no wallet signup ${linkId}`);
     let result: SignResult | undefined;
     try {
-      result = await client.workflow.getHandle(walletSignupWorkflowId(linkId)).executeUpdate(signUpdate, { args: [{ signature }] });
+      result = await signups.sign(linkId, signature);
     } catch (e) {
       // The workflow has finished (expired, or settled and past its key window): the row says how it ended.
       const now = await d.store.get(linkId);
       if (!now || now.status === 'pending') throw e;
     }
-    if (result?.outcome === 'invalid_signature') throw bodyError(['body', 'signature'], `not an ed25519 signature by ${before.wallet} of this link's message`, 'value_error');
+    if (result?.outcome === 'invalid_signature')
+      throw bodyError(['body', 'signature'], `not an ed25519 signature by ${before.wallet} of this link's message`, 'value_error');
     if (result?.outcome === 'balance_unavailable') throw unavailable('the holder-token balance could not be read; sign again in a moment', 10);
     // The plaintext key is never in this answer: the poll shows it.
     res.json(view((await d.store.get(linkId))!, req, false));

@@ -7,7 +7,14 @@ import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { unavailable } from '../http/http-error';
 
-export type AccuracyRouteDeps = { accuracyStore: AccuracyStore; modelFitStore: ModelFitStore; gateStore: GateStore; modelRefitEveryS: number; accuracyRefreshS: number; now: () => Date };
+export type AccuracyRouteDeps = {
+  accuracyStore: AccuracyStore;
+  modelFitStore: ModelFitStore;
+  gateStore: GateStore;
+  modelRefitEveryS: number;
+  accuracyRefreshS: number;
+  now: () => Date;
+};
 
 /** A fit older than this many refit periods is stale: the worker that should refit it is not doing so. */
 export const FRESH_REFIT_PERIODS = 2;

@@ -37,7 +37,14 @@ export function burnRoutes(d: { burnStore: BurnStore; holderTokenMint: string | 
     res.set('Cache-Control', 'no-store').json({
       token_mint: d.holderTokenMint,
       count,
-      burns: burns.map((b) => ({ id: b.id, kind: b.kind, amount_tokens: b.amountTokens, signature: b.signature, slot: b.slot, executed_at: b.executedAt.toISOString() })),
+      burns: burns.map((b) => ({
+        id: b.id,
+        kind: b.kind,
+        amount_tokens: b.amountTokens,
+        signature: b.signature,
+        slot: b.slot,
+        executed_at: b.executedAt.toISOString(),
+      })),
     });
   });
 

@@ -6,7 +6,8 @@ export function keysRoutes(): Router {
   r.post('/api/keys/new', (_req, res) => {
     res.status(402).json({
       error: 'payment_required',
-      message: 'free key issuance is closed (since 2026-06-11); create a payment intent at /api/upgrade or sign up with the holder token at /api/signup/wallet/init',
+      message:
+        'free key issuance is closed (since 2026-06-11); create a payment intent at /api/upgrade or sign up with the holder token at /api/signup/wallet/init',
       upgrade_url: '/api/upgrade',
     });
   });

@@ -19,10 +19,7 @@ export function payPageRoutes(d: { paymentIntentStore: PaymentIntentStore; publi
     const links = intentLinks(i, d.publicBaseUrl);
     const { amount, splToken } = amountToPay(i);
     const what = splToken ? `${amount} tokens of ${splToken}` : `${amount} SOL`;
-    res
-      .type('html')
-      .set('Cache-Control', 'no-store')
-      .send(`<!doctype html>
+    res.type('html').set('Cache-Control', 'no-store').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(PAYMENT_LABEL)}: pay ${esc(what)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem}code{word-break:break-all;background:#f4f4f4;padding:.1rem .3rem}a.pay{display:inline-block;padding:.6rem 1.2rem;background:#512da8;color:#fff;border-radius:.4rem;text-decoration:none}</style>

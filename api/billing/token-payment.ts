@@ -12,7 +12,9 @@ export type TokenPaymentSettings = { mint: string; tokensPerSol: string; mintDec
  */
 export async function tokenPriceOf(s: TokenPaymentSettings | null, priceLamports: bigint): Promise<TokenPrice> {
   if (!s) {
-    throw new HttpError(422, { detail: [{ loc: ['body', 'pay_with'], msg: 'paying with the holder token is not offered on this deployment; pay with sol', type: 'value_error' }] });
+    throw new HttpError(422, {
+      detail: [{ loc: ['body', 'pay_with'], msg: 'paying with the holder token is not offered on this deployment; pay with sol', type: 'value_error' }],
+    });
   }
   let decimals: number;
   try {

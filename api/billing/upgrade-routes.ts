@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import type { PaymentStarter } from '../../activities/billing/payment-starter';
+import type { PaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import type { IntentCreation } from '../../db/billing/intent-creation';
 import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
 import type { TreasuryStore } from '../../db/billing/treasury-store';
@@ -24,7 +24,7 @@ export type UpgradeRouteDeps = {
   treasuryStore: TreasuryStore;
   planKeys: PlanKeyPort;
   /** Null where the API runs without Temporal (fuzzing); the worker's outbox sweep then starts the workflow. */
-  paymentStarter: PaymentStarter | null;
+  paymentStarter: PaymentIntentStarter | null;
   log: Logger;
   now: () => Date;
 };
@@ -51,11 +51,17 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       if (typeof body.key !== 'string') throw keyError('must be a string: an API key', 'string_type');
       const found = await d.planKeys.findByPlaintext(body.key);
       if (!found) throw keyError('unknown or revoked API key', 'value_error');
-      if (found.tier !== 'free' && found.planExpiresAt === null) throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
+      if (found.tier !== 'free' && found.planExpiresAt === null)
+        throw keyError('this key has a contract plan without end; it is not extended by payment', 'value_error');
       key = { id: found.id, prefix: found.prefix };
     }
     // Bad input is answered as such whatever this deployment offers; only a valid request learns payments are off.
-    if (!d.treasury) throw new HttpError(503, { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 }, { 'Retry-After': '3600' });
+    if (!d.treasury)
+      throw new HttpError(
+        503,
+        { error: 'unavailable', message: 'plan payments are not configured on this deployment (TREASURY_ADDRESS)', retry_after_s: 3600 },
+        { 'Retry-After': '3600' },
+      );
     const amountLamports = planPriceLamports(tier, plan);
     const token = payWith === 'token' ? await tokenPriceOf(d.tokenPayment, amountLamports) : null;
     const now = d.now();

@@ -8,7 +8,19 @@ export type Dependency = 'database' | 'workflow service' | 'upstream service';
 export type DependencyFailure = { dependency: Dependency; cause: string; reason: string };
 
 /** Node socket errors: the peer refused, reset, vanished or never answered. */
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const NET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /**
  * SQLSTATEs that pass: connection exceptions (08…), server shutting down or starting (57P01-57P03), too many
  * connections (53300), out of memory (53200) or disk (53100), a statement timeout (57014), and a serialization
@@ -21,9 +33,23 @@ const PG_CONNECTION = /(^|\s-\s)(Connection terminated|Client has encountered a 
 const GRPC_TRANSIENT = new Set([1, 4, 8, 14]);
 const GRPC_NAMES: Record<number, string> = { 1: 'CANCELLED', 4: 'DEADLINE_EXCEEDED', 8: 'RESOURCE_EXHAUSTED', 14: 'UNAVAILABLE' };
 
-type ErrorLike = { name?: unknown; message?: unknown; code?: unknown; severity?: unknown; details?: unknown; metadata?: unknown; syscall?: unknown; address?: unknown; port?: unknown; cause?: unknown };
+type ErrorLike = {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  severity?: unknown;
+  details?: unknown;
+  metadata?: unknown;
+  syscall?: unknown;
+  address?: unknown;
+  port?: unknown;
+  cause?: unknown;
+};
 
-const firstLine = (m: unknown) => String(m ?? '').split('\n', 1)[0]!.slice(0, 160);
+const firstLine = (m: unknown) =>
+  String(m ?? '')
+    .split('\n', 1)[0]!
+    .slice(0, 160);
 
 function classifyOne(e: ErrorLike): DependencyFailure | undefined {
   if (e.name === 'KnexTimeoutError') return { dependency: 'database', cause: 'timed out waiting for a database connection', reason: 'connection timeout' };

@@ -7,9 +7,18 @@ import { HttpError } from './http-error';
 import { cut } from './safe-input';
 import { safeDetail, toValidationDetail, type ValidationItem } from './validation-detail';
 
-type ValidatorError = Error & { status?: number; errors?: { path?: string; message?: string; errorCode?: string }[]; type?: string; headers?: Record<string, string> };
+type ValidatorError = Error & {
+  status?: number;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+  type?: string;
+  headers?: Record<string, string>;
+};
 
-const THE: Record<DependencyFailure['dependency'], string> = { database: 'the database', 'workflow service': 'the workflow service', 'upstream service': 'a service' };
+const THE: Record<DependencyFailure['dependency'], string> = {
+  database: 'the database',
+  'workflow service': 'the workflow service',
+  'upstream service': 'a service',
+};
 
 /** How long a client should wait before retrying an answer a dependency outage caused. */
 export const DEPENDENCY_RETRY_AFTER_S = 5;
@@ -91,7 +100,11 @@ function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHand
     logOnce(d, 'error', `${dep.dependency}:${dep.cause}`, { dependency: dep.dependency, cause: dep.cause }, `${dep.dependency} unavailable; answering 503`);
     return new HttpError(
       503,
-      { error: 'unavailable', message: `${THE[dep.dependency]} this answer needs is unavailable right now; retry in a few seconds`, retry_after_s: DEPENDENCY_RETRY_AFTER_S },
+      {
+        error: 'unavailable',
+        message: `${THE[dep.dependency]} this answer needs is unavailable right now; retry in a few seconds`,
+        retry_after_s: DEPENDENCY_RETRY_AFTER_S,
+      },
       { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_S) },
     );
   }
@@ -101,7 +114,13 @@ function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHand
     return new HttpError(status, { error: 'client_error', message: cut(String(err.message ?? 'client error'), 200) });
   }
   // Our bug (a response that breaks the contract, a failed invariant): logged with its stack, rate-limited.
-  logOnce(d, 'error', `internal:${req.method}:${(req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute ?? 'unmatched'}:${err?.message}`, { err, path: cut(req.path, 200) }, 'unhandled error');
+  logOnce(
+    d,
+    'error',
+    `internal:${req.method}:${(req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute ?? 'unmatched'}:${err?.message}`,
+    { err, path: cut(req.path, 200) },
+    'unhandled error',
+  );
   return new HttpError(500, { error: 'internal', message: 'internal error' });
 }
 

@@ -22,7 +22,12 @@ export const requestMethod = (req: { method: string }, res: { locals: Record<str
 
 /** An `Allow` value from the validator's list of declared methods ("get, post"): upper case, with HEAD and OPTIONS. */
 export function allowHeader(declared: string | undefined): string {
-  const methods = new Set((declared ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean));
+  const methods = new Set(
+    (declared ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter(Boolean),
+  );
   if (methods.has('GET')) methods.add('HEAD');
   methods.add('OPTIONS');
   const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -5,7 +5,8 @@
  */
 
 /** Field names whose values are secrets, wherever they appear in `loc` or inside an echoed object. */
-const SECRET_NAME = /^(key|api_?key|x-api-key|authorization|cookie|password|passphrase|secret|signature|signature_b58|token|private_?key|seed|mnemonic)$|_(key|secret|token|signature)$/i;
+const SECRET_NAME =
+  /^(key|api_?key|x-api-key|authorization|cookie|password|passphrase|secret|signature|signature_b58|token|private_?key|seed|mnemonic)$|_(key|secret|token|signature)$/i;
 /** An API key's shape, in any field. */
 const KEY_SHAPE = /lp_live_/i;
 
@@ -30,7 +31,8 @@ export function echoInput(loc: readonly (string | number)[], value: unknown): un
   if (loc.some(isSecretName)) return undefined;
   if (isEchoable(value)) value = value.echo();
   if (typeof value === 'string') return KEY_SHAPE.test(value) ? undefined : cut(value);
-  if (value === null || typeof value !== 'object') return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
   const budget = { left: MAX_ECHO_SIZE };
   return smallAndClean(value, 0, budget) ? value : undefined;
 }

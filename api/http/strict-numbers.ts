@@ -35,11 +35,15 @@ export class MalformedNumber implements Echoable {
 }
 
 type NumericParameter = { name: string; in: 'query' | 'path'; type: NumericType };
-type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>>; components?: { parameters?: Record<string, Param>; schemas?: Record<string, Schema> } };
+type Doc = {
+  paths: Record<string, Record<string, { parameters?: Param[] }>>;
+  components?: { parameters?: Record<string, Param>; schemas?: Record<string, Schema> };
+};
 type Param = { $ref?: string; name?: string; in?: string; schema?: Schema };
 type Schema = { $ref?: string; type?: string };
 
-const deref = <T extends { $ref?: string }>(x: T, pool: Record<string, T> | undefined): T => (x.$ref ? deref(pool?.[x.$ref.split('/').pop()!] ?? ({} as T), pool) : x);
+const deref = <T extends { $ref?: string }>(x: T, pool: Record<string, T> | undefined): T =>
+  x.$ref ? deref(pool?.[x.$ref.split('/').pop()!] ?? ({} as T), pool) : x;
 
 /** `GET /api/v1/runners` → its numeric query and path parameters, read once from the document. */
 export function numericParameters(doc: Doc): Map<string, NumericParameter[]> {

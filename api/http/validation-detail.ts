@@ -26,7 +26,8 @@ function lookup(req: RequestParts, loc: (string | number)[]): unknown {
   const [section, ...rest] = loc;
   // Path parameters as the validator matched them (Express resets req.params once its router has finished).
   const params = req.openapi?.pathParams ?? req.params;
-  let v: unknown = section === 'query' ? req.query : section === 'path' ? params : section === 'body' ? req.body : section === 'header' ? req.headers : undefined;
+  let v: unknown =
+    section === 'query' ? req.query : section === 'path' ? params : section === 'body' ? req.body : section === 'header' ? req.headers : undefined;
   for (const k of rest) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string | number, unknown>)[k];
@@ -54,7 +55,14 @@ function classify(code: string, msg: string, input: unknown): { type: string; ct
       return { type: 'missing' };
     case 'type': {
       const want = /must be (\w+)/.exec(msg)?.[1];
-      const map: Record<string, string> = { integer: 'int_parsing', number: 'float_parsing', boolean: 'bool_parsing', string: 'string_type', object: 'model_type', array: 'list_type' };
+      const map: Record<string, string> = {
+        integer: 'int_parsing',
+        number: 'float_parsing',
+        boolean: 'bool_parsing',
+        string: 'string_type',
+        object: 'model_type',
+        array: 'list_type',
+      };
       return { type: (want && map[want]) || 'type_error', ctx: want ? { expected: want } : undefined };
     }
     case 'enum':
@@ -64,7 +72,10 @@ function classify(code: string, msg: string, input: unknown): { type: string; ct
     case 'maxLength':
       return { type: 'string_too_long', ctx: { max_length: Number(/(\d+)/.exec(msg)?.[1]) } };
     case 'minLength':
-      return { type: typeof input === 'string' && input.length === 0 ? 'string_too_short' : 'string_too_short', ctx: { min_length: Number(/(\d+)/.exec(msg)?.[1]) } };
+      return {
+        type: typeof input === 'string' && input.length === 0 ? 'string_too_short' : 'string_too_short',
+        ctx: { min_length: Number(/(\d+)/.exec(msg)?.[1]) },
+      };
     case 'maxItems':
       return { type: 'too_long', ctx: { max_length: Number(/(\d+)/.exec(msg)?.[1]) } };
     case 'minItems':

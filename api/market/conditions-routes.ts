@@ -11,7 +11,10 @@ export function conditionsRoutes(d: { marketConditionsStore: MarketConditionsSto
     const retry = Math.min(300, d.conditionsRefreshS);
     if (!s) throw unavailable('market conditions have not been computed yet; the refresher runs every few minutes', retry);
     if (s.state === 'warming' || !s.conditions) {
-      throw unavailable(`warming up: ${s.historyHours} of the ${d.conditionsMinHistoryH} complete hours of our own history needed to rank the market against`, retry);
+      throw unavailable(
+        `warming up: ${s.historyHours} of the ${d.conditionsMinHistoryH} complete hours of our own history needed to rank the market against`,
+        retry,
+      );
     }
     const c = s.conditions;
     res.set('Cache-Control', `public, max-age=${Math.min(60, d.conditionsRefreshS)}`).json({

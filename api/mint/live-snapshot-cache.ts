@@ -6,7 +6,16 @@ import type { EnrichedMint } from '../../domain/mint/enriched-mint';
 
 const gzipAsync = promisify(gzip);
 
-type LiveBody = { generated_at: string; refresh_interval_s: number; delay_s: number; total_tracked: number; count: number; mints: EnrichedMint[]; stale?: true; age_s?: number };
+type LiveBody = {
+  generated_at: string;
+  refresh_interval_s: number;
+  delay_s: number;
+  total_tracked: number;
+  count: number;
+  mints: EnrichedMint[];
+  stale?: true;
+  age_s?: number;
+};
 
 /** A response body serialised once and compressed once, then sent as bytes to every client that asks. */
 export type PreparedBody = { bytes: Buffer; gzipped: () => Promise<Buffer> };
@@ -61,7 +70,9 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
     const filtered = new Map<string, PreparedBody>();
     const keep = (minProb: number, limit: number) =>
       // With min_prob 0 every tracked mint counts, scored or not; above 0 only scored mints can qualify.
-      parse().mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb)).slice(0, limit);
+      parse()
+        .mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb))
+        .slice(0, limit);
     let lastStale: { key: string; body: PreparedBody } | undefined;
     current = {
       version: s.version,

@@ -1,25 +1,13 @@
 import { Router } from 'express';
-import type { LiveStore } from '../../db/mint/live-store';
-import type { GateStore } from '../../db/accuracy/gate-store';
-import type { CreatorStore } from '../../db/mint/creator-store';
-import { pairKey, type MintReadStore } from '../../db/mint/mint-read-store';
+import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
-import type { PriceStore } from '../../db/market/price-store';
-import { enrichMint } from '../../domain/mint/enriched-mint';
-import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
-import { creatorRecord } from '../../domain/mint/creator-record';
-import { MintTape } from '../../domain/mint/mint-tape';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
-import { unknownBuyers } from '../../domain/mint/wallet-freshness';
 import { notFound } from '../http/http-error';
 
 export type MintRouteDeps = {
   mintReadStore: MintReadStore;
-  liveStore: LiveStore;
+  readModel: LiveReadModel;
   predictionStore: PredictionStore;
-  priceStore: PriceStore;
-  creatorStore: CreatorStore;
-  gateStore: GateStore;
   now: () => Date;
 };
 
@@ -34,29 +22,8 @@ export function mintRoutes(d: MintRouteDeps): Router {
     const mint = await d.mintReadStore.getMint(req.params.mint);
     if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
     if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
-    const tape = new MintTape(mint);
-    for (const t of await d.mintReadStore.tradesUntil(mint.mint, now)) tape.apply(t);
-    const buyers = unknownBuyers(tape, new Map());
-    const [predictions, creators, own, price, gate, seen] = await Promise.all([
-      d.liveStore.latestPredictions([mint.mint]),
-      d.creatorStore.aggregates([mint.creator], LABEL_VERSION),
-      d.creatorStore.ownOutcome(mint.mint, LABEL_VERSION),
-      d.priceStore.latestQuote('SOL'),
-      d.gateStore.read(SURVIVAL_GATE.name),
-      d.mintReadStore.walletsWithHistory(buyers.map((wallet) => ({ mint: mint.mint, wallet }))),
-    ]);
-    res.set('Cache-Control', 'no-store').json(
-      enrichMint({
-        tape,
-        now,
-        prediction: predictions.get(mint.mint) ?? null,
-        creator: creatorRecord(creators.get(mint.creator) ?? null, own),
-        solUsd: price?.usd ?? null,
-        freshness: new Map(buyers.map((w) => [w, !seen.has(pairKey(mint.mint, w))])),
-        graduatedAt: mint.graduatedAt,
-        survivalLive: gate?.state === 'live',
-      }),
-    );
+    const [enriched] = await d.readModel.enriched([mint], now);
+    res.set('Cache-Control', 'no-store').json(enriched);
   });
 
   // Every logged (age bucket × probability) row, with the outcome once resolved.

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
 import { usedPct } from '../../domain/ops/watchdog-rules';
 import { freshness, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
-import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from './dependency-probe';
+import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
 
 /** A tick older than this means the watchdog schedule or the worker has stopped. */
 const STALE_TICK_S = 180;
@@ -60,7 +60,12 @@ export function healthRoutes(d: HealthDeps): Router {
             id: tick.id,
             at: tick.at.toISOString(),
             age_s: ageS,
-            disk: { path: tick.disk.path, total_bytes: tick.disk.totalBytes, free_bytes: tick.disk.freeBytes, used_pct: usedPct(tick.disk.totalBytes, tick.disk.freeBytes) },
+            disk: {
+              path: tick.disk.path,
+              total_bytes: tick.disk.totalBytes,
+              free_bytes: tick.disk.freeBytes,
+              used_pct: usedPct(tick.disk.totalBytes, tick.disk.freeBytes),
+            },
             memory: {
               total_bytes: tick.memory.totalBytes,
               available_bytes: tick.memory.availableBytes,
@@ -70,7 +75,14 @@ export function healthRoutes(d: HealthDeps): Router {
             stale_heartbeats: tick.staleHeartbeats,
           }
         : null,
-      alerts: alerts.map((a) => ({ code: a.code, severity: a.severity, message: a.message, raised_at: a.raisedAt.toISOString(), value: a.value, threshold: a.threshold })),
+      alerts: alerts.map((a) => ({
+        code: a.code,
+        severity: a.severity,
+        message: a.message,
+        raised_at: a.raisedAt.toISOString(),
+        value: a.value,
+        threshold: a.threshold,
+      })),
       dependencies: {
         postgres: view(postgres),
         temporal: temporal ? view(temporal) : { state: 'not_configured', checked_at: null, error: null },

@@ -1,7 +1,6 @@
 import { Router } from 'express';
+import type { CorpusSummary } from '../../db/mint/corpus-store';
 import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
-
-export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
 
 export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Promise<Record<string, string>> }): Router {
   const r = Router();

@@ -41,7 +41,14 @@ export function statusRoutes(d: StatusDeps): Router {
       version: d.version,
       started_at: d.startedAt.toISOString(),
       uptime_s: (now.getTime() - d.startedAt.getTime()) / 1000,
-      live_latency: { route: '/api/live', window_s: Math.round(d.liveLatency.windowMs / 1000), count: lat.count, p50_ms: round(lat.p50), p90_ms: round(lat.p90), p99_ms: round(lat.p99) },
+      live_latency: {
+        route: '/api/live',
+        window_s: Math.round(d.liveLatency.windowMs / 1000),
+        count: lat.count,
+        p50_ms: round(lat.p50),
+        p90_ms: round(lat.p90),
+        p99_ms: round(lat.p99),
+      },
       daemons,
     });
   });

@@ -48,7 +48,12 @@ export async function checkConsistency(stack: OwnStack, o: { from: Date; before:
       const exists = listed.has(mintWorkflowId(m.mint)) || (await workflowExists(temporal, mintWorkflowId(m.mint)));
       if (!exists) withoutLifecycle++;
       if (missing.length === 0) continue;
-      const state = exists ? await temporal.workflow.getHandle(mintWorkflowId(m.mint)).query(stateQuery).catch(() => undefined) : undefined;
+      const state = exists
+        ? await temporal.workflow
+            .getHandle(mintWorkflowId(m.mint))
+            .query(stateQuery)
+            .catch(() => undefined)
+        : undefined;
       const late = missing.filter((b) => state?.scores.find((s) => s.bucket === b)?.status === 'skipped_late').length;
       skippedLate += late;
       if (late < missing.length) missingScores++;

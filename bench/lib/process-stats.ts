@@ -5,7 +5,12 @@ export type ProcessGroup = { name: string; pids: () => number[] };
 
 /** The p-quantile (0..1) of unsorted samples; NaN when there are none. */
 export function quantiles(xs: readonly number[], q: number): number {
-  return percentile([...xs].sort((a, b) => a - b), q * 100) ?? NaN;
+  return (
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      q * 100,
+    ) ?? NaN
+  );
 }
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {

@@ -21,7 +21,11 @@ export function createSolanaConnection(url: string, timeoutMs = 10_000): Connect
 }
 
 export class SolanaRpcCallError extends Error {
-  constructor(message: string, readonly code?: number, cause?: unknown) {
+  constructor(
+    message: string,
+    readonly code?: number,
+    cause?: unknown,
+  ) {
     super(message, { cause });
     this.name = 'SolanaRpcCallError';
   }

@@ -1,6 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { createSolanaConnection, rpcCall } from './solana-connection';
-import { readTreasuryTransaction, type TreasuryTransaction } from './treasury-transaction';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
+import { readTreasuryTransaction } from './treasury-transaction';
 
 /**
  * The treasury's view of the chain over Solana JSON-RPC, with @solana/web3.js pointed at a configurable URL.
@@ -23,7 +24,12 @@ export function createTreasuryRpc(o: { url: string; treasury: string; holderMint
     recentSignatures: ({ address, before, limit }) =>
       rpcCall('getSignaturesForAddress', async () => {
         const sigs = await connection.getSignaturesForAddress(new PublicKey(address), { limit, ...(before ? { before } : {}) }, 'confirmed');
-        return sigs.map((s) => ({ signature: s.signature, slot: s.slot, blockTime: s.blockTime ? new Date(s.blockTime * 1000) : null, failed: s.err !== null }));
+        return sigs.map((s) => ({
+          signature: s.signature,
+          slot: s.slot,
+          blockTime: s.blockTime ? new Date(s.blockTime * 1000) : null,
+          failed: s.err !== null,
+        }));
       }),
     transaction: (signature) =>
       rpcCall('getTransaction', async () => {

@@ -1,24 +1,9 @@
 import type { ParsedInstruction, ParsedTransactionWithMeta, PartiallyDecodedInstruction, TokenBalance } from '@solana/web3.js';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
 
 export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /** SPL Memo v2 and the legacy v1 program; nodes parse both as `spl-memo` with the memo text in `parsed`. */
 export const MEMO_PROGRAM_IDS = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo']);
-
-/** What a treasury payment is, read from a `jsonParsed` transaction. */
-export type TreasuryTransaction = {
-  signature: string;
-  slot: number;
-  blockTime: Date | null;
-  /** A failed transaction moved no lamports; it is recorded so it is not fetched again, and never counts. */
-  failed: boolean;
-  memos: string[];
-  /** Lamports moved to the treasury by System Program transfers, top level and inner (CPI) alike. */
-  lamportsToTreasury: bigint;
-  /** Raw units of the holder mint that reached token accounts the treasury owns; null when no mint was asked for. */
-  tokensToTreasury: { mint: string; raw: bigint } | null;
-  /** The fee payer (first signer): whom an operator would refund. */
-  payer: string | null;
-};
 
 type AnyInstruction = ParsedInstruction | PartiallyDecodedInstruction;
 
@@ -29,7 +14,12 @@ const isParsed = (ix: AnyInstruction): ix is ParsedInstruction => 'parsed' in ix
  * (`jsonParsed`). Only the System Program's own decoding of `transfer` / `transferWithSeed` is trusted for SOL, and
  * only the node's token balances for tokens: a program that merely logs or claims a transfer moves nothing.
  */
-export function readTreasuryTransaction(signature: string, tx: ParsedTransactionWithMeta, treasury: string, holderMint: string | null = null): TreasuryTransaction {
+export function readTreasuryTransaction(
+  signature: string,
+  tx: ParsedTransactionWithMeta,
+  treasury: string,
+  holderMint: string | null = null,
+): TreasuryTransaction {
   const all: AnyInstruction[] = [...tx.transaction.message.instructions];
   for (const inner of tx.meta?.innerInstructions ?? []) all.push(...inner.instructions);
   const memos: string[] = [];

@@ -4,7 +4,10 @@ export type BotMessage = { chatId: number; text: string };
 export type BotSendResult = { messageId: number };
 /** Why Telegram refused a message for good (the user blocked the bot, the chat does not exist): retrying won't help. */
 export class BotRecipientRefused extends Error {
-  constructor(readonly code: number, description: string) {
+  constructor(
+    readonly code: number,
+    description: string,
+  ) {
     super(`Telegram refused the message (${code}): ${description}`);
     this.name = 'BotRecipientRefused';
   }

@@ -52,7 +52,10 @@ export type ExtendPlanResult = { applied: boolean; tier: Tier; plan: Plan | null
 
 /** The key does not exist or was revoked; a permanent condition (activities should not retry it). */
 export class ApiKeyUnavailableError extends Error {
-  constructor(readonly keyId: number, reason: 'unknown' | 'revoked') {
+  constructor(
+    readonly keyId: number,
+    reason: 'unknown' | 'revoked',
+  ) {
     super(`api key ${keyId} is ${reason}`);
     this.name = 'ApiKeyUnavailableError';
   }
@@ -178,7 +181,9 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
           granted_at: now,
         });
         // A granted plan is a paid (or contracted) one: a key minted with an unpaid intent becomes usable here.
-        await trx('api_keys').where({ id: key.id }).update({ tier: next.tier, plan: next.plan, plan_expires_at: next.planExpiresAt, awaiting_payment_of: null });
+        await trx('api_keys')
+          .where({ id: key.id })
+          .update({ tier: next.tier, plan: next.plan, plan_expires_at: next.planExpiresAt, awaiting_payment_of: null });
         return { applied: true, ...next };
       });
     },
@@ -201,7 +206,13 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
 
     /** Live keys with a linked wallet, in id order, a page at a time (the holder re-check walks them). */
     async keysWithWallets(afterId: number, limit: number): Promise<{ id: number; wallet: string; holderBalance: number | null }[]> {
-      const rows = await db('api_keys').whereNotNull('wallet').whereNull('revoked_at').where('id', '>', afterId).orderBy('id').limit(limit).select('id', 'wallet', 'holder_balance');
+      const rows = await db('api_keys')
+        .whereNotNull('wallet')
+        .whereNull('revoked_at')
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .select('id', 'wallet', 'holder_balance');
       return rows.map((r) => ({ id: Number(r.id), wallet: r.wallet, holderBalance: r.holder_balance === null ? null : Number(r.holder_balance) }));
     },
 

@@ -29,7 +29,17 @@ export function createWalletLinkStore(db: Knex) {
   return {
     async insertPending(l: NewWalletLink): Promise<void> {
       await db('wallet_links')
-        .insert({ link_id: l.linkId, wallet: l.wallet, access: l.access, message: l.message, status: 'pending', created_at: l.createdAt, expires_at: l.expiresAt, threshold: l.threshold, updated_at: l.createdAt })
+        .insert({
+          link_id: l.linkId,
+          wallet: l.wallet,
+          access: l.access,
+          message: l.message,
+          status: 'pending',
+          created_at: l.createdAt,
+          expires_at: l.expiresAt,
+          threshold: l.threshold,
+          updated_at: l.createdAt,
+        })
         .onConflict('link_id')
         .ignore();
     },
@@ -80,7 +90,15 @@ export function createWalletLinkStore(db: Knex) {
         await keys.linkWallet(key.id, link.wallet, o.balance, o.at);
         await trx('wallet_links')
           .where({ link_id: linkId })
-          .update({ status: 'fulfilled', balance: o.balance, key_id: key.id, fulfilled_at: o.at, key_ciphertext: o.seal(key.plaintext), key_visible_until: o.visibleUntil, updated_at: o.at });
+          .update({
+            status: 'fulfilled',
+            balance: o.balance,
+            key_id: key.id,
+            fulfilled_at: o.at,
+            key_ciphertext: o.seal(key.plaintext),
+            key_visible_until: o.visibleUntil,
+            updated_at: o.at,
+          });
         return { status: 'fulfilled', keyPrefix: key.prefix, minted: true };
       });
     },

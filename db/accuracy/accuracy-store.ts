@@ -18,7 +18,21 @@ export function createAccuracyStore(db: Knex) {
         .whereRaw('p.predicted_at < po.resolved_at')
         .where('po.label_version', labelVersion)
         .where('o.label_version', labelVersion)
-        .select('p.mint', 'p.age_bucket', 'p.predicted_at', 'p.grad_prob', 'p.model_version', 'p.rug_prob', 'p.runner_odds', 'p.survival_prob', 'p.model_versions', 'po.graduated', 'po.peak_mult_24h', 'o.rugged', 'o.rug_label_version');
+        .select(
+          'p.mint',
+          'p.age_bucket',
+          'p.predicted_at',
+          'p.grad_prob',
+          'p.model_version',
+          'p.rug_prob',
+          'p.runner_odds',
+          'p.survival_prob',
+          'p.model_versions',
+          'po.graduated',
+          'po.peak_mult_24h',
+          'o.rugged',
+          'o.rug_label_version',
+        );
       return rows.map((r) => ({
         mint: r.mint,
         ageBucket: r.age_bucket,

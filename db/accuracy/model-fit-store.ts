@@ -16,7 +16,6 @@ export type ModelFit = {
   fitMs: number;
 };
 
-
 export function createModelFitStore(db: Knex) {
   return {
     /** One row per (predictor, age): a refit replaces it. */

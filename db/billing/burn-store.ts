@@ -79,7 +79,15 @@ export function createBurnStore(db: Knex) {
       const rows = await db('executed_burns').orderBy('executed_at', 'desc').orderBy('id', 'desc').limit(limit);
       return {
         count: Number(total?.n ?? 0),
-        burns: rows.map((r) => ({ id: r.id, kind: r.kind, amountTokens: r.amount_tokens, signature: r.signature, slot: r.slot, tokenMint: r.token_mint, executedAt: r.executed_at })),
+        burns: rows.map((r) => ({
+          id: r.id,
+          kind: r.kind,
+          amountTokens: r.amount_tokens,
+          signature: r.signature,
+          slot: r.slot,
+          tokenMint: r.token_mint,
+          executedAt: r.executed_at,
+        })),
       };
     },
 
@@ -87,15 +95,30 @@ export function createBurnStore(db: Knex) {
     async recordExecuted(b: Omit<ExecutedBurn, 'id'> & { settles: number[]; recordedAt: Date }): Promise<{ id: number; inserted: boolean }> {
       return db.transaction(async (trx) => {
         const inserted = await trx('executed_burns')
-          .insert({ kind: b.kind, signature: b.signature, slot: b.slot, token_mint: b.tokenMint, amount_tokens: b.amountTokens, executed_at: b.executedAt, recorded_at: b.recordedAt })
+          .insert({
+            kind: b.kind,
+            signature: b.signature,
+            slot: b.slot,
+            token_mint: b.tokenMint,
+            amount_tokens: b.amountTokens,
+            executed_at: b.executedAt,
+            recorded_at: b.recordedAt,
+          })
           .onConflict('signature')
           .ignore()
           .returning('id');
-        const id = inserted.length ? Number((inserted[0] as { id: number }).id) : Number((await trx('executed_burns').where({ signature: b.signature }).first('id')).id);
+        const id = inserted.length
+          ? Number((inserted[0] as { id: number }).id)
+          : Number((await trx('executed_burns').where({ signature: b.signature }).first('id')).id);
         if (b.settles.length) {
-          const open = await trx('burn_obligations').whereIn('id', b.settles).whereNull('burn_id').where({ kind: b.kind }).update({ burn_id: id, updated_at: b.recordedAt });
+          const open = await trx('burn_obligations')
+            .whereIn('id', b.settles)
+            .whereNull('burn_id')
+            .where({ kind: b.kind })
+            .update({ burn_id: id, updated_at: b.recordedAt });
           const wanted = new Set(b.settles);
-          if (inserted.length && open !== wanted.size) throw new ObligationsNotOpen(`burn ${b.signature}: ${wanted.size - open} of the obligations to settle are not open ${b.kind} obligations`);
+          if (inserted.length && open !== wanted.size)
+            throw new ObligationsNotOpen(`burn ${b.signature}: ${wanted.size - open} of the obligations to settle are not open ${b.kind} obligations`);
         }
         return { id, inserted: inserted.length > 0 };
       });

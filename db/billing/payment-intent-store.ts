@@ -35,7 +35,23 @@ export type PaymentIntent = {
   workflowStartedAt: Date | null;
 };
 
-export type NewIntent = Pick<PaymentIntent, 'memo' | 'tier' | 'plan' | 'amountLamports' | 'payWith' | 'token' | 'treasury' | 'keyId' | 'keyPrefix' | 'keyMinted' | 'email' | 'telegramId' | 'createdAt' | 'expiresAt'>;
+export type NewIntent = Pick<
+  PaymentIntent,
+  | 'memo'
+  | 'tier'
+  | 'plan'
+  | 'amountLamports'
+  | 'payWith'
+  | 'token'
+  | 'treasury'
+  | 'keyId'
+  | 'keyPrefix'
+  | 'keyMinted'
+  | 'email'
+  | 'telegramId'
+  | 'createdAt'
+  | 'expiresAt'
+>;
 
 const toIntent = (r: any): PaymentIntent => ({
   memo: r.memo,
@@ -112,7 +128,12 @@ export function createPaymentIntentStore(db: Knex) {
 
     /** Intents whose workflow start a crash may have lost (created more than `graceMs` ago, never marked). */
     async unstarted(createdBefore: Date, limit: number): Promise<PaymentIntent[]> {
-      const rows = await db('payment_intents').select(columns(db)).whereNull('workflow_started_at').where('created_at', '<', createdBefore).orderBy('created_at').limit(limit);
+      const rows = await db('payment_intents')
+        .select(columns(db))
+        .whereNull('workflow_started_at')
+        .where('created_at', '<', createdBefore)
+        .orderBy('created_at')
+        .limit(limit);
       return rows.map(toIntent);
     },
 

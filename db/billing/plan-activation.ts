@@ -26,7 +26,9 @@ export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => Plan
         if (intent.status !== 'paid' || !intent.paidSignature) throw new IntentNotPayable(`intent ${memo} is ${intent.status}, not paid`);
         let planExpiresAt: Date;
         try {
-          ({ planExpiresAt } = await o.planKeys(trx).extendPlan({ grantId: `payment:${memo}`, keyId: intent.keyId, tier: intent.tier, plan: intent.plan, days: PLAN_DAYS[intent.plan], now }));
+          ({ planExpiresAt } = await o
+            .planKeys(trx)
+            .extendPlan({ grantId: `payment:${memo}`, keyId: intent.keyId, tier: intent.tier, plan: intent.plan, days: PLAN_DAYS[intent.plan], now }));
         } catch (e) {
           // The key changed after the intent was made (revoked): nothing to activate; an operator refunds the payment.
           if (e instanceof PlanNotExtendable) throw new IntentNotPayable(`intent ${memo}: ${e.message}`);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TreasuryTransaction } from '../../clients/solana/treasury-transaction';
+import type { TreasuryTransaction } from '../../domain/billing/treasury-transaction';
 import type { PaymentUnit } from '../../domain/billing/pay-with';
 import { intentMemoOf } from '../../domain/billing/payment-memo';
 import type { MemoTransfer } from '../../domain/billing/payment-matching';
@@ -58,7 +58,10 @@ export function createTreasuryStore(db: Knex) {
      */
     async receivedFor(memo: string, unit: PaymentUnit): Promise<{ lamports: bigint; tokensRaw: bigint; newestSignature: string | null }> {
       const mine = () => db('treasury_transactions').where({ intent_memo: memo, failed: false });
-      const sum = await mine().first(db.raw('coalesce(sum(lamports), 0)::text AS lamports'), db.raw('coalesce(sum(tokens_raw) FILTER (WHERE token_mint = ?), 0)::text AS tokens', [unit.payWith === 'token' ? unit.mint : null]));
+      const sum = await mine().first(
+        db.raw('coalesce(sum(lamports), 0)::text AS lamports'),
+        db.raw('coalesce(sum(tokens_raw) FILTER (WHERE token_mint = ?), 0)::text AS tokens', [unit.payWith === 'token' ? unit.mint : null]),
+      );
       const newest = await unitFilter(mine(), unit).orderBy('slot', 'desc').first('signature');
       return { lamports: BigInt(sum.lamports), tokensRaw: BigInt(sum.tokens), newestSignature: newest?.signature ?? null };
     },
@@ -68,7 +71,13 @@ export function createTreasuryStore(db: Knex) {
       const rows = await unitFilter(db('treasury_transactions').where({ intent_memo: memo, failed: false }), unit)
         .select('signature', 'slot', 'block_time', 'seen_at', db.raw(`${unitColumn(unit)} AS units`))
         .orderBy([{ column: 'slot' }, { column: 'signature' }]);
-      return rows.map((r: { signature: string; slot: number; block_time: Date | null; seen_at: Date; units: string }) => ({ signature: r.signature, slot: r.slot, blockTime: r.block_time, seenAt: r.seen_at, units: BigInt(r.units) }));
+      return rows.map((r: { signature: string; slot: number; block_time: Date | null; seen_at: Date; units: string }) => ({
+        signature: r.signature,
+        slot: r.slot,
+        blockTime: r.block_time,
+        seenAt: r.seen_at,
+        units: BigInt(r.units),
+      }));
     },
   };
 }

@@ -86,7 +86,13 @@ export function createMarketConditionsStore(db: Knex) {
 
     async save(s: StoredConditions): Promise<void> {
       await db('market_conditions')
-        .insert({ id: 1, computed_at: s.computedAt, state: s.state, history_hours: s.historyHours, snapshot: s.conditions ? JSON.stringify(s.conditions) : null })
+        .insert({
+          id: 1,
+          computed_at: s.computedAt,
+          state: s.state,
+          history_hours: s.historyHours,
+          snapshot: s.conditions ? JSON.stringify(s.conditions) : null,
+        })
         .onConflict('id')
         .merge();
     },

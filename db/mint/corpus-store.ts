@@ -16,6 +16,9 @@ export type ModelCorpusRecord = CorpusRecord & {
   /** Peak price after `observedAt` ÷ the price then; null when the prediction has no outcome row. */
   peakMult: number | null;
 };
+/** What the service has resolved so far: the corpus every model is fitted from (GET /api/scope). */
+export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
+
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
 
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
@@ -37,7 +40,18 @@ export function createCorpusStore(db: Knex) {
       // resolution time would over-represent graduates. Every row here is final (resolved at the horizon).
       .orderBy('p.as_of', 'desc')
       .limit(limit)
-      .select('p.mint', 'p.features', 'p.rug_features', 'p.as_of', 'o.graduated', 'o.rugged', 'o.rug_label_version', 'o.sustained_30m', 'o.resolved_at', 'po.peak_mult_24h');
+      .select(
+        'p.mint',
+        'p.features',
+        'p.rug_features',
+        'p.as_of',
+        'o.graduated',
+        'o.rugged',
+        'o.rug_label_version',
+        'o.sustained_30m',
+        'o.resolved_at',
+        'po.peak_mult_24h',
+      );
     return rows.map((r) => ({
       mint: r.mint,
       features: r.features,
@@ -54,6 +68,14 @@ export function createCorpusStore(db: Knex) {
   return {
     modelCorpus,
 
+    /** The corpus is the set of mints this deployment resolved at 24 h. */
+    async summary(): Promise<CorpusSummary> {
+      const r = await db('mint_outcomes')
+        .select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest'))
+        .first();
+      return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
+    },
+
     /** The grad_prob corpus alone (the benchmark and backtest read it). */
     async corpus(ageBucket: number, labelVersion: string, limit: number): Promise<CorpusRecord[]> {
       const rows = await modelCorpus(ageBucket, labelVersion, RUG_LABEL_VERSION, limit);
@@ -66,7 +88,11 @@ export function createCorpusStore(db: Knex) {
         .join('prediction_outcomes as o', 'o.prediction_id', 'p.id')
         .where('p.age_bucket', ageBucket)
         .groupByRaw('1')
-        .select(db.raw('width_bucket(p.grad_prob, ?::float8[]) as bucket', [`{${EDGES.join(',')}}`]), db.raw('count(*)::int as n'), db.raw('count(*) FILTER (WHERE o.graduated)::int as g'));
+        .select(
+          db.raw('width_bucket(p.grad_prob, ?::float8[]) as bucket', [`{${EDGES.join(',')}}`]),
+          db.raw('count(*)::int as n'),
+          db.raw('count(*) FILTER (WHERE o.graduated)::int as g'),
+        );
       return CONFIDENCE_BANDS.map((b, i) => {
         const r = rows.find((x) => Number(x.bucket) === i);
         return { lo: b.lo, hi: b.hi, n: r?.n ?? 0, graduated: r?.g ?? 0 };

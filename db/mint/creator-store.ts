@@ -6,14 +6,18 @@ export function createCreatorStore(db: Knex) {
   return {
     async aggregates(creators: readonly string[], labelVersion: string): Promise<Map<string, CreatorAggregate>> {
       if (!creators.length) return new Map();
-      const rows = await db('creators').whereIn('creator', creators).where('label_version', labelVersion).select('creator', 'n_resolved', 'n_5x', 'n_graduated', 'n_rugged');
+      const rows = await db('creators')
+        .whereIn('creator', creators)
+        .where('label_version', labelVersion)
+        .select('creator', 'n_resolved', 'n_5x', 'n_graduated', 'n_rugged');
       return new Map(rows.map((r) => [r.creator as string, { nResolved: r.n_resolved, n5x: r.n_5x, nGraduated: r.n_graduated, nRugged: r.n_rugged }]));
     },
 
-    /** The mint's own resolved outcome under `labelVersion`, or null while it is unresolved. */
-    async ownOutcome(mint: string, labelVersion: string): Promise<OwnOutcome | null> {
-      const r = await db('mint_outcomes').where({ mint, label_version: labelVersion }).first('peak_mult_from_launch');
-      return r ? { reached5x: (r.peak_mult_from_launch ?? 0) >= CREATOR_5X } : null;
+    /** The mints' own resolved outcomes under `labelVersion`; a mint still unresolved has none. */
+    async ownOutcomes(mints: readonly string[], labelVersion: string): Promise<Map<string, OwnOutcome>> {
+      if (!mints.length) return new Map();
+      const rows = await db('mint_outcomes').whereIn('mint', mints).where({ label_version: labelVersion }).select('mint', 'peak_mult_from_launch');
+      return new Map(rows.map((r) => [r.mint as string, { reached5x: (r.peak_mult_from_launch ?? 0) >= CREATOR_5X }]));
     },
   };
 }

@@ -148,7 +148,12 @@ export function createLaunchEventStore(db: Knex) {
      */
     async resumeSignature(source: string): Promise<string | null> {
       const trades = await db('trades').where({ source }).whereNotNull('slot').orderBy('seq', 'desc').limit(2000).select('signature', 'slot');
-      const creates = await db('mints').where({ source }).whereNotNull('slot').orderBy('created_at', 'desc').limit(500).select('create_signature as signature', 'slot');
+      const creates = await db('mints')
+        .where({ source })
+        .whereNotNull('slot')
+        .orderBy('created_at', 'desc')
+        .limit(500)
+        .select('create_signature as signature', 'slot');
       return resumeAnchor([...trades, ...creates] as { signature: string; slot: number }[]);
     },
   };

@@ -5,6 +5,11 @@ import { toMintRow, toTrade, type MintRow } from './mint-read-store';
 
 export type LiveMintRow = MintRow;
 
+/** The live list the projector writes and the API serves as is. */
+export const LIVE_SNAPSHOT = 'live';
+/** The Free tier's list: the newest snapshot at least FREE_LIVE_DELAY_S old, with `delay_s` set. */
+export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
+
 /** Reads the live projector needs, and the snapshot it writes. */
 export function createLiveStore(db: Knex) {
   return {

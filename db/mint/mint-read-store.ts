@@ -54,7 +54,20 @@ export function createMintReadStore(db: Knex) {
 
     /** Trades at or before `until`, in time order (ties in ingest order). */
     async tradesUntil(mint: string, until: Date): Promise<TradeEvent[]> {
-      const rows = await db('trades').where({ mint }).where('at', '<=', until).orderBy([{ column: 'at' }, { column: 'seq' }]);
+      const rows = await db('trades')
+        .where({ mint })
+        .where('at', '<=', until)
+        .orderBy([{ column: 'at' }, { column: 'seq' }]);
+      return rows.map(toTrade);
+    },
+
+    /** Trades of several mints at or before `until`, each mint's in time order (ties in ingest order). */
+    async tradesUntilOf(mints: readonly string[], until: Date): Promise<TradeEvent[]> {
+      if (!mints.length) return [];
+      const rows = await db('trades')
+        .whereIn('mint', mints)
+        .where('at', '<=', until)
+        .orderBy([{ column: 'mint' }, { column: 'at' }, { column: 'seq' }]);
       return rows.map(toTrade);
     },
 

@@ -2,7 +2,16 @@ import type { Knex } from 'knex';
 import type { MintOutcome } from '../../domain/mint/outcome-labels';
 import { recomputeCreator } from './creator-store';
 
-export type Checkpoint = { mint: string; afterS: number; observedAt: Date; graduationPriceSol: number | null; priceSol: number | null; held80: boolean | null; source: string; error: string | null };
+export type Checkpoint = {
+  mint: string;
+  afterS: number;
+  observedAt: Date;
+  graduationPriceSol: number | null;
+  priceSol: number | null;
+  held80: boolean | null;
+  source: string;
+  error: string | null;
+};
 
 /** Outcomes and checkpoints: written by activities, idempotent on their natural keys. */
 export function createOutcomeStore(db: Knex) {
@@ -29,7 +38,13 @@ export function createOutcomeStore(db: Knex) {
     },
 
     /** Writes the mint's outcome and each prediction's, then recomputes its creator's record from resolved facts. */
-    async recordOutcome(mint: string, creator: string, o: MintOutcome, perPrediction: { predictionId: number; peakMult24h: number }[], resolvedAt: Date): Promise<void> {
+    async recordOutcome(
+      mint: string,
+      creator: string,
+      o: MintOutcome,
+      perPrediction: { predictionId: number; peakMult24h: number }[],
+      resolvedAt: Date,
+    ): Promise<void> {
       await db.transaction(async (trx) => {
         await trx('mint_outcomes')
           .insert({
@@ -48,7 +63,15 @@ export function createOutcomeStore(db: Knex) {
           .ignore();
         if (perPrediction.length) {
           await trx('prediction_outcomes')
-            .insert(perPrediction.map((p) => ({ prediction_id: p.predictionId, label_version: o.labelVersion, graduated: o.graduated, peak_mult_24h: p.peakMult24h, resolved_at: resolvedAt })))
+            .insert(
+              perPrediction.map((p) => ({
+                prediction_id: p.predictionId,
+                label_version: o.labelVersion,
+                graduated: o.graduated,
+                peak_mult_24h: p.peakMult24h,
+                resolved_at: resolvedAt,
+              })),
+            )
             .onConflict('prediction_id')
             .ignore();
         }

@@ -17,9 +17,14 @@ export function createStatsStore(db: Knex) {
       const since = new Date(now.getTime() - 24 * 3600_000);
       const [mints, grads, trades, preds, lastTrade, feeds] = await Promise.all([
         db('mints').where('created_at', '>=', since).select(db.raw('count(*)::int as n'), db.raw('count(*) FILTER (WHERE mayhem)::int as mayhem')).first(),
-        db('mint_graduations').where((q) => q.where('completed_at', '>=', since).orWhere('migrated_at', '>=', since)).count('* as n').first(),
+        db('mint_graduations')
+          .where((q) => q.where('completed_at', '>=', since).orWhere('migrated_at', '>=', since))
+          .count('* as n')
+          .first(),
         db('trades').where('at', '>=', since).count('* as n').first(),
-        db('predictions').select(db.raw('count(*)::int as total'), db.raw('count(*) FILTER (WHERE predicted_at >= ?)::int as recent', [since])).first(),
+        db('predictions')
+          .select(db.raw('count(*)::int as total'), db.raw('count(*) FILTER (WHERE predicted_at >= ?)::int as recent', [since]))
+          .first(),
         db('trades').max('at as at').first(),
         db('ingest_feed_stats').select('stats'),
       ]);
@@ -38,7 +43,10 @@ export function createStatsStore(db: Knex) {
     },
 
     async recordFeedStats(feed: string, stats: unknown, at: Date): Promise<void> {
-      await db('ingest_feed_stats').insert({ feed, stats: JSON.stringify(stats), updated_at: at }).onConflict('feed').merge();
+      await db('ingest_feed_stats')
+        .insert({ feed, stats: JSON.stringify(stats), updated_at: at })
+        .onConflict('feed')
+        .merge();
     },
   };
 }

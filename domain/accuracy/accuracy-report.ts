@@ -115,9 +115,17 @@ function forwardAccuracy(family: string, target: string, xs: readonly Tagged[]) 
 }
 
 export function buildAccuracyReport(i: AccuracyInput) {
-  const tag = (p: ForwardPrediction, family: string, prob: number, label: boolean): Tagged => ({ prob, label, family, ageBucket: p.ageBucket, predictedAt: p.predictedAt });
+  const tag = (p: ForwardPrediction, family: string, prob: number, label: boolean): Tagged => ({
+    prob,
+    label,
+    family,
+    ageBucket: p.ageBucket,
+    predictedAt: p.predictedAt,
+  });
   const grad = i.predictions.map((p) => tag(p, modelFamily(p.gradVersion), p.gradProb, p.graduated));
-  const rug = i.predictions.flatMap((p) => (p.rugProb === null || p.rugVersion === null || p.rugged === null ? [] : [tag(p, modelFamily(p.rugVersion), p.rugProb, p.rugged)]));
+  const rug = i.predictions.flatMap((p) =>
+    p.rugProb === null || p.rugVersion === null || p.rugged === null ? [] : [tag(p, modelFamily(p.rugVersion), p.rugProb, p.rugged)],
+  );
   const runner = RUNNER_TIERS.map((t) => ({
     tier: tierKey(t),
     xs: i.predictions.flatMap((p) => {

@@ -28,7 +28,7 @@ export function auc(xs: readonly Scored[]): number | null {
   if (pos === 0 || neg === 0) return null;
   const sorted = [...xs].sort((a, b) => a.prob - b.prob);
   let rankSumPos = 0;
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) j++;
     // Ranks i+1 … j share their average.
@@ -78,5 +78,11 @@ export function calibrationCells(xs: readonly Scored[]): CellStats[] {
     c.sumP += x.prob;
     if (x.label) c.positives++;
   }
-  return cells.map((c) => ({ band: c.band, n: c.n, positives: c.positives, meanPredicted: c.n ? c.sumP / c.n : null, actualRate: c.n ? c.positives / c.n : null }));
+  return cells.map((c) => ({
+    band: c.band,
+    n: c.n,
+    positives: c.positives,
+    meanPredicted: c.n ? c.sumP / c.n : null,
+    actualRate: c.n ? c.positives / c.n : null,
+  }));
 }

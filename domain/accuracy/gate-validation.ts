@@ -87,7 +87,11 @@ function ratioAtLeast(s: GateSplit, t: number): boolean {
   return s.high.hits * s.low.n >= t * s.low.hits * s.high.n;
 }
 
-export function evaluateGateValidation(fires: readonly GateFire[], prev: PreviousGateRun | null, c: GateValidationCriteria = GATE_VALIDATION): GateValidationResult {
+export function evaluateGateValidation(
+  fires: readonly GateFire[],
+  prev: PreviousGateRun | null,
+  c: GateValidationCriteria = GATE_VALIDATION,
+): GateValidationResult {
   let noScore = 0;
   let unknown = 0;
   const counted: Counted[] = [];
@@ -107,7 +111,12 @@ export function evaluateGateValidation(fires: readonly GateFire[], prev: Previou
     manufacturedPumpUnknown: counted.filter((f) => f.manufacturedPump === null).length,
     criteria: c,
   };
-  const result = (decision: GateDecision, reason: string, holdTargetN: number | null = null): GateValidationResult => ({ decision, reason, holdTargetN, ...base });
+  const result = (decision: GateDecision, reason: string, holdTargetN: number | null = null): GateValidationResult => ({
+    decision,
+    reason,
+    holdTargetN,
+    ...base,
+  });
 
   if (split.high.n < c.minN || split.low.n < c.minN) {
     return result('warming', `needs ${c.minN} fires in each group; has ${split.high.n} with survival ≥ ${c.splitAt} and ${split.low.n} below`);
@@ -122,7 +131,11 @@ export function evaluateGateValidation(fires: readonly GateFire[], prev: Previou
   }
   if (!ratioAtLeast(split, c.failsBelow)) return result('fails', `ratio ${fmt(split.ratio)} is below ${c.failsBelow}`);
   if (!ratioAtLeast(split, c.validatesAt)) {
-    return result('hold', `ratio ${fmt(split.ratio)} is in [${c.failsBelow}, ${c.validatesAt}): collecting ${c.holdExtraFires} more fires`, n + c.holdExtraFires);
+    return result(
+      'hold',
+      `ratio ${fmt(split.ratio)} is in [${c.failsBelow}, ${c.validatesAt}): collecting ${c.holdExtraFires} more fires`,
+      n + c.holdExtraFires,
+    );
   }
   return result('validates', `ratio ${fmt(split.ratio)} reaches ${c.validatesAt} with at least ${c.minN} fires in each group`);
 }
@@ -130,10 +143,24 @@ export function evaluateGateValidation(fires: readonly GateFire[], prev: Previou
 function stratify(fires: readonly Counted[], splitAt: number): GateStratum[] {
   const out: GateStratum[] = [];
   for (const value of [true, false]) {
-    out.push({ by: 'manufactured_pump', value, split: gateSplit(fires.filter((f) => f.manufacturedPump === value), splitAt) });
+    out.push({
+      by: 'manufactured_pump',
+      value,
+      split: gateSplit(
+        fires.filter((f) => f.manufacturedPump === value),
+        splitAt,
+      ),
+    });
   }
   for (const value of [true, false]) {
-    out.push({ by: 'bundle_detected', value, split: gateSplit(fires.filter((f) => f.bundleDetected === value), splitAt) });
+    out.push({
+      by: 'bundle_detected',
+      value,
+      split: gateSplit(
+        fires.filter((f) => f.bundleDetected === value),
+        splitAt,
+      ),
+    });
   }
   return out;
 }

@@ -1,4 +1,13 @@
-import { auc, brier, calibrationCells, expectedCalibrationError, thresholdBands, type CellStats, type Scored, type ThresholdBand } from '../accuracy/forward-metrics';
+import {
+  auc,
+  brier,
+  calibrationCells,
+  expectedCalibrationError,
+  thresholdBands,
+  type CellStats,
+  type Scored,
+  type ThresholdBand,
+} from '../accuracy/forward-metrics';
 import { RUNNER_TIERS, tierKey, type RunnerTier } from '../scoring/runner-model';
 import type { ForwardPrediction } from './walk-forward';
 
@@ -49,7 +58,10 @@ export function ageReport(ageS: number, preds: readonly ForwardPrediction[]): Ag
     ece: expectedCalibrationError(scored),
     bands: thresholdBands(scored),
     calibration: calibrationCells(scored),
-    runnerRatesFromCall: RUNNER_TIERS.map((tier) => ({ tier, rate: preds.length === 0 ? null : preds.filter((p) => p.peakMultFromCall >= tier).length / preds.length })),
+    runnerRatesFromCall: RUNNER_TIERS.map((tier) => ({
+      tier,
+      rate: preds.length === 0 ? null : preds.filter((p) => p.peakMultFromCall >= tier).length / preds.length,
+    })),
     runnerOdds: runnerOddsCalibration(preds),
   };
 }

@@ -130,7 +130,13 @@ export function labelLaunch(create: CreateEvent, tradesAnyOrder: readonly TradeE
   const observations = SCORE_AGES.map((ageS): Observation => {
     const observedAt = new Date(create.at.getTime() + ageS * 1000);
     const priceSol = priceAt(create, trades, observedAt);
-    return { ageS, observedAt, features: computeFeatures(create, trades, ageS), priceSol, peakMultFromCall: peakMultFrom(priceSol, observedAt, trades, horizonAt) };
+    return {
+      ageS,
+      observedAt,
+      features: computeFeatures(create, trades, ageS),
+      priceSol,
+      peakMultFromCall: peakMultFrom(priceSol, observedAt, trades, horizonAt),
+    };
   });
   return { mint: create.mint, createdAt: create.at, resolvedAt: horizonAt, outcome, observations };
 }

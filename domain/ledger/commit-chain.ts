@@ -16,13 +16,20 @@ export type HourCommit = {
  * commit. Null for an empty hour: an empty hour has no commit, and the next commit links to the last one
  * there was. Refuses leaves of another track or leaf version, outside the hour, or with a repeated id.
  */
-export function planHourCommit(input: { track: string; leafVersion: number; hourStart: Date; leaves: readonly LedgerLeaf[]; previous: CommitRecord | null }): HourCommit | null {
+export function planHourCommit(input: {
+  track: string;
+  leafVersion: number;
+  hourStart: Date;
+  leaves: readonly LedgerLeaf[];
+  previous: CommitRecord | null;
+}): HourCommit | null {
   const { track, leafVersion, hourStart, previous } = input;
   if (input.leaves.length === 0) return null;
   const end = utcHourEnd(hourStart).getTime();
   const ids = new Set<number>();
   for (const leaf of input.leaves) {
-    if (leaf.track !== track || leaf.leafVersion !== leafVersion) throw new RangeError(`leaf ${leaf.id} is ${leaf.track} v${leaf.leafVersion}, not ${track} v${leafVersion}`);
+    if (leaf.track !== track || leaf.leafVersion !== leafVersion)
+      throw new RangeError(`leaf ${leaf.id} is ${leaf.track} v${leaf.leafVersion}, not ${track} v${leafVersion}`);
     const t = leaf.predictedAt.getTime();
     if (!(t >= hourStart.getTime() && t < end)) throw new RangeError(`leaf ${leaf.id} is outside the hour ${hourStart.toISOString()}`);
     if (ids.has(leaf.id)) throw new RangeError(`leaf id ${leaf.id} appears twice`);

@@ -53,7 +53,10 @@ export function verifyProofDocument(doc: ProofDocument, commit?: { track: string
   const fail = (problem: string): ProofVerdict => ({ ok: false, problem });
   if (commit) {
     const matches =
-      doc.track === commit.track && doc.hour === commit.hourStart.toISOString() && doc.leaf_count === commit.leafCount && doc.merkle_root_hex === commit.rootHex;
+      doc.track === commit.track &&
+      doc.hour === commit.hourStart.toISOString() &&
+      doc.leaf_count === commit.leafCount &&
+      doc.merkle_root_hex === commit.rootHex;
     if (!matches) return fail('proof does not match the published commit (track, hour, leaf count, root)');
   }
   if (typeof doc.leaf_payload !== 'string') return fail('leaf_payload is not a string');

@@ -40,9 +40,7 @@ export function leafFormat(name: string, version: number): LeafFormat<unknown> |
   return Object.hasOwn(versions, version) ? versions[version]! : null;
 }
 
-export type ReadLeaf =
-  | { ok: true; track: LedgerTrack; leafVersion: number; leaf: Readonly<Record<string, LeafValue>> }
-  | { ok: false; problem: string };
+export type ReadLeaf = { ok: true; track: LedgerTrack; leafVersion: number; leaf: Readonly<Record<string, LeafValue>> } | { ok: false; problem: string };
 
 /**
  * Reads a leaf payload as a verifier must: canonical JSON (re-serialising it gives the same text, which also

@@ -64,7 +64,11 @@ export function temperatureLabel(t: number): TemperatureLabel {
 }
 
 /** Too little history ranks noise: below this many complete hours the index is "warming" and not published. */
-export function computeConditions(current: WindowActivity, history: readonly WindowActivity[], minHistoryHours: number): Conditions | { warming: true; historyHours: number } {
+export function computeConditions(
+  current: WindowActivity,
+  history: readonly WindowActivity[],
+  minHistoryHours: number,
+): Conditions | { warming: true; historyHours: number } {
   if (history.length < Math.max(1, minHistoryHours)) return { warming: true, historyHours: history.length };
   const components = COMPONENTS.map((c) => ({
     name: c.name,

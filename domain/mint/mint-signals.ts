@@ -24,7 +24,8 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 export function botWallets(tape: MintTape): Set<string> {
   const bots = new Set([...tape.sniperWallets(), ...tape.bundleWallets]);
   for (const [wallet, w] of tape.wallets) {
-    if (w.firstBuyAt !== null && w.firstSellAt !== null && w.firstSellAt >= w.firstBuyAt && w.firstSellAt - w.firstBuyAt <= FLIP_WINDOW_S * 1000) bots.add(wallet);
+    if (w.firstBuyAt !== null && w.firstSellAt !== null && w.firstSellAt >= w.firstBuyAt && w.firstSellAt - w.firstBuyAt <= FLIP_WINDOW_S * 1000)
+      bots.add(wallet);
   }
   bots.delete(tape.create.creator);
   return bots;

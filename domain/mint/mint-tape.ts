@@ -5,7 +5,15 @@ import { CURVE, priceSol, type CreateEvent, type TradeEvent } from './launch-eve
  * it incrementally. Memory per mint is bounded: wallets are bounded by the curve's buyers, and the 60 s
  * activity window keeps only trades younger than a minute.
  */
-export type WalletPosition = { solIn: number; tokens: number; bought: number; sold: number; trades: number; firstBuyAt: number | null; firstSellAt: number | null };
+export type WalletPosition = {
+  solIn: number;
+  tokens: number;
+  bought: number;
+  sold: number;
+  trades: number;
+  firstBuyAt: number | null;
+  firstSellAt: number | null;
+};
 
 /** A buy this soon after the creation is a sniper's (no person reads a new listing that fast). */
 export const SNIPE_WINDOW_S = 3;

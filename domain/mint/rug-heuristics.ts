@@ -45,9 +45,19 @@ export function rugFlags(tape: MintTape, freshFirst3: number | null, vaults: rea
     { flag: 'holder_concentration', value: round(top), threshold: RUG_THRESHOLDS.holderConcentration, triggered: top >= RUG_THRESHOLDS.holderConcentration },
   ];
   if (freshFirst3 !== null && tape.firstBuyers.length === 3) {
-    flags.push({ flag: 'fresh_wallet_first3', value: freshFirst3, threshold: RUG_THRESHOLDS.freshFirst3, triggered: freshFirst3 >= RUG_THRESHOLDS.freshFirst3 });
+    flags.push({
+      flag: 'fresh_wallet_first3',
+      value: freshFirst3,
+      threshold: RUG_THRESHOLDS.freshFirst3,
+      triggered: freshFirst3 >= RUG_THRESHOLDS.freshFirst3,
+    });
   }
-  flags.push({ flag: 'bundle_dump_in_progress', value: round(b.soldShare), threshold: RUG_THRESHOLDS.bundleDump, triggered: b.pct > 0 && b.soldShare >= RUG_THRESHOLDS.bundleDump });
+  flags.push({
+    flag: 'bundle_dump_in_progress',
+    value: round(b.soldShare),
+    threshold: RUG_THRESHOLDS.bundleDump,
+    triggered: b.pct > 0 && b.soldShare >= RUG_THRESHOLDS.bundleDump,
+  });
   return flags;
 }
 

@@ -48,7 +48,10 @@ export function evaluateWatchdog(o: WatchdogObservation): AlertCandidate[] {
     alerts.push({ code: 'memory_high', severity: 'warning', message: `memory is ${mem}% used`, value: mem, threshold: THRESHOLDS.memoryUsedWarnPct });
   }
   if (o.stuck.count >= THRESHOLDS.stuckWorkflows) {
-    const kinds = Object.entries(o.stuck.byType).filter(([, n]) => n > 0).map(([t, n]) => `${t}: ${n}`).join(', ');
+    const kinds = Object.entries(o.stuck.byType)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t}: ${n}`)
+      .join(', ');
     alerts.push({
       code: 'stuck_workflows',
       severity: 'critical',

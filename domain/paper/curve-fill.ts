@@ -81,8 +81,10 @@ const big = BigInt;
 const num = Number;
 
 function checkReserves(r: CurveReserves): void {
-  if (!Number.isSafeInteger(r.vSolLamports) || r.vSolLamports <= 0) throw new RangeError(`vSol must be a positive whole number of lamports, got ${r.vSolLamports}`);
-  if (!Number.isSafeInteger(r.vTokensRaw) || r.vTokensRaw <= 0) throw new RangeError(`vTokens must be a positive whole number of raw units, got ${r.vTokensRaw}`);
+  if (!Number.isSafeInteger(r.vSolLamports) || r.vSolLamports <= 0)
+    throw new RangeError(`vSol must be a positive whole number of lamports, got ${r.vSolLamports}`);
+  if (!Number.isSafeInteger(r.vTokensRaw) || r.vTokensRaw <= 0)
+    throw new RangeError(`vTokens must be a positive whole number of raw units, got ${r.vTokensRaw}`);
 }
 
 function checkAmount(x: number, what: string): void {

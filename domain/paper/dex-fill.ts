@@ -53,7 +53,8 @@ export function checkDexConfig(c: DexConfig): DexConfig {
   checkBps(c.feeBps, 'DEX fee');
   if (c.impact.kind === 'constant_product') {
     const { poolSolLamports: s, poolTokensRaw: t } = c.impact;
-    if (!Number.isSafeInteger(s) || s <= 0 || !Number.isSafeInteger(t) || t <= 0) throw new RangeError('the DEX pool must hold a positive whole number of lamports and raw tokens');
+    if (!Number.isSafeInteger(s) || s <= 0 || !Number.isSafeInteger(t) || t <= 0)
+      throw new RangeError('the DEX pool must hold a positive whole number of lamports and raw tokens');
   }
   return c;
 }

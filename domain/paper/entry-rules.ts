@@ -30,7 +30,8 @@ export type EntryContext = {
   cashLamports: number;
 };
 
-export type NoEntryReason = 'mayhem' | 'not_a_scoring_age' | 'below_threshold' | 'already_entered' | 'bankroll_too_small' | 'curve_complete' | 'amount_too_small';
+export type NoEntryReason =
+  'mayhem' | 'not_a_scoring_age' | 'below_threshold' | 'already_entered' | 'bankroll_too_small' | 'curve_complete' | 'amount_too_small';
 
 export type EntryDecision = { enter: true; position: PaperPosition } | { enter: false; reason: NoEntryReason };
 

@@ -27,10 +27,7 @@ export function selectPostmortems<S>(trades: readonly PostmortemInput<S>[], q: P
     if (lossPct < q.minLossPct) continue;
     out.push({ ...t, lossPct, pnlLamports: pnl.pnlLamports });
   }
-  out.sort(
-    (a, b) =>
-      b.position.exit!.atMs - a.position.exit!.atMs || cmp(a.position.strategy, b.position.strategy) || cmp(a.position.mint, b.position.mint),
-  );
+  out.sort((a, b) => b.position.exit!.atMs - a.position.exit!.atMs || cmp(a.position.strategy, b.position.strategy) || cmp(a.position.mint, b.position.mint));
   return out.slice(0, q.limit);
 }
 

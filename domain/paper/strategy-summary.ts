@@ -64,7 +64,12 @@ export type StrategySummary = {
 
 export const DEFAULT_RECENT_TRADES = 20;
 
-export function summarizeStrategy(strategy: Strategy, positions: readonly PaperPosition[], c: PaperConfig, recentLimit = DEFAULT_RECENT_TRADES): StrategySummary {
+export function summarizeStrategy(
+  strategy: Strategy,
+  positions: readonly PaperPosition[],
+  c: PaperConfig,
+  recentLimit = DEFAULT_RECENT_TRADES,
+): StrategySummary {
   const own = positions.map((p) => {
     if (p.strategy !== strategy.id) throw new RangeError(`position ${p.mint} belongs to ${p.strategy}, not ${strategy.id}`);
     return p;

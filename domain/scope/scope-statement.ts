@@ -13,10 +13,31 @@ export type PredictionScope = { field: string; ages_s: number[]; description: st
 
 export const PREDICTIONS: PredictionScope[] = [
   { field: 'grad_prob', ages_s: [30, 60], description: 'calibrated k-NN probability that the bonding curve completes (graduates) within 24 h', status: 'live' },
-  { field: 'rug_prob', ages_s: [30, 60], description: 'k-NN probability of the versioned rug label (rug-v2) within 24 h; null while its predictor is warming', status: 'live' },
-  { field: 'runner_prob_{2x,3x,5x,10x,20x}_from_now', ages_s: [30, 60], description: 'probability that the price reaches N x the price at scoring time within 24 h (never from launch); null while warming', status: 'live' },
-  { field: 'post_grad_survival_prob', ages_s: [30, 60], description: 'probability a graduate holds 80% of its graduation price for 30 min; logged at every score, published only once its auto-lift gate sees it calibrated forward (state on /api/accuracy)', status: 'suspended' },
-  { field: 'composite_signal', ages_s: [], description: 'ACT / WATCH / SCOUT hot-launch signal: first cross of the rolling 24 h P90 with market cap above 5,000 USD', status: 'planned' },
+  {
+    field: 'rug_prob',
+    ages_s: [30, 60],
+    description: 'k-NN probability of the versioned rug label (rug-v2) within 24 h; null while its predictor is warming',
+    status: 'live',
+  },
+  {
+    field: 'runner_prob_{2x,3x,5x,10x,20x}_from_now',
+    ages_s: [30, 60],
+    description: 'probability that the price reaches N x the price at scoring time within 24 h (never from launch); null while warming',
+    status: 'live',
+  },
+  {
+    field: 'post_grad_survival_prob',
+    ages_s: [30, 60],
+    description:
+      'probability a graduate holds 80% of its graduation price for 30 min; logged at every score, published only once its auto-lift gate sees it calibrated forward (state on /api/accuracy)',
+    status: 'suspended',
+  },
+  {
+    field: 'composite_signal',
+    ages_s: [],
+    description: 'ACT / WATCH / SCOUT hot-launch signal: first cross of the rolling 24 h P90 with market cap above 5,000 USD',
+    status: 'planned',
+  },
 ];
 
 export const IN_SCOPE = [
@@ -29,6 +50,6 @@ export const OUT_OF_SCOPE = [
   'mature mint tracking after the 24 h resolution window',
   'lifetime charting',
   'slow-cook rug detection (rugs that unfold after 24 h)',
-  'trade execution: the service never trades on anyone\'s behalf',
+  "trade execution: the service never trades on anyone's behalf",
   'mayhem-mode mints',
 ];

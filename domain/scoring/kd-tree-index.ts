@@ -38,7 +38,12 @@ export function* buildKdTreeIndexSteps<L>(rows: readonly KnnRow<L>[], dims: numb
     assertVector(rows[i]!.vector, dims, `row ${i}`);
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
-  const sc = scaling ?? (yield* fitScalingSteps(rows.map((r) => r.vector), dims));
+  const sc =
+    scaling ??
+    (yield* fitScalingSteps(
+      rows.map((r) => r.vector),
+      dims,
+    ));
   const z = new Float64Array(n * dims);
   for (let i = 0; i < n; i++) {
     zScoreInto(rows[i]!.vector, sc, dims, z, i * dims);

@@ -56,7 +56,7 @@ export class BoundedMaxHeap {
     }
     this.d[0] = d;
     this.id[0] = id;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;

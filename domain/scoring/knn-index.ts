@@ -59,7 +59,12 @@ const SCALING_PIECE = 1 << 15;
 
 export function buildFlatKnnIndex<L>(rows: readonly KnnRow<L>[], dims: number, scaling?: Scaling): KnnIndex<L> {
   for (const [i, r] of rows.entries()) assertVector(r.vector, dims, `row ${i}`);
-  const sc = scaling ?? fitScaling(rows.map((r) => r.vector), dims);
+  const sc =
+    scaling ??
+    fitScaling(
+      rows.map((r) => r.vector),
+      dims,
+    );
   const data = new Float64Array(rows.length * dims);
   rows.forEach((r, i) => zScoreInto(r.vector, sc, dims, data, i * dims));
   const labels = rows.map((r) => r.label);
@@ -81,7 +86,12 @@ export function buildFlatKnnIndex<L>(rows: readonly KnnRow<L>[], dims: number, s
       let worst = Infinity;
       if (dims === 6) {
         // The published vector has six features; unrolled, the scan runs ~4× faster than the generic loop.
-        const q0 = q[0]!, q1 = q[1]!, q2 = q[2]!, q3 = q[3]!, q4 = q[4]!, q5 = q[5]!;
+        const q0 = q[0]!,
+          q1 = q[1]!,
+          q2 = q[2]!,
+          q3 = q[3]!,
+          q4 = q[4]!,
+          q5 = q[5]!;
         for (let i = 0, off = 0; i < n; i++, off += 6) {
           const a = data[off]! - q0;
           const b = data[off + 1]! - q1;

@@ -90,10 +90,7 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
   const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
   yield;
   // Exact k-d tree (kd-tree-index.ts): the flat scan's answer, in well under a millisecond at 1M rows.
-  const index = yield* buildKdTreeIndexSteps(
-    yield* mapInPieces(indexRows, (r) => ({ vector: spec.vectorOf(r), label: r })),
-    spec.dims,
-  );
+  const index = yield* buildKdTreeIndexSteps(yield* mapInPieces(indexRows, (r) => ({ vector: spec.vectorOf(r), label: r })), spec.dims);
   yield;
 
   const countPositives = (found: readonly KnnNeighbour<R>[]) => {
@@ -161,7 +158,11 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
  * A model version's hash: the options and every row of both slices, so the same corpus always gives the same
  * version and one changed row another. Yields every few thousand rows: it is ~2 s of string building at 1M.
  */
-export function* modelVersionHashSteps<R>(options: readonly number[], model: Pick<KnnLabelModel<R>, 'indexRows' | 'calibrationRows'>, rowText: (r: R) => string): Steps<string> {
+export function* modelVersionHashSteps<R>(
+  options: readonly number[],
+  model: Pick<KnnLabelModel<R>, 'indexRows' | 'calibrationRows'>,
+  rowText: (r: R) => string,
+): Steps<string> {
   const h = new ContentHash().update(options.join(','));
   for (const part of [model.indexRows, model.calibrationRows]) {
     h.update('|');

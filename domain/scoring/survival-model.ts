@@ -29,4 +29,5 @@ export function fitSurvivalModelSteps(corpus: readonly SurvivalCorpusRow[], opts
   });
 }
 
-export const fitSurvivalModel = (corpus: readonly SurvivalCorpusRow[], opts: WarmingModelOptions): SurvivalModel => runSteps(fitSurvivalModelSteps(corpus, opts));
+export const fitSurvivalModel = (corpus: readonly SurvivalCorpusRow[], opts: WarmingModelOptions): SurvivalModel =>
+  runSteps(fitSurvivalModelSteps(corpus, opts));

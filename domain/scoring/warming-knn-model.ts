@@ -46,7 +46,11 @@ export function* fitWarmingKnnModelSteps<R extends AgedRow>(corpus: readonly R[]
     if (r.ageBucket !== spec.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${spec.ageBucket}`);
   }
   const core = yield* fitKnnLabelModelSteps(corpus, { ...spec, baseRatePrior: JEFFREYS_PRIOR });
-  const hash = yield* modelVersionHashSteps([core.k, spec.calibrationShare ?? 0.3, spec.minCalibrationSamples ?? 0, spec.priorStrength ?? 0, spec.minSamples], core, spec.rowText);
+  const hash = yield* modelVersionHashSteps(
+    [core.k, spec.calibrationShare ?? 0.3, spec.minCalibrationSamples ?? 0, spec.priorStrength ?? 0, spec.minSamples],
+    core,
+    spec.rowText,
+  );
   const status: WarmingStatus = corpus.length >= spec.minSamples ? 'live' : 'warming';
   return {
     name: spec.name,
@@ -63,7 +67,14 @@ export function* fitWarmingKnnModelSteps<R extends AgedRow>(corpus: readonly R[]
 }
 
 /** Options every warming model takes from its caller (the rest is the model's definition). */
-export type WarmingModelOptions = { ageBucket: ScoreAge; minSamples?: number; k?: number; calibrationShare?: number; minCalibrationSamples?: number; priorStrength?: number };
+export type WarmingModelOptions = {
+  ageBucket: ScoreAge;
+  minSamples?: number;
+  k?: number;
+  calibrationShare?: number;
+  minCalibrationSamples?: number;
+  priorStrength?: number;
+};
 
 export interface BinaryKnnModel<F> extends Omit<WarmingKnnModel, 'score'> {
   /** Calibrated probability strictly inside (0, 1); null while warming. */

@@ -52,7 +52,14 @@ export function compositeScore(i: CompositeInput): CompositeScore {
   if (!Number.isFinite(i.maxMult)) throw new RangeError(`max_mult must be a finite number, got ${i.maxMult}`);
   const maxMult = i.maxMult <= 0 ? 1 : i.maxMult;
   const f = freshness(i.ageS);
-  return { version: COMPOSITE_VERSION, score: i.smartMoneyIn * maxMult * f, smartMoneyIn: i.smartMoneyIn, maxMult, ageS: Math.max(MIN_AGE_S, i.ageS), freshness: f };
+  return {
+    version: COMPOSITE_VERSION,
+    score: i.smartMoneyIn * maxMult * f,
+    smartMoneyIn: i.smartMoneyIn,
+    maxMult,
+    ageS: Math.max(MIN_AGE_S, i.ageS),
+    freshness: f,
+  };
 }
 
 /**

@@ -49,7 +49,8 @@ export function resolvableAtMs(crossedAtMs: number, graduatedAtMs: number | null
 
 /** The outcome at `atMs`, or null while it is not final yet. */
 export function resolveComposite(i: ResolutionInput, atMs: number): CompositeOutcome | null {
-  if (!(i.priceAtCrossSol > 0 && Number.isFinite(i.priceAtCrossSol))) throw new RangeError(`price at the cross must be a finite positive number, got ${i.priceAtCrossSol}`);
+  if (!(i.priceAtCrossSol > 0 && Number.isFinite(i.priceAtCrossSol)))
+    throw new RangeError(`price at the cross must be a finite positive number, got ${i.priceAtCrossSol}`);
   if (atMs < resolvableAtMs(i.crossedAtMs, i.graduatedAtMs)) return null;
   const horizonMs = resolvesAtMs(i.crossedAtMs);
   const didGraduate = i.graduatedAtMs !== null && i.graduatedAtMs <= horizonMs;

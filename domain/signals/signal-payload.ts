@@ -30,8 +30,21 @@ export function redactAddressLike(text: string): string {
 /** What the builder reads of the enriched mint: scalars only. */
 export type SignalMintFacts = Pick<
   EnrichedMint,
-  'mint' | 'name' | 'symbol' | 'trades' | 'unique_buyers' | 'v_sol' | 'current_mult' | 'curve_progress' | 'rug_prob' | 'runner_prob_5x_from_now'
-  | 'n_launches' | 'rate_5x' | 'runner_creator' | 'rug_heuristic' | 'signals'
+  | 'mint'
+  | 'name'
+  | 'symbol'
+  | 'trades'
+  | 'unique_buyers'
+  | 'v_sol'
+  | 'current_mult'
+  | 'curve_progress'
+  | 'rug_prob'
+  | 'runner_prob_5x_from_now'
+  | 'n_launches'
+  | 'rate_5x'
+  | 'runner_creator'
+  | 'rug_heuristic'
+  | 'signals'
 >;
 
 export type SignalFeatureValue = number | boolean | null;

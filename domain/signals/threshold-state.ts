@@ -72,7 +72,8 @@ export function parseThresholdState(raw: unknown, expect: { bucketS: number; win
   const s = raw as Record<string, unknown>;
   if (s.version !== THRESHOLD_STATE_VERSION) fail(`version ${String(s.version)}, expected ${THRESHOLD_STATE_VERSION}`);
   if (s.relativeAccuracy !== RELATIVE_ACCURACY || s.minValue !== MIN_VALUE || s.maxValue !== MAX_VALUE) fail('written with other sketch parameters');
-  if (s.bucketS !== expect.bucketS || s.windowS !== expect.windowS) fail(`bucket ${String(s.bucketS)} s / window ${String(s.windowS)} s, expected ${expect.bucketS} / ${expect.windowS}`);
+  if (s.bucketS !== expect.bucketS || s.windowS !== expect.windowS)
+    fail(`bucket ${String(s.bucketS)} s / window ${String(s.windowS)} s, expected ${expect.bucketS} / ${expect.windowS}`);
   if (!isTimeOrNull(s.historyStartMs) || !isTimeOrNull(s.clockMs) || !isTimeOrNull(s.sampledThroughMs)) fail('times must be finite numbers or null');
   if (!Array.isArray(s.buckets)) fail('buckets is not a list');
   if ((s.buckets as unknown[]).length > 0 && (s.historyStartMs === null || s.clockMs === null)) fail('samples without a history start or clock');
@@ -81,7 +82,8 @@ export function parseThresholdState(raw: unknown, expect: { bucketS: number; win
   for (const b of s.buckets as unknown[]) {
     const x = b as Record<string, unknown>;
     if (typeof x !== 'object' || x === null) fail('bucket is not an object');
-    if (typeof x.startMs !== 'number' || !Number.isInteger(x.startMs) || x.startMs % bucketMs !== 0) fail(`bucket start ${String(x.startMs)} is not on a ${expect.bucketS} s boundary`);
+    if (typeof x.startMs !== 'number' || !Number.isInteger(x.startMs) || x.startMs % bucketMs !== 0)
+      fail(`bucket start ${String(x.startMs)} is not on a ${expect.bucketS} s boundary`);
     if ((x.startMs as number) <= last) fail('buckets are not in ascending order');
     last = x.startMs as number;
     if (!isCount(x.zero)) fail('zero count must be an integer >= 0');

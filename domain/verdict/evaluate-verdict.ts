@@ -71,7 +71,8 @@ export function evaluateVerdict(i: VerdictInput): VerdictState {
     if (seen.has(c.mint)) throw new RangeError(`mint ${c.mint} crossed twice: crosses are first crosses per mint`);
     seen.add(c.mint);
   }
-  const ofClaim = (c: VerdictCross) => c.compositeVersion === p.compositeVersion && c.crossRulesVersion === p.crossRulesVersion && c.tierRulesVersion === p.tierRulesVersion;
+  const ofClaim = (c: VerdictCross) =>
+    c.compositeVersion === p.compositeVersion && c.crossRulesVersion === p.crossRulesVersion && c.tierRulesVersion === p.tierRulesVersion;
   const inWindow = (end: number) => (c: VerdictCross) => c.crossedAtMs >= p.t0Ms && c.crossedAtMs < end;
   const eligible = i.crosses.filter((c) => ofClaim(c) && inWindow(p.deadlineMs)(c));
   const horizonMs = RESOLUTION_HORIZON_S * 1000;
@@ -102,7 +103,8 @@ export function evaluateVerdict(i: VerdictInput): VerdictState {
   const hits = windowHours.reduce((s, h) => s + h.hits, 0);
   const n = windowHours.reduce((s, h) => s + h.n, 0);
   const benchmark: BenchmarkFigures = { n, hits5x: hits, rate5x: n > 0 ? hits / n : null };
-  const judged: { branch: VerdictBranch; criteria: CriterionResult[] } = E === null ? { branch: 'insufficient_data', criteria: [] } : judgeCriteria(tiers, benchmark, p);
+  const judged: { branch: VerdictBranch; criteria: CriterionResult[] } =
+    E === null ? { branch: 'insufficient_data', criteria: [] } : judgeCriteria(tiers, benchmark, p);
   const evaluation: VerdictEvaluationJson = {
     format: 'verdict-v1',
     preregistration_id: p.id,

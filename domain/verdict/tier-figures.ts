@@ -34,7 +34,10 @@ export function claimOutcome(c: VerdictCross, p: Preregistration): VerdictOutcom
 }
 
 export function tierFigures(tier: Tier, crosses: readonly VerdictCross[], p: Preregistration): TierFigures {
-  const outcomes = crosses.filter((c) => c.tier === tier).map((c) => claimOutcome(c, p)).filter((o): o is VerdictOutcome => o !== null);
+  const outcomes = crosses
+    .filter((c) => c.tier === tier)
+    .map((c) => claimOutcome(c, p))
+    .filter((o): o is VerdictOutcome => o !== null);
   const n = outcomes.length;
   const hits = outcomes.filter((o) => o.peakMult24h >= p.outcomeMultiple).length;
   const graduated = outcomes.filter((o) => o.didGraduate).length;

@@ -29,9 +29,14 @@ const atLeastTimes = (a: Rate, b: Rate, m: number) => a.k * b.n >= m * b.k * a.n
 const ratio = (a: Rate, b: Rate) => (b.k === 0 ? null : (a.k * b.n) / (b.k * a.n));
 
 /** Requires n > 0 in every tier and the benchmark (the minimums guarantee it). */
-export function judgeCriteria(t: { ACT: TierFigures; WATCH: TierFigures; SCOUT: TierFigures }, b: BenchmarkFigures, p: Preregistration): { branch: VerdictBranch; criteria: CriterionResult[] } {
+export function judgeCriteria(
+  t: { ACT: TierFigures; WATCH: TierFigures; SCOUT: TierFigures },
+  b: BenchmarkFigures,
+  p: Preregistration,
+): { branch: VerdictBranch; criteria: CriterionResult[] } {
   const [act, watch, scout] = [rateOf(t.ACT), rateOf(t.WATCH), rateOf(t.SCOUT)];
-  if (act.n === 0 || watch.n === 0 || scout.n === 0 || b.n === 0) throw new RangeError('criteria need at least one resolved cross in each tier and a benchmark');
+  if (act.n === 0 || watch.n === 0 || scout.n === 0 || b.n === 0)
+    throw new RangeError('criteria need at least one resolved cross in each tier and a benchmark');
   const bench: Rate = { k: b.hits5x, n: b.n };
   const benchRate = b.hits5x / b.n;
   const lower = t.ACT.rate5xLower95!;

@@ -53,7 +53,14 @@ export type LeaderboardDefinition = {
 export function leaderboardDefinition(kind: LeaderboardKind, smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): LeaderboardDefinition {
   switch (kind) {
     case 'smart':
-      return { kind, version: smart.id, score: (r) => smartScore(r, smart), eligible: () => true, tie: (r) => r.total, sql: { score: smartScoreSql(smart), predicate: 'true', tie: 'total' } };
+      return {
+        kind,
+        version: smart.id,
+        score: (r) => smartScore(r, smart),
+        eligible: () => true,
+        tie: (r) => r.total,
+        sql: { score: smartScoreSql(smart), predicate: 'true', tie: 'total' },
+      };
     case 'sniper':
       return {
         kind,
@@ -62,7 +69,11 @@ export function leaderboardDefinition(kind: LeaderboardKind, smart: SmartScoreVe
         eligible: isSniper,
         tie: (r) => r.fastSnipes,
         // 10·f ≥ 7·n is f/n ≥ 0.70 in integers: an immutable predicate a partial index can carry.
-        sql: { score: `((sniped_rugged::float8 + ${float8(SNIPER_V1.offset)}) / (fast_snipes + ${float8(SNIPER_V1.priorStrength)}))`, predicate: '(10 * fast_snipes >= 7 * total)', tie: 'fast_snipes' },
+        sql: {
+          score: `((sniped_rugged::float8 + ${float8(SNIPER_V1.offset)}) / (fast_snipes + ${float8(SNIPER_V1.priorStrength)}))`,
+          predicate: '(10 * fast_snipes >= 7 * total)',
+          tie: 'fast_snipes',
+        },
       };
     case 'service':
       return {
@@ -71,7 +82,11 @@ export function leaderboardDefinition(kind: LeaderboardKind, smart: SmartScoreVe
         score: (r) => (r.earlyGraduated + SERVICE_V1.offset) / (r.total + SERVICE_V1.priorStrength),
         eligible: (r) => r.earlyGraduated >= 1,
         tie: (r) => r.earlyGraduated,
-        sql: { score: `((early_graduated::float8 + ${float8(SERVICE_V1.offset)}) / (total + ${float8(SERVICE_V1.priorStrength)}))`, predicate: '(early_graduated >= 1)', tie: 'early_graduated' },
+        sql: {
+          score: `((early_graduated::float8 + ${float8(SERVICE_V1.offset)}) / (total + ${float8(SERVICE_V1.priorStrength)}))`,
+          predicate: '(early_graduated >= 1)',
+          tie: 'early_graduated',
+        },
       };
   }
 }
@@ -84,7 +99,11 @@ export function compareRanked(d: LeaderboardDefinition, a: Counts & { wallet: st
 }
 
 /** The leaderboard over records held in memory: what the SQL query over the kind's index returns. */
-export function rankWallets<R extends WalletRecord>(records: readonly R[], kind: LeaderboardKind, o: { minTotal?: number; limit?: number; smart?: SmartScoreVersion } = {}): RankedWallet<R>[] {
+export function rankWallets<R extends WalletRecord>(
+  records: readonly R[],
+  kind: LeaderboardKind,
+  o: { minTotal?: number; limit?: number; smart?: SmartScoreVersion } = {},
+): RankedWallet<R>[] {
   const d = leaderboardDefinition(kind, o.smart);
   const minTotal = o.minTotal ?? DEFAULT_MIN_TOTAL;
   return records
@@ -106,7 +125,8 @@ export function leaderboardSql(kind: LeaderboardKind, minTotal: number, smart: S
   if (!(Number.isInteger(minTotal) && minTotal >= 1)) throw new RangeError(`min_total must be an integer ≥ 1, got ${minTotal}`);
   const d = leaderboardDefinition(kind, smart);
   const order = `${d.sql.score} DESC, ${d.sql.tie} DESC, wallet`;
-  const branch = (range: string) => `SELECT *, ${d.sql.score} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND ${d.sql.predicate} ORDER BY ${order} LIMIT $2`;
+  const branch = (range: string) =>
+    `SELECT *, ${d.sql.score} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND ${d.sql.predicate} ORDER BY ${order} LIMIT $2`;
   const upper = branch(`total >= ${DEFAULT_MIN_TOTAL}`);
   if (minTotal >= DEFAULT_MIN_TOTAL) return upper;
   const lower = branch(`total >= 1 AND total < ${DEFAULT_MIN_TOTAL}`);
@@ -130,6 +150,7 @@ export function leaderboardIndexSql(kind: LeaderboardKind, range: 'from-min' | '
  * has on the leaderboard; percentile = share of ranked wallets at or below it (100 for the first).
  */
 export function rankAndPercentile(before: number, ranked: number): { rank: number; percentile: number } {
-  if (!(Number.isInteger(before) && Number.isInteger(ranked) && before >= 0 && before < ranked)) throw new RangeError(`no rank with ${before} before it among ${ranked}`);
+  if (!(Number.isInteger(before) && Number.isInteger(ranked) && before >= 0 && before < ranked))
+    throw new RangeError(`no rank with ${before} before it among ${ranked}`);
   return { rank: before + 1, percentile: (100 * (ranked - before)) / ranked };
 }

@@ -1,4 +1,11 @@
-import { CURRENT_SMART_SCORE_VERSION, DEFAULT_SMART_CRITERIA, isSmartWallet, publishedSmartScore, type SmartCriteria, type SmartScoreVersion } from './smart-score';
+import {
+  CURRENT_SMART_SCORE_VERSION,
+  DEFAULT_SMART_CRITERIA,
+  isSmartWallet,
+  publishedSmartScore,
+  type SmartCriteria,
+  type SmartScoreVersion,
+} from './smart-score';
 import { redactWallet } from './wallet-address';
 import type { WalletCounts } from './wallet-record';
 
@@ -51,7 +58,10 @@ export function smartScoresByPrefix(m: SmartMoney): Map<string, number> {
  * `/api/v1/smart_money_active`: live mints with at least `minSmart` smart wallets among their top buyers,
  * by count descending, ties by grad_prob descending with nulls last, then by mint so the order is total.
  */
-export function smartMoneyActive<T extends { mint: string; gradProb: number | null; smartMoneyIn: number }>(mints: readonly T[], o: { minSmart: number; limit: number }): T[] {
+export function smartMoneyActive<T extends { mint: string; gradProb: number | null; smartMoneyIn: number }>(
+  mints: readonly T[],
+  o: { minSmart: number; limit: number },
+): T[] {
   if (!(Number.isInteger(o.minSmart) && o.minSmart >= 1)) throw new RangeError(`min_smart must be an integer ≥ 1, got ${o.minSmart}`);
   const byProb = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
   return mints

@@ -73,11 +73,19 @@ export type SmartCriteria = { minTotal: number; minScore: number };
 export const DEFAULT_SMART_CRITERIA: SmartCriteria = { minTotal: 8, minScore: 0.3 };
 
 /** The score as published: null below the minimum sample (openapi `smart_score`). */
-export function publishedSmartScore(r: Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>, v: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION, c: SmartCriteria = DEFAULT_SMART_CRITERIA): number | null {
+export function publishedSmartScore(
+  r: Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>,
+  v: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION,
+  c: SmartCriteria = DEFAULT_SMART_CRITERIA,
+): number | null {
   return r.total >= c.minTotal ? smartScore(r, v) : null;
 }
 
-export function isSmartWallet(r: Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>, v: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION, c: SmartCriteria = DEFAULT_SMART_CRITERIA): boolean {
+export function isSmartWallet(
+  r: Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>,
+  v: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION,
+  c: SmartCriteria = DEFAULT_SMART_CRITERIA,
+): boolean {
   return r.total >= c.minTotal && smartScore(r, v) >= c.minScore;
 }
 

@@ -35,9 +35,33 @@ export type WalletRecord = WalletCounts & { wallet: string; firstSeenAt: Date | 
 /** A signed change to a record: counts to add, and buy times to widen the seen bounds with. */
 export type RecordDelta = WalletCounts & { wallet: string; firstBuyAt: Date | null; lastBuyAt: Date | null };
 
-export const COUNT_FIELDS = ['total', 'graduated', 'ran', 'mid', 'rugged', 'fastSnipes', 'snipedRugged', 'early', 'earlyGraduated', 'buys', 'solInvestedLamports'] as const satisfies readonly (keyof WalletCounts)[];
+export const COUNT_FIELDS = [
+  'total',
+  'graduated',
+  'ran',
+  'mid',
+  'rugged',
+  'fastSnipes',
+  'snipedRugged',
+  'early',
+  'earlyGraduated',
+  'buys',
+  'solInvestedLamports',
+] as const satisfies readonly (keyof WalletCounts)[];
 
-const zeroCounts = (): WalletCounts => ({ total: 0, graduated: 0, ran: 0, mid: 0, rugged: 0, fastSnipes: 0, snipedRugged: 0, early: 0, earlyGraduated: 0, buys: 0, solInvestedLamports: 0 });
+const zeroCounts = (): WalletCounts => ({
+  total: 0,
+  graduated: 0,
+  ran: 0,
+  mid: 0,
+  rugged: 0,
+  fastSnipes: 0,
+  snipedRugged: 0,
+  early: 0,
+  earlyGraduated: 0,
+  buys: 0,
+  solInvestedLamports: 0,
+});
 
 export const emptyRecord = (wallet: string): WalletRecord => ({ wallet, ...zeroCounts(), firstSeenAt: null, lastSeenAt: null });
 
@@ -66,7 +90,8 @@ export function contributionCounts(c: WalletMintContribution): WalletCounts {
 export function contributionDelta(applied: WalletMintContribution | null, next: WalletMintContribution | null): RecordDelta {
   const wallet = next?.wallet ?? applied?.wallet;
   if (wallet === undefined) throw new RangeError('a delta needs at least one contribution');
-  if (applied && next && (applied.wallet !== next.wallet || applied.mint !== next.mint)) throw new RangeError('a delta replaces a contribution of the same wallet and mint');
+  if (applied && next && (applied.wallet !== next.wallet || applied.mint !== next.mint))
+    throw new RangeError('a delta replaces a contribution of the same wallet and mint');
   const plus = next ? contributionCounts(next) : zeroCounts();
   const minus = applied ? contributionCounts(applied) : zeroCounts();
   const counts = zeroCounts();

@@ -70,7 +70,12 @@ export function walletRecordView(r: WalletRecord, o: WalletViewOptions) {
  * `GET /api/wallet/{short}`: every indexed wallet with that prefix (a shared prefix answers with all of them),
  * none by its full address. `matches` come ordered by selectByKey.
  */
-export function prefixLookupView(prefix: string, matches: readonly { record: WalletRecord; rank: WalletViewOptions['rank']; creator: CreatorCounts | null }[], updatedAt: Date, smart?: SmartScoreVersion) {
+export function prefixLookupView(
+  prefix: string,
+  matches: readonly { record: WalletRecord; rank: WalletViewOptions['rank']; creator: CreatorCounts | null }[],
+  updatedAt: Date,
+  smart?: SmartScoreVersion,
+) {
   for (const m of matches) if (!m.record.wallet.startsWith(prefix)) throw new RangeError(`${redactWallet(m.record.wallet)} does not match ${prefix}`);
   return {
     wallet_prefix: prefix,
@@ -98,7 +103,11 @@ export function walletVerificationView(r: WalletRecord, verifiedAt: Date) {
 }
 
 /** `GET /api/v1/wallets/leaderboard`: the ranked wallets, by prefix. */
-export function leaderboardView(kind: LeaderboardKind, ranked: readonly RankedWallet<WalletRecord>[], o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion }) {
+export function leaderboardView(
+  kind: LeaderboardKind,
+  ranked: readonly RankedWallet<WalletRecord>[],
+  o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion },
+) {
   const smart = o.smart ?? CURRENT_SMART_SCORE_VERSION;
   const d = leaderboardDefinition(kind, smart);
   return {

@@ -68,7 +68,7 @@ export class EventBatcher {
 
   /** Queues events once there is room for them: the caller waits instead of losing events. */
   async pushWhenRoom(events: LaunchEvent[]): Promise<void> {
-    for (let i = 0; i < events.length && !this.stopping; ) {
+    for (let i = 0; i < events.length && !this.stopping;) {
       const room = this.opts.maxBuffered - this.buffer.length;
       if (room <= 0) {
         await new Promise<void>((r) => this.roomWaiters.push(r));

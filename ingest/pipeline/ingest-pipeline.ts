@@ -1,7 +1,7 @@
 import type { LaunchEventStore } from '../../db/mint/launch-event-store';
 import { eventKey, type LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
-import type { LifecycleStarter } from './lifecycle-starter';
+import type { MintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 
 /**
  * received = duplicatesSkipped + alreadyStored + written. `written` counts events that stored something new
@@ -26,7 +26,7 @@ export type IngestCounters = {
  * 3. start a lifecycle workflow per new non-mayhem mint and signal new graduations, marking each in the outbox.
  * A crash between 2 and 3 is healed by `sweep()`, which re-drives whatever the outbox still holds.
  */
-export function createIngestPipeline(d: { store: LaunchEventStore; starter: LifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
+export function createIngestPipeline(d: { store: LaunchEventStore; starter: MintLifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
   const capacity = d.recentKeys ?? 200_000;
   const seen = new Set<string>();
   const counters: IngestCounters = { received: 0, written: 0, duplicatesSkipped: 0, alreadyStored: 0, mintsStarted: 0, graduationsSignalled: 0, batches: 0 };
@@ -51,7 +51,10 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Life
 
   async function signalAll(graduations: { mint: string; at: Date }[]) {
     await Promise.all(graduations.map((g) => d.starter.signalGraduated(g.mint, g.at)));
-    await d.store.markSignalled(graduations.map((g) => g.mint), d.now());
+    await d.store.markSignalled(
+      graduations.map((g) => g.mint),
+      d.now(),
+    );
     counters.graduationsSignalled += graduations.length;
   }
 
@@ -78,26 +81,26 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Life
   };
 
   async function handleOne(events: LaunchEvent[]): Promise<void> {
-      counters.batches++;
-      counters.received += events.length;
-      const fresh = events.filter((e) => !seen.has(eventKey(e)));
-      counters.duplicatesSkipped += events.length - fresh.length;
-      if (!fresh.length) return;
-      const r = await d.store.writeBatch(fresh);
-      for (const e of fresh) remember(eventKey(e));
-      counters.written += r.written;
-      counters.alreadyStored += fresh.length - r.written;
-      await startAll(r.newMints.filter((m) => !m.mayhem));
-      if (r.newGraduations.length) await signalAll(r.newGraduations);
+    counters.batches++;
+    counters.received += events.length;
+    const fresh = events.filter((e) => !seen.has(eventKey(e)));
+    counters.duplicatesSkipped += events.length - fresh.length;
+    if (!fresh.length) return;
+    const r = await d.store.writeBatch(fresh);
+    for (const e of fresh) remember(eventKey(e));
+    counters.written += r.written;
+    counters.alreadyStored += fresh.length - r.written;
+    await startAll(r.newMints.filter((m) => !m.mayhem));
+    if (r.newGraduations.length) await signalAll(r.newGraduations);
   }
 
   async function sweepOnce(lookbackS: number): Promise<{ started: number; signalled: number }> {
-      const pending = await d.store.pendingWorkflowStarts(new Date(d.now().getTime() - lookbackS * 1000), 500);
-      if (pending.length) await startAll(pending);
-      const grads = await d.store.pendingGraduationSignals(500);
-      if (grads.length) await signalAll(grads);
-      if (pending.length || grads.length) d.log.info({ started: pending.length, signalled: grads.length }, 'outbox sweep re-drove commands');
-      return { started: pending.length, signalled: grads.length };
+    const pending = await d.store.pendingWorkflowStarts(new Date(d.now().getTime() - lookbackS * 1000), 500);
+    if (pending.length) await startAll(pending);
+    const grads = await d.store.pendingGraduationSignals(500);
+    if (grads.length) await signalAll(grads);
+    if (pending.length || grads.length) d.log.info({ started: pending.length, signalled: grads.length }, 'outbox sweep re-drove commands');
+    return { started: pending.length, signalled: grads.length };
   }
 }
 export type IngestPipeline = ReturnType<typeof createIngestPipeline>;

@@ -140,7 +140,9 @@ export class PumpPortalFeed implements LaunchFeed {
       case 'events':
         return this.batcher?.push(r.events);
       case 'notice':
-        return r.error ? this.o.logger.warn({ feed: this.name, notice: r.message }, 'feed error notice') : this.o.logger.info({ feed: this.name, notice: r.message }, 'feed notice');
+        return r.error
+          ? this.o.logger.warn({ feed: this.name, notice: r.message }, 'feed error notice')
+          : this.o.logger.info({ feed: this.name, notice: r.message }, 'feed notice');
       case 'ignored':
         this.counters.ignoredFrames++;
         return;

@@ -79,7 +79,9 @@ export function parsePumpPortalFrame(text: string, ctx: PumpPortalParseContext):
   if (txType === undefined) {
     const n = notice.safeParse(msg);
     if (!n.success) return { kind: 'bad', reason: 'neither an event nor a notice' };
-    return 'message' in n.data ? { kind: 'notice', message: n.data.message, error: false } : { kind: 'notice', message: JSON.stringify(n.data.errors), error: true };
+    return 'message' in n.data
+      ? { kind: 'notice', message: n.data.message, error: false }
+      : { kind: 'notice', message: JSON.stringify(n.data.errors), error: true };
   }
   // Other launchpads' frames have other fields (a "bonk" create has no bonding-curve key): sort them out first.
   const pool = (msg as { pool?: unknown }).pool;
@@ -154,7 +156,14 @@ export function parsePumpPortalFrame(text: string, ctx: PumpPortalParseContext):
       case 'migrate': {
         const f = parse(migrate, msg);
         // `pool` here names the venue ("pump-amm"), not the pool account the event's `pool` means.
-        const m: MigrateEvent = { ...base, kind: 'migrate', signature: f.signature, ordinal: ordinal(f.signature, 'migrate', f.mint), mint: f.mint, pool: null };
+        const m: MigrateEvent = {
+          ...base,
+          kind: 'migrate',
+          signature: f.signature,
+          ordinal: ordinal(f.signature, 'migrate', f.mint),
+          mint: f.mint,
+          pool: null,
+        };
         return { kind: 'events', events: [m] };
       }
       default:

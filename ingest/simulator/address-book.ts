@@ -39,7 +39,7 @@ const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 export function signature(rng: SeededRandom): string {
   const codes = SIGNATURE_CODES;
   codes[0] = ALPHABET_CODES[1 + (rng.nextUint32() & 3)]!;
-  for (let i = 1; i < 88; ) {
+  for (let i = 1; i < 88;) {
     // Five base58 digits per 32-bit draw; draws past 6·58^5 are rejected so every digit stays uniform.
     let w = rng.nextUint32();
     if (w >= DIGITS5_LIMIT) continue;

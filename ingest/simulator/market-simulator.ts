@@ -110,7 +110,8 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
   const runId = opts.run;
   if (runId !== undefined && !Number.isSafeInteger(runId)) throw new RangeError('run must be an integer');
   // Per-run streams are 128-bit: a long demo restarted many times must never draw a mint address twice.
-  const stream = (...parts: (string | number)[]) => (runId === undefined ? SeededRandom.derive(opts.seed, ...parts) : SeededRandom.deriveWide(opts.seed, 'run', runId, ...parts));
+  const stream = (...parts: (string | number)[]) =>
+    runId === undefined ? SeededRandom.derive(opts.seed, ...parts) : SeededRandom.deriveWide(opts.seed, 'run', runId, ...parts);
   const launchRng = stream('launches');
   const queue = new EventQueue<Scheduled>();
   const stats: MarketStats = {
@@ -158,7 +159,16 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
     const mayhem = rng.chance(mayhemShare);
     const drawn = drawLaunchProfile(rng, kind, odds[kind]);
     const profile =
-      tradeIntensity === 1 ? drawn : { ...drawn, phases: drawn.phases.map((ph) => ({ ...ph, rate0: ph.rate0 * tradeIntensity, maxRate: ph.maxRate === undefined ? undefined : ph.maxRate * tradeIntensity })) };
+      tradeIntensity === 1
+        ? drawn
+        : {
+            ...drawn,
+            phases: drawn.phases.map((ph) => ({
+              ...ph,
+              rate0: ph.rate0 * tradeIntensity,
+              maxRate: ph.maxRate === undefined ? undefined : ph.maxRate * tradeIntensity,
+            })),
+          };
     stats.fates[profile.fate]++;
     if (mayhem) stats.mayhemLaunches++;
     const sim = new MintSimulation(c, rng, atMs, profile, kind, creatorIndex, mayhem);
@@ -192,7 +202,18 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
     }
     stats.migrations++;
     const m = item.sim.migration!;
-    return [{ signature: m.signature, ordinal: 0, slot: c.slotAt(atMs), at: new NativeDate(atMs), source: 'simulator', mint: item.sim.mint, kind: 'migrate', pool: m.pool }];
+    return [
+      {
+        signature: m.signature,
+        ordinal: 0,
+        slot: c.slotAt(atMs),
+        at: new NativeDate(atMs),
+        source: 'simulator',
+        mint: item.sim.mint,
+        kind: 'migrate',
+        pool: m.pool,
+      },
+    ];
   };
 
   function* events(fromMs: number, toMs: number): Generator<LaunchEvent, void, undefined> {

@@ -142,7 +142,9 @@ export class SeededRandom {
    * one and repeat a mint address; here two labels share a stream with odds of about 2^-128.
    */
   static deriveWide(seed: number, ...parts: (number | string)[]): SeededRandom {
-    const d = createHash('sha256').update(JSON.stringify([seed, ...parts])).digest();
+    const d = createHash('sha256')
+      .update(JSON.stringify([seed, ...parts]))
+      .digest();
     return new SeededRandom([d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)]);
   }
 }

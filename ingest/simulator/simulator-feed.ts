@@ -46,10 +46,12 @@ export function createSimulatorFeed(opts: SimulatorFeedOptions): LaunchFeed {
   async function run(sink: (events: LaunchEvent[]) => Promise<void>): Promise<void> {
     const realStart = now();
     // The market opens now, so at speed 1 virtual time is wall time.
-    const stream = createMarketSimulator({ ...market, run: market.run ?? Math.floor(realStart), firstSlot: market.firstSlot ?? slotAt(realStart), startMs: realStart }).events(
-      realStart,
-      Infinity,
-    );
+    const stream = createMarketSimulator({
+      ...market,
+      run: market.run ?? Math.floor(realStart),
+      firstSlot: market.firstSlot ?? slotAt(realStart),
+      startMs: realStart,
+    }).events(realStart, Infinity);
     let held: LaunchEvent | null = null;
     const wallAt = (virtualMs: number) => new Date(Math.floor(realStart + (virtualMs - realStart) / speed));
 

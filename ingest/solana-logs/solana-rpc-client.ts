@@ -32,9 +32,7 @@ const envelope = z.union([
   z.object({ jsonrpc: z.literal('2.0'), result: z.unknown() }),
   z.object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.number(), message: z.string() }) }),
 ]);
-const signatures = z.array(
-  z.object({ signature: z.string().min(32), slot: z.number().int(), err: z.unknown(), blockTime: z.number().int().nullish() }),
-);
+const signatures = z.array(z.object({ signature: z.string().min(32), slot: z.number().int(), err: z.unknown(), blockTime: z.number().int().nullish() }));
 const transaction = z
   .object({
     slot: z.number().int(),

@@ -15,10 +15,7 @@ import { createMarketSimulator, type MarketSimulatorOptions } from '../../ingest
  * - `captures[:<dir>]`: the recorded feed sessions under ../shared/data, decoded by the production
  *   PumpPortal parser and Anchor event decoder.
  */
-export type DatasetSpec =
-  | { kind: 'simulator'; seed: number; hours: number }
-  | { kind: 'replay'; file: string }
-  | { kind: 'captures'; dir: string };
+export type DatasetSpec = { kind: 'simulator'; seed: number; hours: number } | { kind: 'replay'; file: string } | { kind: 'captures'; dir: string };
 
 export type Dataset = {
   spec: DatasetSpec;
@@ -167,7 +164,10 @@ function solanaLogsEvents(dir: string, reject: (reason: string) => void): Launch
   const decoder = new PumpEventDecoder(loadPumpIdl(path.join(dir, 'idl', 'pump.json')));
   const out: LaunchEvent[] = [];
   for (const line of readCapture(path.join(dir, 'captures', 'helius', 'logs_subscribe_pumpfun.jsonl'))) {
-    const frame = JSON.parse(line.raw) as { method?: string; params?: { result?: { context?: { slot?: number }; value?: { signature?: string; err?: unknown; logs?: string[] } } } };
+    const frame = JSON.parse(line.raw) as {
+      method?: string;
+      params?: { result?: { context?: { slot?: number }; value?: { signature?: string; err?: unknown; logs?: string[] } } };
+    };
     if (frame.method !== 'logsNotification') continue;
     const value = frame.params?.result?.value;
     const slot = frame.params?.result?.context?.slot;
@@ -176,7 +176,10 @@ function solanaLogsEvents(dir: string, reject: (reason: string) => void): Launch
       continue;
     }
     // The notification carries no block time: the frame's arrival time stands in, as in the live feed.
-    const d = decoder.decodeTransaction({ signature: value.signature, slot, err: value.err ?? null, logs: value.logs, blockTime: null }, { source: 'solana-logs', receivedAt: new Date(line.t_wall * 1000) });
+    const d = decoder.decodeTransaction(
+      { signature: value.signature, slot, err: value.err ?? null, logs: value.logs, blockTime: null },
+      { source: 'solana-logs', receivedAt: new Date(line.t_wall * 1000) },
+    );
     for (const reason of d.errors) reject(`solana-logs: ${reason}`);
     out.push(...d.events);
   }

@@ -19,7 +19,17 @@ export function renderBacktest(o: BacktestOutcome): string {
     [c.orphanTrades, 'trades of mints created before the data'],
     [c.duplicateTrades, 'duplicate trades'],
     [c.lateEvents, 'events after their mint resolved'],
-    [o.rejected.count, `lines/frames the decoders refused${o.rejected.count ? ` (${[...o.rejected.reasons].slice(0, 3).map(([r, k]) => `${k}× ${r}`).join('; ')})` : ''}`],
+    [
+      o.rejected.count,
+      `lines/frames the decoders refused${
+        o.rejected.count
+          ? ` (${[...o.rejected.reasons]
+              .slice(0, 3)
+              .map(([r, k]) => `${k}× ${r}`)
+              .join('; ')})`
+          : ''
+      }`,
+    ],
   ] as const;
   out.push(`- skipped: ${skipped.map(([k, what]) => `${k} ${what}`).join(', ')}`);
   out.push(
@@ -28,17 +38,23 @@ export function renderBacktest(o: BacktestOutcome): string {
     '',
   );
 
-  out.push('| age | predictions | graduated | base rate | AUC | Brier | Brier of base rate | ECE (10 bins) | ≥ 0.5: precision (n) | ≥ 0.7: precision (n) | ≥ 0.9: precision (n) |');
+  out.push(
+    '| age | predictions | graduated | base rate | AUC | Brier | Brier of base rate | ECE (10 bins) | ≥ 0.5: precision (n) | ≥ 0.7: precision (n) | ≥ 0.9: precision (n) |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const a of o.ages) {
     const r = a.report;
     const bands = r.bands.map((b) => `${pct(b.precision)} (${b.n})`);
-    out.push(`| ${a.ageS} s | ${r.predictions} | ${r.graduated} | ${pct(r.baseRate, 2)} | ${num(r.auc, 3)} | ${num(r.brier, 4)} | ${num(r.brierOfBaseRate, 4)} | ${num(r.ece, 4)} | ${bands.join(' | ')} |`);
+    out.push(
+      `| ${a.ageS} s | ${r.predictions} | ${r.graduated} | ${pct(r.baseRate, 2)} | ${num(r.auc, 3)} | ${num(r.brier, 4)} | ${num(r.brierOfBaseRate, 4)} | ${num(r.ece, 4)} | ${bands.join(' | ')} |`,
+    );
   }
   out.push('');
   for (const a of o.ages) {
     const window = a.firstPredictionAt && a.lastPredictionAt ? `${when(a.firstPredictionAt.getTime())} → ${when(a.lastPredictionAt.getTime())}` : 'none';
-    out.push(`- ${a.ageS} s: ${a.observations} resolved observations, ${a.warmup} in warm-up, ${a.report.predictions} predicted forward (${window}) by ${a.fits} fits`);
+    out.push(
+      `- ${a.ageS} s: ${a.observations} resolved observations, ${a.warmup} in warm-up, ${a.report.predictions} predicted forward (${window}) by ${a.fits} fits`,
+    );
   }
   const empty = o.ages.every((a) => a.report.predictions === 0);
   if (empty) out.push('', `**No forward prediction could be evaluated.** ${whyEmpty(o)}`);
@@ -53,9 +69,12 @@ export function renderBacktest(o: BacktestOutcome): string {
       });
       out.push(`| [${cell.band.lo}, ${cell.band.hi}${i === cells.length - 1 ? ']' : ')'} | ${cols.join(' | ')} |`);
     });
-    out.push('', `Observed from-call runner rates (price reached N × the price at the call within the horizon): ` +
-      o.ages.map((a) => `${a.ageS} s: ${a.report.runnerRatesFromCall.map((t) => `≥${t.tier}× ${pct(t.rate, 1)}`).join(', ')}`).join('; ') +
-      ` (tiers ${RUNNER_TIERS.join('/')}; curve prices only, no DEX prices after graduation).`);
+    out.push(
+      '',
+      `Observed from-call runner rates (price reached N × the price at the call within the horizon): ` +
+        o.ages.map((a) => `${a.ageS} s: ${a.report.runnerRatesFromCall.map((t) => `≥${t.tier}× ${pct(t.rate, 1)}`).join(', ')}`).join('; ') +
+        ` (tiers ${RUNNER_TIERS.join('/')}; curve prices only, no DEX prices after graduation).`,
+    );
   }
   if (!empty) out.push('', ...renderRunnerOdds(o));
   return out.join('\n');
@@ -68,7 +87,9 @@ function renderRunnerOdds(o: BacktestOutcome): string[] {
   RUNNER_TIERS.forEach((tier, i) => {
     const cols = o.ages.map((a) => {
       const t = a.report.runnerOdds[i]!;
-      return t.n === 0 ? 'not published (model warming)' : `${t.n} · ${pct(t.meanProb, 2)} → ${pct(t.observedRate, 2)}, AUC ${num(t.auc, 3)}, Brier ${num(t.brier, 4)}, ECE ${num(t.ece, 4)}`;
+      return t.n === 0
+        ? 'not published (model warming)'
+        : `${t.n} · ${pct(t.meanProb, 2)} → ${pct(t.observedRate, 2)}, AUC ${num(t.auc, 3)}, Brier ${num(t.brier, 4)}, ECE ${num(t.ece, 4)}`;
     });
     out.push(`| ≥ ${tier}× | ${cols.join(' | ')} |`);
   });

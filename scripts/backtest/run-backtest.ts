@@ -27,7 +27,15 @@ export interface ProgressSink {
 
 export const SILENT: ProgressSink = { phase() {}, update() {}, done() {} };
 
-export type AgeOutcome = { ageS: ScoreAge; observations: number; warmup: number; fits: number; report: AgeReport; firstPredictionAt: Date | null; lastPredictionAt: Date | null };
+export type AgeOutcome = {
+  ageS: ScoreAge;
+  observations: number;
+  warmup: number;
+  fits: number;
+  report: AgeReport;
+  firstPredictionAt: Date | null;
+  lastPredictionAt: Date | null;
+};
 
 export type BacktestOutcome = {
   dataset: string;
@@ -51,7 +59,15 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
     for (const l of launches) {
       resolved++;
       for (const o of l.observations) {
-        rows.get(o.ageS)!.push({ mint: l.mint, ageBucket: o.ageS, features: o.features, graduated: l.outcome.graduated, observedAt: o.observedAt, resolvedAt: l.resolvedAt, peakMultFromCall: o.peakMultFromCall });
+        rows.get(o.ageS)!.push({
+          mint: l.mint,
+          ageBucket: o.ageS,
+          features: o.features,
+          graduated: l.outcome.graduated,
+          observedAt: o.observedAt,
+          resolvedAt: l.resolvedAt,
+          peakMultFromCall: o.peakMultFromCall,
+        });
       }
     }
   };
@@ -71,7 +87,12 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
   const ages: AgeOutcome[] = [];
   for (const ageS of SCORE_AGES) {
     const ageRows = rows.get(ageS)!;
-    const steps = walkForward(ageRows, { ageBucket: ageS, refitEveryS: settings.refitEveryS, corpusLimit: settings.corpusLimit, minCorpus: settings.minCorpus });
+    const steps = walkForward(ageRows, {
+      ageBucket: ageS,
+      refitEveryS: settings.refitEveryS,
+      corpusLimit: settings.corpusLimit,
+      minCorpus: settings.minCorpus,
+    });
     let r = steps.next();
     if (!r.done) progress.phase(`walk-forward at ${ageS} s`, r.value.total);
     for (; !r.done; r = steps.next()) {

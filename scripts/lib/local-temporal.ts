@@ -28,7 +28,10 @@ export function freePort(): Promise<number> {
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host });
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }
@@ -64,7 +67,12 @@ export async function launchLocalTemporal(cli: string, opts: TemporalOptions, o:
   if (opts.logFile) fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const t = spawnService(cli, args, { logFile: opts.logFile, echo: false, detached: o.detached, stopSignal: 'SIGTERM', graceMs: 10_000 });
   try {
-    await waitFor('the temporal dev server', () => portOpen(opts.port), 60_000, () => exitedEarly(t.child, t.output));
+    await waitFor(
+      'the temporal dev server',
+      () => portOpen(opts.port),
+      60_000,
+      () => exitedEarly(t.child, t.output),
+    );
   } catch (e) {
     await t.stop();
     throw e;

@@ -28,7 +28,14 @@ export type OwnStack = {
 
 export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number; logFile?: string }): Promise<OwnStack> {
   fs.mkdirSync(o.dataDir, { recursive: true, mode: 0o755 });
-  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const env = {
     DATA_DIR: o.dataDir,
     API_HOST: '127.0.0.1',
@@ -80,8 +87,11 @@ export async function startOwnStack(o: { dataDir: string; env?: Record<string, s
     },
   };
   try {
-    await waitFor('npm start to be ready', async () => d.output().includes('Press Ctrl-C to stop'), o.readyTimeoutMs ?? 180_000, () =>
-      d.child.exitCode !== null ? `it exited with code ${d.child.exitCode}:\n${d.output().slice(-3000)}` : undefined,
+    await waitFor(
+      'npm start to be ready',
+      async () => d.output().includes('Press Ctrl-C to stop'),
+      o.readyTimeoutMs ?? 180_000,
+      () => (d.child.exitCode !== null ? `it exited with code ${d.child.exitCode}:\n${d.output().slice(-3000)}` : undefined),
     );
   } catch (e) {
     await stack.kill();

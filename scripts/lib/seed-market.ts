@@ -1,13 +1,13 @@
-import { createAccuracyActivities } from '../../activities/accuracy/accuracy-activities';
-import { createMarketConditionsActivities } from '../../activities/market/market-conditions-activities';
-import { createLiveProjector } from '../../activities/mint/live-projector';
-import { createMarketConditionsStore } from '../../db/market/market-conditions-store';
+import { accuracyActivities } from '../../activities/accuracy';
+import { marketActivities } from '../../activities/market';
+import { mintActivities } from '../../activities/mint';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
+import { loadConfig } from '../../platform/config';
 import type { Knex } from '../../platform/db';
-import { buildAccuracyDeps, buildLiveProjectorDeps } from '../../workers/activity-deps';
+import { createLogger } from '../../platform/logger';
 
 /**
  * What a running system has for fuzzing and benchmarks: a cached SOL price, ten simulated minutes of market
@@ -22,8 +22,9 @@ export async function seedSimulatedMarket(db: Knex, now: number, seed: number): 
   // A day of quiet history before that, so /api/v1/conditions has hours to rank the last one against.
   const history = [...createMarketSimulator({ seed: seed + 1000, launchesPerSecond: 0.001 }).events(now - 26 * 3_600_000, now - 600_000)];
   for (let i = 0; i < history.length; i += 2000) await events.writeBatch(history.slice(i, i + 2000));
-  const at = () => new Date(now);
-  await createMarketConditionsActivities({ marketConditionsStore: createMarketConditionsStore(db), conditionsMinHistoryH: 24, now: at }).refreshMarketConditions();
-  await createLiveProjector(buildLiveProjectorDeps(db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: at })).refreshLiveSnapshot();
-  await createAccuracyActivities(buildAccuracyDeps(db, { windowDays: 30, now: at })).recomputeAccuracy();
+  // The areas' own activities at the default settings, at `now`.
+  const ctx = { cfg: loadConfig({}), db, log: createLogger('silent', 'seed'), now: () => new Date(now) };
+  await marketActivities.create(ctx).refreshMarketConditions();
+  await mintActivities.create(ctx).refreshLiveSnapshot();
+  await accuracyActivities.create(ctx).recomputeAccuracy();
 }

@@ -42,7 +42,11 @@ export function exitedEarly(child: ChildProcess, tail: () => string): string | u
 }
 
 /** Sends `signal`, then `escalate` (SIGKILL unless given) after `graceMs`; resolves once the process is gone. */
-export async function stopChild(child: ChildProcess, exited: Promise<Exit>, o: { signal: NodeJS.Signals; graceMs: number; escalate?: NodeJS.Signals }): Promise<void> {
+export async function stopChild(
+  child: ChildProcess,
+  exited: Promise<Exit>,
+  o: { signal: NodeJS.Signals; graceMs: number; escalate?: NodeJS.Signals },
+): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill(o.signal);
     const t = setTimeout(() => child.kill(o.escalate ?? 'SIGKILL'), o.graceMs);

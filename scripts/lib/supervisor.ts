@@ -84,7 +84,12 @@ export function createSupervisor(o: { policy?: RestartPolicy; say?: (line: strin
     slot.state = 'waiting';
     slot.restarts++;
     if (d.crashLoop) {
-      const tail = lastOutput?.trim().split('\n').slice(-5).map((l) => `   ${l.slice(0, 300)}`).join('\n');
+      const tail = lastOutput
+        ?.trim()
+        .split('\n')
+        .slice(-5)
+        .map((l) => `   ${l.slice(0, 300)}`)
+        .join('\n');
       shout(
         `${slot.name} is crash-looping: ${d.recentExits} exits within ${formatDelay(policy.crashLoop.windowMs)}; it ${what}. ` +
           `Retrying in ${formatDelay(d.delayMs)}, and on until it stays up.` +

@@ -32,7 +32,17 @@ export function readPumpPortalCapture(file = PUMPPORTAL_CAPTURE): { raw: string;
 }
 
 /** A trade frame as PumpPortal documents it (decimals: SOL and whole tokens). */
-export function tradeFrame(f: { signature: string; mint: string; trader: string; isBuy: boolean; sol: number; tokens: number; vSol: number; vTokens: number; pool?: string }): string {
+export function tradeFrame(f: {
+  signature: string;
+  mint: string;
+  trader: string;
+  isBuy: boolean;
+  sol: number;
+  tokens: number;
+  vSol: number;
+  vTokens: number;
+  pool?: string;
+}): string {
   return JSON.stringify({
     signature: f.signature,
     mint: f.mint,

@@ -83,13 +83,23 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
   handle('getSignaturesForAddress', (params) => {
     const [address, config = {}] = params as [string, { limit?: number; before?: string; until?: string }];
     if (address !== opts.programId) return [];
-    return pageNewestFirst(ledger, config).map((t) => ({ signature: t.signature, slot: t.slot, err: t.err, memo: null, blockTime: t.blockTime, confirmationStatus: 'confirmed' }));
+    return pageNewestFirst(ledger, config).map((t) => ({
+      signature: t.signature,
+      slot: t.slot,
+      err: t.err,
+      memo: null,
+      blockTime: t.blockTime,
+      confirmationStatus: 'confirmed',
+    }));
   });
   handle('getTransaction', (params) => {
     const [signature, config] = params as [string, { maxSupportedTransactionVersion?: number } | undefined];
     if (config?.maxSupportedTransactionVersion === undefined) {
       // What a real node answers for a v0 transaction requested without the parameter.
-      throw new RpcFault(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
+      throw new RpcFault(
+        -32015,
+        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      );
     }
     const t = bySignature.get(signature);
     if (!t) return null;
@@ -97,9 +107,25 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
       slot: t.slot,
       blockTime: t.blockTime,
       version: 0,
-      meta: { err: t.err, status: t.err === null ? { Ok: null } : { Err: t.err }, fee: 5000, logMessages: t.logs, preBalances: [], postBalances: [], innerInstructions: [] },
+      meta: {
+        err: t.err,
+        status: t.err === null ? { Ok: null } : { Err: t.err },
+        fee: 5000,
+        logMessages: t.logs,
+        preBalances: [],
+        postBalances: [],
+        innerInstructions: [],
+      },
       // The capture has logs only; the message is a placeholder of the right shape.
-      transaction: { signatures: [t.signature], message: { accountKeys: [opts.programId], header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 }, instructions: [], recentBlockhash: '11111111111111111111111111111111' } },
+      transaction: {
+        signatures: [t.signature],
+        message: {
+          accountKeys: [opts.programId],
+          header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+          instructions: [],
+          recentBlockhash: '11111111111111111111111111111111',
+        },
+      },
     };
   });
 
@@ -112,9 +138,12 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
       }
-      const answer = (payload: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...payload }));
+      const answer = (payload: object) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...payload }));
       const method = body.method ?? '';
       calls.set(method, (calls.get(method) ?? 0) + 1);
       const h = handlers.get(method);

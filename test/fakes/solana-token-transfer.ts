@@ -55,28 +55,53 @@ export function tokenTransferTransaction(p: TokenTransfer, signature: string, sl
   const moved = ok ? p.amountRaw : 0n;
   const sourceBefore = p.amountRaw * 4n;
   const destBefore = p.recipientBefore ?? 0n;
-  const balance = (accountIndex: number, owner: string, raw: bigint) => ({ accountIndex, mint: p.mint, owner, programId: program, uiTokenAmount: ui(raw, p.decimals) });
+  const balance = (accountIndex: number, owner: string, raw: bigint) => ({
+    accountIndex,
+    mint: p.mint,
+    owner,
+    programId: program,
+    uiTokenAmount: ui(raw, p.decimals),
+  });
 
   const accountKeys = [
     { pubkey: p.from, signer: true, source: 'transaction', writable: true },
     { pubkey: source, signer: false, source: 'transaction', writable: true },
     { pubkey: destination, signer: false, source: 'transaction', writable: true },
-    ...(p.createsAccount ? [{ pubkey: p.recipient, signer: false, source: 'transaction', writable: false }, { pubkey: SYSTEM, signer: false, source: 'transaction', writable: false }, { pubkey: ATA_PROGRAM, signer: false, source: 'transaction', writable: false }] : []),
+    ...(p.createsAccount
+      ? [
+          { pubkey: p.recipient, signer: false, source: 'transaction', writable: false },
+          { pubkey: SYSTEM, signer: false, source: 'transaction', writable: false },
+          { pubkey: ATA_PROGRAM, signer: false, source: 'transaction', writable: false },
+        ]
+      : []),
     { pubkey: p.mint, signer: false, source: 'transaction', writable: false },
     { pubkey: program, signer: false, source: 'transaction', writable: false },
     ...(memos.length ? [{ pubkey: MEMO_V2, signer: false, source: 'transaction', writable: false }] : []),
   ];
   const create = {
-    parsed: { info: { account: destination, mint: p.mint, source: p.from, systemProgram: SYSTEM, tokenProgram: program, wallet: p.recipient }, type: 'createIdempotent' },
+    parsed: {
+      info: { account: destination, mint: p.mint, source: p.from, systemProgram: SYSTEM, tokenProgram: program, wallet: p.recipient },
+      type: 'createIdempotent',
+    },
     program: 'spl-associated-token-account',
     programId: ATA_PROGRAM,
     stackHeight: null,
   };
   const createInner = [
     { parsed: { info: { mint: p.mint }, type: 'getAccountDataSize' }, program: programName, programId: program, stackHeight: 2 },
-    { parsed: { info: { lamports: ACCOUNT_RENT, newAccount: destination, owner: program, source: p.from, space: 165 }, type: 'createAccount' }, program: 'system', programId: SYSTEM, stackHeight: 2 },
+    {
+      parsed: { info: { lamports: ACCOUNT_RENT, newAccount: destination, owner: program, source: p.from, space: 165 }, type: 'createAccount' },
+      program: 'system',
+      programId: SYSTEM,
+      stackHeight: 2,
+    },
     { parsed: { info: { account: destination }, type: 'initializeImmutableOwner' }, program: programName, programId: program, stackHeight: 2 },
-    { parsed: { info: { account: destination, mint: p.mint, owner: p.recipient }, type: 'initializeAccount3' }, program: programName, programId: program, stackHeight: 2 },
+    {
+      parsed: { info: { account: destination, mint: p.mint, owner: p.recipient }, type: 'initializeAccount3' },
+      program: programName,
+      programId: program,
+      stackHeight: 2,
+    },
   ];
   const transfer = {
     parsed: { info: { authority: p.from, destination, mint: p.mint, source, tokenAmount: ui(p.amountRaw, p.decimals) }, type: 'transferChecked' },
@@ -92,7 +117,11 @@ export function tokenTransferTransaction(p: TokenTransfer, signature: string, sl
     'Program log: Instruction: TransferChecked',
     `Program ${program} consumed 6200 of 200000 compute units`,
     ok ? `Program ${program} success` : `Program ${program} failed: custom program error: 0x1`,
-    ...memos.flatMap((m) => [`Program ${MEMO_V2} invoke [1]`, `Program log: Memo (len ${Buffer.byteLength(m)}): ${JSON.stringify(m)}`, `Program ${MEMO_V2} success`]),
+    ...memos.flatMap((m) => [
+      `Program ${MEMO_V2} invoke [1]`,
+      `Program log: Memo (len ${Buffer.byteLength(m)}): ${JSON.stringify(m)}`,
+      `Program ${MEMO_V2} success`,
+    ]),
   ];
   const lamports = accountKeys.map((k, i) => (i === 0 ? 3_000_000_000 : k.pubkey === source || k.pubkey === destination ? ACCOUNT_RENT : 1));
   const tx = {

@@ -56,7 +56,10 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
     if (config.commitment && !['confirmed', 'finalized'].includes(config.commitment)) {
       throw new RpcFault(-32602, 'Invalid params: getSignaturesForAddress does not support processed commitment');
     }
-    return pageNewestFirst(ledger.filter((t) => t.addresses.includes(address)), config).map((t) => {
+    return pageNewestFirst(
+      ledger.filter((t) => t.addresses.includes(address)),
+      config,
+    ).map((t) => {
       const memo = t.memos.length ? t.memos.map((m) => `[${Buffer.byteLength(m)}] ${m}`).join('; ') : null;
       return { signature: t.signature, slot: t.slot, err: t.err, memo, blockTime: t.blockTime, confirmationStatus: 'confirmed' };
     });
@@ -66,7 +69,10 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
     guard('getTransaction');
     const [signature, config] = params as [string, { encoding?: string; maxSupportedTransactionVersion?: number } | undefined];
     if (config?.maxSupportedTransactionVersion === undefined) {
-      throw new RpcFault(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
+      throw new RpcFault(
+        -32015,
+        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      );
     }
     if (config.encoding !== 'jsonParsed') throw new RpcFault(-32602, 'this fake serves treasury transactions as jsonParsed only');
     return bySignature.get(signature)?.tx ?? null;
@@ -96,7 +102,12 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
     const to = p.to ?? treasury;
     const memos = p.memos ?? [];
     const relay = randomAddress();
-    const transfer = { parsed: { info: { destination: to, lamports: p.lamports, source: from }, type: 'transfer' }, program: 'system', programId: SYSTEM, stackHeight: p.viaCpi ? 2 : null };
+    const transfer = {
+      parsed: { info: { destination: to, lamports: p.lamports, source: from }, type: 'transfer' },
+      program: 'system',
+      programId: SYSTEM,
+      stackHeight: p.viaCpi ? 2 : null,
+    };
     const memoIxs = memos.map((m) => ({ parsed: m, program: 'spl-memo', programId: MEMO_V2, stackHeight: null }));
     const accountKeys = [
       { pubkey: from, signer: true, source: 'transaction', writable: true },
@@ -115,7 +126,12 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
       `Program ${SYSTEM} invoke [${p.viaCpi ? 2 : 1}]`,
       `Program ${SYSTEM} success`,
       ...(p.viaCpi ? [`Program ${relay} success`] : []),
-      ...memos.flatMap((m) => [`Program ${MEMO_V2} invoke [1]`, `Program log: Memo (len ${Buffer.byteLength(m)}): ${JSON.stringify(m)}`, `Program ${MEMO_V2} consumed 7235 of 199550 compute units`, `Program ${MEMO_V2} success`]),
+      ...memos.flatMap((m) => [
+        `Program ${MEMO_V2} invoke [1]`,
+        `Program log: Memo (len ${Buffer.byteLength(m)}): ${JSON.stringify(m)}`,
+        `Program ${MEMO_V2} consumed 7235 of 199550 compute units`,
+        `Program ${MEMO_V2} success`,
+      ]),
     ];
     return {
       blockTime,
@@ -137,7 +153,10 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
       transaction: {
         message: {
           accountKeys,
-          instructions: [p.viaCpi ? { accounts: [from, to, SYSTEM], data: bs58.encode(randomBytes(12)), programId: relay, stackHeight: null } : transfer, ...memoIxs],
+          instructions: [
+            p.viaCpi ? { accounts: [from, to, SYSTEM], data: bs58.encode(randomBytes(12)), programId: relay, stackHeight: null } : transfer,
+            ...memoIxs,
+          ],
           recentBlockhash: bs58.encode(randomBytes(32)),
         },
         signatures: [signature],
@@ -159,7 +178,13 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
     payToken(p: Partial<TokenTransfer> & { amountRaw: bigint; blockTime?: number | null }): string {
       const mint = p.mint ?? holder?.mint;
       if (!mint) throw new Error('this ledger has no holder mint: pass one to startTreasuryNode');
-      const t: TokenTransfer = { ...p, mint, decimals: p.decimals ?? holder?.decimals ?? 6, recipient: p.recipient ?? treasury, from: p.from ?? randomAddress() };
+      const t: TokenTransfer = {
+        ...p,
+        mint,
+        decimals: p.decimals ?? holder?.decimals ?? 6,
+        recipient: p.recipient ?? treasury,
+        from: p.from ?? randomAddress(),
+      };
       const blockTime = p.blockTime === undefined ? Math.floor(Date.now() / 1000) : p.blockTime;
       return append({ blockTime, err: p.err ?? null, memos: p.memos ?? [] }, (sig, s) => tokenTransferTransaction(t, sig, s, blockTime));
     },
@@ -168,19 +193,52 @@ export function installTreasuryLedger(rpc: SolanaRpcFake, treasury: string, hold
       const blockTime = b.blockTime ?? Math.floor(Date.now() / 1000);
       const account = randomAddress();
       const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
-      const info = b.checked === false
-        ? { account, amount: b.amountRaw.toString(), authority: treasury, mint: b.mint }
-        : { account, authority: treasury, mint: b.mint, tokenAmount: { amount: b.amountRaw.toString(), decimals: b.decimals, uiAmount: Number(b.amountRaw) / 10 ** b.decimals, uiAmountString: String(Number(b.amountRaw) / 10 ** b.decimals) } };
-      const balance = (raw: bigint) => ({ accountIndex: 1, mint: b.mint, owner: treasury, programId: TOKEN, uiTokenAmount: { amount: raw.toString(), decimals: b.decimals, uiAmount: Number(raw) / 10 ** b.decimals, uiAmountString: String(Number(raw) / 10 ** b.decimals) } });
+      const info =
+        b.checked === false
+          ? { account, amount: b.amountRaw.toString(), authority: treasury, mint: b.mint }
+          : {
+              account,
+              authority: treasury,
+              mint: b.mint,
+              tokenAmount: {
+                amount: b.amountRaw.toString(),
+                decimals: b.decimals,
+                uiAmount: Number(b.amountRaw) / 10 ** b.decimals,
+                uiAmountString: String(Number(b.amountRaw) / 10 ** b.decimals),
+              },
+            };
+      const balance = (raw: bigint) => ({
+        accountIndex: 1,
+        mint: b.mint,
+        owner: treasury,
+        programId: TOKEN,
+        uiTokenAmount: {
+          amount: raw.toString(),
+          decimals: b.decimals,
+          uiAmount: Number(raw) / 10 ** b.decimals,
+          uiAmountString: String(Number(raw) / 10 ** b.decimals),
+        },
+      });
       const ok = b.err === undefined || b.err === null;
       const before = b.amountRaw * 3n;
       const make = (signature: string, slot: number) => ({
         blockTime,
         meta: {
-          computeUnitsConsumed: 4_753, err: ok ? null : b.err, fee: FEE, innerInstructions: [],
-          logMessages: [`Program ${TOKEN} invoke [1]`, `Program log: Instruction: ${b.checked === false ? 'Burn' : 'BurnChecked'}`, `Program ${TOKEN} consumed 4753 of 200000 compute units`, `Program ${TOKEN} success`],
-          postBalances: [12_000_000_000 - FEE, 2_039_280, 521_498_880, 934_087_680], preBalances: [12_000_000_000, 2_039_280, 521_498_880, 934_087_680],
-          preTokenBalances: [balance(before)], postTokenBalances: [balance(ok ? before - b.amountRaw : before)], rewards: [],
+          computeUnitsConsumed: 4_753,
+          err: ok ? null : b.err,
+          fee: FEE,
+          innerInstructions: [],
+          logMessages: [
+            `Program ${TOKEN} invoke [1]`,
+            `Program log: Instruction: ${b.checked === false ? 'Burn' : 'BurnChecked'}`,
+            `Program ${TOKEN} consumed 4753 of 200000 compute units`,
+            `Program ${TOKEN} success`,
+          ],
+          postBalances: [12_000_000_000 - FEE, 2_039_280, 521_498_880, 934_087_680],
+          preBalances: [12_000_000_000, 2_039_280, 521_498_880, 934_087_680],
+          preTokenBalances: [balance(before)],
+          postTokenBalances: [balance(ok ? before - b.amountRaw : before)],
+          rewards: [],
           status: ok ? { Ok: null } : { Err: b.err },
         },
         slot,

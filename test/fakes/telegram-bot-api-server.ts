@@ -41,7 +41,8 @@ export async function startTelegramBotApiServer(token: string) {
         flooding--;
         return fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       }
-      if (m[2] === 'getMe') return answer(res, 200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Launchpad alerts', username: 'launchpad_alerts_bot' } });
+      if (m[2] === 'getMe')
+        return answer(res, 200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Launchpad alerts', username: 'launchpad_alerts_bot' } });
       if (m[2] !== 'sendMessage') return fail(res, 404, 'Not Found: method not found');
       const chatId = Number(body.chat_id);
       const text = typeof body.text === 'string' ? body.text : '';

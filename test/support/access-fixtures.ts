@@ -1,11 +1,11 @@
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../activities/mint/live-projector';
-import { createLiveStore } from '../../db/mint/live-store';
+import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/mint/live-store';
 import type { Knex } from '../../platform/db';
 
 /** An empty live list (real-time and delayed) so `/api/v1/live` answers 200 without running the projector. */
 export async function writeEmptyLiveSnapshots(db: Knex, builtAt: Date, o: { delayed?: boolean } = {}): Promise<void> {
   const store = createLiveStore(db);
-  const list = (delay: number, at: Date) => JSON.stringify({ generated_at: at.toISOString(), refresh_interval_s: 2, delay_s: delay, total_tracked: 0, count: 0, mints: [] });
+  const list = (delay: number, at: Date) =>
+    JSON.stringify({ generated_at: at.toISOString(), refresh_interval_s: 2, delay_s: delay, total_tracked: 0, count: 0, mints: [] });
   await store.writeSnapshot(LIVE_SNAPSHOT, list(0, builtAt), 0, builtAt);
   if (o.delayed !== false) {
     const old = new Date(builtAt.getTime() - 300_000);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../api/app';
+import { API_SPEC_PATH } from '../../api/api-spec';
 
 /**
  * Checks a response against openapi.yaml independently of the app's own validator: status documented,

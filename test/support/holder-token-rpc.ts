@@ -26,7 +26,17 @@ export function installHolderToken(fake: SolanaRpcFake, mint = TEST_HOLDER_MINT)
     const list = filter.mint === mint ? (owned.get(owner) ?? []) : [];
     return {
       context,
-      value: list.map((pubkey) => ({ pubkey, account: { data: ['', 'base64'], executable: false, lamports: 2_039_280, owner: TOKEN_PROGRAM, rentEpoch: 2 ** 64 - 1 /* u64::MAX, as real nodes send it */, space: 165 } })),
+      value: list.map((pubkey) => ({
+        pubkey,
+        account: {
+          data: ['', 'base64'],
+          executable: false,
+          lamports: 2_039_280,
+          owner: TOKEN_PROGRAM,
+          rentEpoch: 2 ** 64 - 1 /* u64::MAX, as real nodes send it */,
+          space: 165,
+        },
+      })),
     };
   });
   fake.handle('getTokenAccountBalance', (params) => {

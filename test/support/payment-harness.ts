@@ -1,5 +1,5 @@
-import type { ActivityDeps } from '../../activities';
-import { createPaymentStarter } from '../../activities/billing/payment-starter';
+import type { ActivityOverrides } from '../../activities';
+import { createPaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
 import { paymentWorkflowId, paymentStateQuery, type PaymentTiming } from '../../workflows/billing/payment-intent-contract';
 import { randomAddress, startTreasuryNode } from '../fakes/solana-treasury-ledger';
 import { startSmtpServer } from '../fakes/smtp-server';
@@ -20,31 +20,51 @@ const TEST_BOT_TOKEN = '123456789:test-bot-token-not-a-real-secret';
 export const HOLDER_DECIMALS = 6;
 
 /** `tokensPerSol`: paying with the holder token is offered at this rate (its mint has HOLDER_DECIMALS decimals on the node). */
-export async function startPaymentSystem(o: { intentWindowS: number; timing: PaymentTiming; burnShare?: number; tokensPerSol?: string; clock?: () => Date; overrides?: Partial<ActivityDeps> }) {
+export async function startPaymentSystem(o: {
+  intentWindowS: number;
+  timing: PaymentTiming;
+  burnShare?: number;
+  tokensPerSol?: string;
+  clock?: () => Date;
+  overrides?: ActivityOverrides;
+}) {
   const treasury = randomAddress();
   const holderMint = randomAddress();
   const t = await createTestDatabase();
   const { rpc, ledger } = await startTreasuryNode(treasury, { mint: holderMint, decimals: HOLDER_DECIMALS });
   const smtp = await startSmtpServer();
   const telegram = await startTelegramBotApiServer(TEST_BOT_TOKEN);
-  const w = await startWorker(t.db, { ...(o.clock ? { now: o.clock } : {}), ...o.overrides }, {
-    TREASURY_ADDRESS: treasury,
-    SOLANA_RPC_URL: rpc.url,
-    SMTP_URL: smtp.url,
-    SMTP_FROM: 'billing@api.example.test',
-    TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PUBLIC_BASE_URL: PUBLIC_BASE,
-    PAYMENT_POLL_INTERVAL_S: String(o.timing.pollIntervalS),
-    PLAN_REMINDER_LEAD_S: String(o.timing.reminderLeadS),
-    BURN_REVENUE_SHARE: String(o.burnShare ?? 0),
-    HOLDER_TOKEN_MINT: holderMint,
-    ...(o.tokensPerSol ? { TOKEN_PAYMENT_TOKENS_PER_SOL: o.tokensPerSol } : {}),
-    TEMPORAL_TASK_QUEUE: uniqueId('payments'),
+  const w = await startWorker(t.db, {
+    // The clock of the payment activities (plan periods); the treasury scan keeps real time to judge its freshness.
+    overrides: { ...o.overrides, billing: { ...(o.clock ? { now: o.clock } : {}), ...o.overrides?.billing } },
+    env: {
+      TREASURY_ADDRESS: treasury,
+      SOLANA_RPC_URL: rpc.url,
+      SMTP_URL: smtp.url,
+      SMTP_FROM: 'billing@api.example.test',
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      PUBLIC_BASE_URL: PUBLIC_BASE,
+      PAYMENT_POLL_INTERVAL_S: String(o.timing.pollIntervalS),
+      PLAN_REMINDER_LEAD_S: String(o.timing.reminderLeadS),
+      BURN_REVENUE_SHARE: String(o.burnShare ?? 0),
+      HOLDER_TOKEN_MINT: holderMint,
+      ...(o.tokensPerSol ? { TOKEN_PAYMENT_TOKENS_PER_SOL: o.tokensPerSol } : {}),
+      TEMPORAL_TASK_QUEUE: uniqueId('payments'),
+    },
   });
-  const starter = createPaymentStarter(w.client, w.taskQueue, o.timing);
-  const tokenPayment = o.tokensPerSol ? { tokensPerSol: o.tokensPerSol, rpcUrl: rpc.url } : undefined;
-  const api = await startApi(t.db, {}, { billing: { treasury, intentWindowS: o.intentWindowS, publicBaseUrl: PUBLIC_BASE, paymentStarter: starter, holderTokenMint: holderMint, tokenPayment } });
+  const starter = createPaymentIntentStarter(w.client, w.taskQueue, o.timing);
+  const api = await startApi(t.db, {
+    env: {
+      TREASURY_ADDRESS: treasury,
+      PUBLIC_BASE_URL: PUBLIC_BASE,
+      HOLDER_TOKEN_MINT: holderMint,
+      HOLDER_RPC_URL: rpc.url,
+      ...(o.tokensPerSol ? { TOKEN_PAYMENT_TOKENS_PER_SOL: o.tokensPerSol } : {}),
+    },
+    // Intents as short as the test's (below PAYMENT_INTENT_WINDOW_S's floor), started with the test's timings.
+    overrides: { billing: { intentWindowS: o.intentWindowS, paymentStarter: starter } },
+  });
 
   const status = async (memo: string) => {
     const r = await call(`${api.url}/api/upgrade/${memo}`);
@@ -66,7 +86,15 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       const r = await call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expectConforms('post', '/api/upgrade', r.status, r.body);
       if (r.status !== 200) throw new Error(`upgrade answered ${r.status}: ${JSON.stringify(r.body)}`);
-      return r.body as Record<string, unknown> & { memo: string; amount_lamports: number; amount_tokens: string | null; api_key: string | null; key_prefix: string; expires_at: string; deeplinks: { solana_pay: string } };
+      return r.body as Record<string, unknown> & {
+        memo: string;
+        amount_lamports: number;
+        amount_tokens: string | null;
+        api_key: string | null;
+        key_prefix: string;
+        expires_at: string;
+        deeplinks: { solana_pay: string };
+      };
     },
     status,
     /** Polls `cond` until it holds; fails naming `what` after `timeoutMs`. */
@@ -80,10 +108,14 @@ export async function startPaymentSystem(o: { intentWindowS: number; timing: Pay
       }
     },
     waitForStatus(memo: string, wanted: string, timeoutMs = 30_000) {
-      return this.waitFor(`intent ${memo} to be ${wanted}`, async () => {
-        const s = await status(memo);
-        return s.status === wanted ? s : undefined;
-      }, timeoutMs);
+      return this.waitFor(
+        `intent ${memo} to be ${wanted}`,
+        async () => {
+          const s = await status(memo);
+          return s.status === wanted ? s : undefined;
+        },
+        timeoutMs,
+      );
     },
     workflowState: (memo: string) => w.client.workflow.getHandle(paymentWorkflowId(memo)).query(paymentStateQuery),
     workflowResult: (memo: string) => w.client.workflow.getHandle(paymentWorkflowId(memo)).result(),

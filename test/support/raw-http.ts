@@ -5,7 +5,13 @@ import net from 'node:net';
  * (a repeated Authorization header, say) reach the server as sent. Answers the status, the headers (lowercased names,
  * last one wins) and the body text.
  */
-export function rawRequest(port: number, method: string, path: string, headerLines: string[], body?: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headerLines: string[],
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
     const s = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

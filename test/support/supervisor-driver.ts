@@ -22,11 +22,13 @@ async function main() {
   const supervisor = createSupervisor({
     policy: { initialMs: 200, factor: 2, maxMs: 1000, stableAfterMs: 60_000, crashLoop: { exits: 3, windowMs: 30_000, backoffMs: 1500 } },
   });
-  process.on('SIGTERM', () =>
-    void supervisor.stop().then(() => {
-      console.log('driver stopped');
-      process.exit(0);
-    }),
+  process.on(
+    'SIGTERM',
+    () =>
+      void supervisor.stop().then(() => {
+        console.log('driver stopped');
+        process.exit(0);
+      }),
   );
   await supervisor.start(service('store', 0));
   for (const s of [service('alpha', 1), service('beta', 1), service('crashy', 1, true)]) await supervisor.start(s);

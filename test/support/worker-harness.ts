@@ -4,45 +4,40 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities';
-import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
+import { createActivities, type ActivityOverrides } from '../../activities';
 import type { Knex } from '../../platform/db';
 import { createMetrics } from '../../platform/metrics';
-import { buildActivityDeps } from '../../workers/activity-deps';
 import { buildWorker } from '../../workers/build-worker';
-import { loadConfig } from '../../platform/config';
-import { createLogger } from '../../platform/logger';
+import { areaContext } from './area-context';
 import { ROOT, readTestEnv } from './test-env';
 
 let runtimeInstalled = false;
 
-/** A real worker on its own task queue against the run's Temporal server, with the prebuilt workflow bundle. */
-export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {}, configOverrides: Record<string, string> = {}) {
+/**
+ * A real worker on its own task queue against the run's Temporal server, with the prebuilt workflow bundle. Settings
+ * come from `env` as in production; `overrides` replace an area's dependencies (a client with a short timeout).
+ */
+export async function startWorker(db: Knex, o: { env?: Record<string, string>; now?: () => Date; overrides?: ActivityOverrides } = {}) {
   const env = readTestEnv();
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
     runtimeInstalled = true;
   }
   // Activities that start workflows (the payment outbox) start them on the queue named in the config.
-  const taskQueue = configOverrides.TEMPORAL_TASK_QUEUE ?? `test-${randomBytes(4).toString('hex')}`;
+  const taskQueue = o.env?.TEMPORAL_TASK_QUEUE ?? `test-${randomBytes(4).toString('hex')}`;
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection, namespace: 'default' });
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
   const metrics = createMetrics('worker-test');
-  const deps: ActivityDeps = {
-    ...buildActivityDeps(db, {
-      cfg: loadConfig({ WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...configOverrides, TEMPORAL_TASK_QUEUE: taskQueue }),
-      temporal: client,
-      priceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 500 }),
-      log: createLogger('silent', 'worker-test'),
-    }),
-    ...overrides,
+  const ctx = {
+    ...areaContext(db, { env: { WATCHDOG_DISK_PATH: '/', LIVE_REFRESH_MS: '1000', ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, now: o.now }),
+    temporal: client,
   };
   const worker: Worker = await buildWorker({
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    activities: createActivities(deps),
+    activities: createActivities(ctx, o.overrides).activities,
     metrics,
     workflowBundle: { codePath: env.workflowBundlePath },
   });
@@ -52,10 +47,10 @@ export async function startWorker(db: Knex, overrides: Partial<ActivityDeps> = {
     taskQueue,
     metrics,
     worker,
-    /** Saves a finished workflow's history under test/replay/histories when RECORD_HISTORIES=1. */
-    async maybeRecordHistory(workflowId: string, name: string) {
+    /** Saves a finished workflow's history (its latest run, or `runId`) under test/replay/histories when RECORD_HISTORIES=1. */
+    async maybeRecordHistory(workflowId: string, name: string, runId?: string) {
       if (process.env.RECORD_HISTORIES !== '1') return;
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
       const dir = path.join(ROOT, 'test', 'replay', 'histories');
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId, history: JSON.parse(historyToJSON(history)) }, null, 1));

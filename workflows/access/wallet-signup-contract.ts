@@ -1,5 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { HolderAccess } from '../../domain/access/tiers';
+import type { WorkflowContract } from '../workflow-contract';
 
 /** Contract of the holder-signup workflow: the only access workflow module other code imports at runtime. */
 export const WALLET_SIGNUP_WORKFLOW = 'walletSignup';
@@ -25,3 +26,9 @@ export const signUpdate = defineUpdate<SignResult, [{ signature: string }]>('sig
 export type WalletSignupState = { status: 'pending' | 'fulfilled' | 'ineligible' | 'expired'; recorded: boolean };
 export const signupStateQuery = defineQuery<WalletSignupState>('state');
 export type WalletSignupResult = { status: WalletSignupState['status'] };
+
+export const WALLET_SIGNUP_CONTRACT: WorkflowContract = {
+  workflowType: WALLET_SIGNUP_WORKFLOW,
+  // The longest signup window (WALLET_SIGNUP_TTL_S ≤ 1 day) plus the 5-minute key reveal.
+  deadlineS: 86_400 + 15 * 60,
+};

@@ -1,6 +1,13 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { WalletSignupActivities } from '../../activities/access/wallet-signup-activities';
-import { signUpdate, signupStateQuery, type SignResult, type WalletSignupInput, type WalletSignupResult, type WalletSignupState } from './wallet-signup-contract';
+import {
+  signUpdate,
+  signupStateQuery,
+  type SignResult,
+  type WalletSignupInput,
+  type WalletSignupResult,
+  type WalletSignupState,
+} from './wallet-signup-contract';
 
 const acts = proxyActivities<WalletSignupActivities>({
   startToCloseTimeout: '20 seconds',
@@ -25,7 +32,14 @@ export async function walletSignup(input: WalletSignupInput): Promise<WalletSign
     if (state.status !== 'pending') return { outcome: state.status };
     busy = true;
     try {
-      const r = await acts.completeWalletSignup({ linkId: input.linkId, wallet: input.wallet, message: input.message, threshold: input.threshold, signature, keyVisibleS: input.keyVisibleS });
+      const r = await acts.completeWalletSignup({
+        linkId: input.linkId,
+        wallet: input.wallet,
+        message: input.message,
+        threshold: input.threshold,
+        signature,
+        keyVisibleS: input.keyVisibleS,
+      });
       if (r.outcome === 'fulfilled' || r.outcome === 'ineligible' || r.outcome === 'expired') state.status = r.outcome;
       return r;
     } finally {

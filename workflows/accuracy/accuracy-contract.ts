@@ -1,3 +1,5 @@
+import type { WorkflowContract } from '../workflow-contract';
+
 /** Contract of the accuracy recompute: the only accuracy workflow module non-workflow code imports at runtime. */
 export const ACCURACY_WORKFLOW = 'recomputeAccuracy';
 export const ACCURACY_SCHEDULE_ID = 'schedule:accuracy';
@@ -5,3 +7,14 @@ export const ACCURACY_SCHEDULE_ID = 'schedule:accuracy';
 export const ACCURACY_WORKFLOW_ID_PREFIX = 'accuracy';
 
 export type AccuracyResult = { predictions: number; survivalGate: string; computedAt: string };
+
+export const ACCURACY_CONTRACT: WorkflowContract = {
+  workflowType: ACCURACY_WORKFLOW,
+  schedule: {
+    scheduleId: ACCURACY_SCHEDULE_ID,
+    workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX,
+    everyS: (cfg) => cfg.accuracy.refreshIntervalS,
+    runTimeoutS: () => 600,
+  },
+  deadlineS: 15 * 60,
+};

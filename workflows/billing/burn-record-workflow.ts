@@ -6,7 +6,13 @@ import type { BurnRecordInput, BurnRecordResult } from './burn-record-contract';
 // ten minutes. What can never become this burn (a failed transaction, another token, obligations not open) fails at once.
 const { recordExecutedBurn } = proxyActivities<BurnActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 15, nonRetryableErrorTypes: ['BurnNotRecordable', 'ObligationsNotOpen'] },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 15,
+    nonRetryableErrorTypes: ['BurnNotRecordable', 'ObligationsNotOpen'],
+  },
 });
 
 /** Records one executed holder-token burn, verified on chain, and settles the obligations it covers. */

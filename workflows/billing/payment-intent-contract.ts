@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { PaymentCheck, PlanEnd } from '../../activities/billing/payment-activities';
+import type { WorkflowContract } from '../workflow-contract';
 
 /** Contract of the per-intent payment workflow: the only billing workflow module other code imports at runtime. */
 export const PAYMENT_INTENT_WORKFLOW = 'paymentIntent';
@@ -23,6 +23,15 @@ export const DEFAULT_PAYMENT_TIMING: PaymentTiming = {
   reminderRetry: { initialIntervalS: 30, maximumAttempts: 6 },
 };
 
+/** Amounts in the intent's unit: lamports, or raw units of the holder mint for a token intent. */
+export type PaymentCheck = {
+  status: 'pending' | 'underpaid' | 'paid' | 'expired' | 'activated';
+  receivedUnits: string;
+  countedUnits: string;
+  paidSignature: string | null;
+};
+export type PlanEnd = 'reverted' | 'renewed' | 'already_free';
+
 export type PaymentIntentInput = { memo: string; expiresAt: string; timing: PaymentTiming };
 
 export type PaymentIntentState = {
@@ -36,3 +45,6 @@ export type PaymentIntentState = {
   end: PlanEnd | null;
 };
 export const paymentStateQuery = defineQuery<PaymentIntentState>('state');
+
+/** Started by the API and the outbox sweep (payment-intent-starter.ts); open until the plan ends, so no deadline. */
+export const PAYMENT_INTENT_CONTRACT: WorkflowContract = { workflowType: PAYMENT_INTENT_WORKFLOW };

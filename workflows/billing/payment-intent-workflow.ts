@@ -29,9 +29,23 @@ export async function paymentIntent(input: PaymentIntentInput, carried?: Payment
   // The renewal reminder: a few tries, then recorded as failed (the plan still ends on time).
   const remind = proxyActivities<PaymentActivities>({
     startToCloseTimeout: '1 minute',
-    retry: { initialInterval: timing.reminderRetry.initialIntervalS * 1000, backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: timing.reminderRetry.maximumAttempts },
+    retry: {
+      initialInterval: timing.reminderRetry.initialIntervalS * 1000,
+      backoffCoefficient: 2,
+      maximumInterval: '10 minutes',
+      maximumAttempts: timing.reminderRetry.maximumAttempts,
+    },
   });
-  const state: PaymentIntentState = carried ?? { phase: 'awaiting_payment', polls: 0, failedPolls: 0, lastError: null, lastCheck: null, activation: null, reminder: null, end: null };
+  const state: PaymentIntentState = carried ?? {
+    phase: 'awaiting_payment',
+    polls: 0,
+    failedPolls: 0,
+    lastError: null,
+    lastCheck: null,
+    activation: null,
+    reminder: null,
+    end: null,
+  };
   setHandler(paymentStateQuery, () => state);
 
   let pollsThisRun = 0;

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ConditionsRefreshResult, MarketConditionsActivities } from '../../activities/market/market-conditions-activities';
+import type { MarketConditionsActivities } from '../../activities/market/market-conditions-activities';
+import type { ConditionsRefreshResult } from './market-conditions-contract';
 
 // Rolling up a backlog of hours scans many trades, hence the generous timeout; a failed run is retried a few
 // times and otherwise left to the next scheduled one while the API keeps serving the last result.

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { WorkflowContract } from '../workflow-contract';
 
 /** Contract of the per-mint lifecycle workflow: the only mint workflow module other code imports at runtime. */
 export const MINT_LIFECYCLE_WORKFLOW = 'mintLifecycle';
@@ -26,7 +27,8 @@ export const DEFAULT_TIMING: LifecycleTiming = {
     { bucket: 30, afterS: 30 },
     { bucket: 60, afterS: 60 },
   ],
-  maxLatenessS: 30, resolveAfterS: 24 * 3600,
+  maxLatenessS: 30,
+  resolveAfterS: 24 * 3600,
   checkpointsS: [300, 900, 1800],
   checkpointRetry: { initialIntervalS: 2, maximumAttempts: 5 },
 };
@@ -42,3 +44,6 @@ export type LifecycleState = {
   outcome: { graduated: boolean; peakMult24h: number | null; rugged: boolean } | null;
 };
 export const stateQuery = defineQuery<LifecycleState>('state');
+
+/** Started by ingestion (mint-lifecycle-starter.ts); open for a day by design, so no deadline. */
+export const MINT_LIFECYCLE_CONTRACT: WorkflowContract = { workflowType: MINT_LIFECYCLE_WORKFLOW };

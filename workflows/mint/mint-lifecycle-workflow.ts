@@ -24,7 +24,12 @@ export async function mintLifecycle(input: MintLifecycleInput): Promise<Lifecycl
   // A DEX price source may be down for a while; after these attempts the checkpoint is recorded as unavailable.
   const pricing = proxyActivities<MintActivities>({
     startToCloseTimeout: '15 seconds',
-    retry: { initialInterval: timing.checkpointRetry.initialIntervalS * 1000, backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: timing.checkpointRetry.maximumAttempts },
+    retry: {
+      initialInterval: timing.checkpointRetry.initialIntervalS * 1000,
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: timing.checkpointRetry.maximumAttempts,
+    },
   });
   const createdMs = Date.parse(input.createdAt);
   let graduation: GraduationNotice | undefined;

@@ -1,3 +1,5 @@
+import type { WorkflowContract } from '../workflow-contract';
+
 /** Contract of the watchdog: the only watchdog module that non-workflow code imports at runtime. */
 export const WATCHDOG_WORKFLOW = 'watchdogTick';
 export const WATCHDOG_SCHEDULE_ID = 'schedule:watchdog';
@@ -5,3 +7,15 @@ export const WATCHDOG_SCHEDULE_ID = 'schedule:watchdog';
 export const WATCHDOG_WORKFLOW_ID_PREFIX = 'watchdog';
 
 export type WatchdogResult = { raised: string[]; cleared: string[]; alerts: number };
+
+export const WATCHDOG_CONTRACT: WorkflowContract = {
+  workflowType: WATCHDOG_WORKFLOW,
+  // Sampling is cheap: a late tick is skipped rather than queued behind a running one.
+  schedule: {
+    scheduleId: WATCHDOG_SCHEDULE_ID,
+    workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX,
+    everyS: (cfg) => cfg.watchdog.intervalS,
+    runTimeoutS: () => 120,
+  },
+  deadlineS: 5 * 60,
+};

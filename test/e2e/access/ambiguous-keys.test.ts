@@ -1,29 +1,21 @@
 import { createApiKeyStore } from '../../../db/access/api-key-store';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { startApi } from '../../support/api-harness';
+import { afterBeta, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { rawRequest } from '../../support/raw-http';
-import { createTestDatabase } from '../../support/test-db';
 
 /**
  * Two different keys in one request answer 401 ambiguous_key, whichever headers carry them and however often: Node
  * keeps only the first `Authorization` header in `req.headers`, so a second one used to pass unseen. The same key
  * repeated is one key.
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 let port: number;
 
+const { t, api } = useApi({ env: afterBeta({ keyCacheTtlMs: 0 }) });
 beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 } });
   port = Number(new URL(api.url).port);
   await writeEmptyLiveSnapshots(t.db, new Date());
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
 });
 
 describe('two different keys in one request', () => {

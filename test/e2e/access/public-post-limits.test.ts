@@ -1,6 +1,6 @@
 import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../../../domain/access/public-post-limits';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { call, publicPostLimitsEnv, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
@@ -23,7 +23,7 @@ afterAll(async () => {
 async function apiWith(limits: Partial<PublicPostLimits>, db?: Awaited<ReturnType<typeof createTestDatabase>>) {
   const t = db ?? (await createTestDatabase());
   if (!db) dbs.push(t);
-  const api = await startApi(t.db, {}, { billing: { treasury: TREASURY }, publicPostLimits: { ...DEFAULT_PUBLIC_POST_LIMITS, ...limits } });
+  const api = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, ...publicPostLimitsEnv({ ...DEFAULT_PUBLIC_POST_LIMITS, ...limits }) } });
   servers.push(api);
   return { t, api, url: api.url };
 }
@@ -48,7 +48,13 @@ describe('rate limits on unauthenticated POSTs', () => {
     const results = await Promise.all(Array.from({ length: 100 }, () => upgrade(url, '198.51.100.1')));
     const statuses = results.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
     expect(statuses).toEqual({ 200: 10, 429: 90 });
-    expectRateLimited(results.find((r) => r.status === 429)!, '/api/upgrade', 'client', 10, 60);
+    expectRateLimited(
+      results.find((r) => r.status === 429)!,
+      '/api/upgrade',
+      'client',
+      10,
+      60,
+    );
     expect(await t.db('payment_intents').count({ n: '*' }).first()).toEqual({ n: 10 });
     // Another client is not held back by the first.
     expect((await upgrade(url, '198.51.100.2')).status).toBe(200);
@@ -62,7 +68,12 @@ describe('rate limits on unauthenticated POSTs', () => {
     expect((await post(url, '/api/signup/wallet/sign', { link_id: 'abcdefgh12345678', signature: '1'.repeat(64) }, c)).status).toBe(503);
     expect((await post(url, '/api/keys/new', {}, c)).status).toBe(402);
     expect((await upgrade(url, c)).status).toBe(200);
-    for (const [path, body] of [['/api/upgrade', {}], ['/api/signup/wallet/init', { wallet: testWallet().address, tier: 'api' }], ['/api/signup/wallet/sign', { link_id: 'abcdefgh12345678', signature: '1'.repeat(64) }], ['/api/keys/new', {}]] as const) {
+    for (const [path, body] of [
+      ['/api/upgrade', {}],
+      ['/api/signup/wallet/init', { wallet: testWallet().address, tier: 'api' }],
+      ['/api/signup/wallet/sign', { link_id: 'abcdefgh12345678', signature: '1'.repeat(64) }],
+      ['/api/keys/new', {}],
+    ] as const) {
       expectRateLimited(await post(url, path, body, c), path, 'client', 4, 60);
     }
   });
@@ -75,7 +86,13 @@ describe('rate limits on unauthenticated POSTs', () => {
     expect(ok.status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await call(`${url}/api/upgrade/${ok.body.memo}`, { headers: { 'x-forwarded-for': c } })).status).toBe(200);
     const k = await issueTestKey(t.db, 'free');
-    const link = await post(url, '/api/v1/wallet/link', { wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', signature_b58: '1'.repeat(64), key_prefix: k.prefix }, c, k.bearer);
+    const link = await post(
+      url,
+      '/api/v1/wallet/link',
+      { wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', signature_b58: '1'.repeat(64), key_prefix: k.prefix },
+      c,
+      k.bearer,
+    );
     expect(link.status).toBe(422); // past every limit, refused for its signature
   });
 

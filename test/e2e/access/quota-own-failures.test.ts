@@ -1,33 +1,28 @@
 import { createStatsStore } from '../../../db/mint/stats-store';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 
 /**
  * The quota pays for answers, not for the service's own failures: a call the service answers with a 5xx is given
  * back. And /api/me, where a caller reads its usage, answers even once the day's quota is used up.
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 let statsFail = false;
-const AFTER_BETA = { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 };
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await writeEmptyLiveSnapshots(t.db, new Date());
+const { t, api } = useApi(async (db) => {
+  await writeEmptyLiveSnapshots(db, new Date());
   // The real stats store, failing on demand as a broken query or a lost connection would.
-  const real = createStatsStore(t.db);
-  const statsStore = { ...real, platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)) };
-  api = await startApi(t.db, { access: AFTER_BETA, statsStore });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
+  const real = createStatsStore(db);
+  const statsStore = {
+    ...real,
+    platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)),
+  };
+  return { env: afterBeta({ keyCacheTtlMs: 0 }), overrides: { mint: { statsStore } } };
 });
 
-const usage = async (keyId: number) => (await t.db('api_key_daily_usage').where({ key_id: keyId }).first()) as { used: number; over_quota: number; refunded: number } | undefined;
+const usage = async (keyId: number) =>
+  (await t.db('api_key_daily_usage').where({ key_id: keyId }).first()) as { used: number; over_quota: number; refunded: number } | undefined;
 async function settled(keyId: number, refunded: number) {
   for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) {
     if ((await usage(keyId))?.refunded === refunded) return;

@@ -39,11 +39,24 @@ afterAll(async () => {
 });
 
 async function key(prefix: string, source: string): Promise<number> {
-  const [row] = await db('api_keys').insert({ key_prefix: prefix, key_hash: Buffer.alloc(32, 1), source, created_at: new Date() }).returning('id');
+  const [row] = await db('api_keys')
+    .insert({ key_prefix: prefix, key_hash: Buffer.alloc(32, 1), source, created_at: new Date() })
+    .returning('id');
   return Number(row.id);
 }
 async function intent(memo: string, keyId: number, keyMinted: boolean, createdAt: Date) {
-  await db('payment_intents').insert({ memo, tier: 'pro', plan: 'monthly', amount_lamports: 1_000_000_000, treasury: 'T', key_id: keyId, key_prefix: 'p', key_minted: keyMinted, created_at: createdAt, expires_at: createdAt });
+  await db('payment_intents').insert({
+    memo,
+    tier: 'pro',
+    plan: 'monthly',
+    amount_lamports: 1_000_000_000,
+    treasury: 'T',
+    key_id: keyId,
+    key_prefix: 'p',
+    key_minted: keyMinted,
+    created_at: createdAt,
+    expires_at: createdAt,
+  });
 }
 
 describe('migration 0010 closes keys that unpaid intents handed out', () => {
@@ -60,6 +73,11 @@ describe('migration 0010 closes keys that unpaid intents handed out', () => {
     await db.migrate.latest(MIGRATIONS);
 
     const rows = await db('api_keys').select('id', 'awaiting_payment_of').orderBy('id');
-    expect(Object.fromEntries(rows.map((r) => [Number(r.id), r.awaiting_payment_of]))).toEqual({ [unpaid]: 'lp-unpaid-first', [paid]: null, [holder]: null, [admin]: null });
+    expect(Object.fromEntries(rows.map((r) => [Number(r.id), r.awaiting_payment_of]))).toEqual({
+      [unpaid]: 'lp-unpaid-first',
+      [paid]: null,
+      [holder]: null,
+      [admin]: null,
+    });
   });
 });

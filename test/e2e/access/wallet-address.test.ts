@@ -3,9 +3,8 @@ import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { walletLinkMessage } from '../../../domain/access/wallet-proof';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 import { testWallet } from '../../support/test-wallet';
 
 /**
@@ -13,18 +12,9 @@ import { testWallet } from '../../support/test-wallet';
  * through 31-byte strings and program-derived (off-curve) addresses, which can never sign; both answer 422 on
  * body.wallet before any workflow or row is made.
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  // No Temporal here: a wallet that passed the check would reach the 503 for the missing workflow service.
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 0 } });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
-});
+// No Temporal here: a wallet that passed the check would reach the 503 for the missing workflow service.
+const { t, api } = useApi({ env: afterBeta({ keyCacheTtlMs: 0 }) });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   call(api.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -55,7 +45,11 @@ describe('a wallet must decode to a 32-byte ed25519 public key', () => {
 
   it.each(Object.entries(notWallets))('/api/v1/wallet/link refuses a wallet of %s with 422 on body.wallet, not on the signature', async (_what, wallet) => {
     const k = await issueTestKey(t.db, 'free');
-    const r = await post('/api/v1/wallet/link', { wallet, signature_b58: testWallet().sign(walletLinkMessage(k.prefix, wallet)), key_prefix: k.prefix }, k.bearer);
+    const r = await post(
+      '/api/v1/wallet/link',
+      { wallet, signature_b58: testWallet().sign(walletLinkMessage(k.prefix, wallet)), key_prefix: k.prefix },
+      k.bearer,
+    );
     expect(r.status).toBe(422);
     expectConforms('post', '/api/v1/wallet/link', 422, r.body);
     expect(r.body.detail).toEqual([{ loc: ['body', 'wallet'], msg: expect.stringMatching(/^the wallet /), type: 'value_error', input: wallet }]);

@@ -3,32 +3,25 @@ import { createPlanActivation } from '../../../db/billing/plan-activation';
 import { createPlanKeys } from '../../../db/billing/plan-keys';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
 
 /**
  * Free issuance is closed (spec sections 4, 5): the key /api/upgrade mints is shown once, in its response, and
- * works only once its intent is paid. (test/workflow/payment-intent.workflow.test.ts runs the same through the
+ * works only once its intent is paid. (test/workflow/billing/payment-intent.workflow.test.ts runs the same through the
  * treasury and the payment workflow.)
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 const TREASURY = randomAddress();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await writeEmptyLiveSnapshots(t.db, new Date());
+const { t, api } = useApi(async (db) => {
+  await writeEmptyLiveSnapshots(db, new Date());
   // After the beta window, with the production key cache (5 s).
-  api = await startApi(t.db, { access: { keyRequiredAfter: new Date(Date.now() - 86_400_000), keyCacheTtlMs: 5000 } }, { billing: { treasury: TREASURY } });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
+  return { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } };
 });
 
-const upgrade = (body: unknown) => call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const upgrade = (body: unknown) =>
+  call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const withKey = (path: string, key: string) => call(api.url + path, { headers: { Authorization: `Bearer ${key}` } });
 
 /** What the payment workflow does once the treasury shows the payment: record it as paid, then activate. */
@@ -37,7 +30,17 @@ async function payAndActivate(memo: string, signature: string) {
   await createPaymentIntentStore(t.db).recordDecision(
     memo,
     'sol',
-    { status: 'paid', receivedUnits: 1n, countedUnits: 1n, shortfallUnits: 0n, excessUnits: 0n, completedBy: signature, counted: [signature], afterCompletion: [], late: [] },
+    {
+      status: 'paid',
+      receivedUnits: 1n,
+      countedUnits: 1n,
+      shortfallUnits: 0n,
+      excessUnits: 0n,
+      completedBy: signature,
+      counted: [signature],
+      afterCompletion: [],
+      late: [],
+    },
     'paid',
     now,
   );
@@ -83,7 +86,10 @@ describe('a key minted by /api/upgrade', () => {
   it('stays refused after its intent expired unpaid, and a new intent naming it activates it when paid', async () => {
     const first = await upgrade({ tier: 'pro' });
     const key: string = first.body.api_key;
-    await t.db('payment_intents').where({ memo: first.body.memo }).update({ status: 'expired', expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('payment_intents')
+      .where({ memo: first.body.memo })
+      .update({ status: 'expired', expires_at: new Date(Date.now() - 1000) });
     await expectNotActive(key, first.body.memo);
 
     const renewal = await upgrade({ tier: 'pro', key });

@@ -1,30 +1,19 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../../api/app';
+import { API_SPEC_PATH } from '../../../api/api-spec';
 import { createLogger } from '../../../platform/logger';
-import { call, startApi } from '../../support/api-harness';
+import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 import { testWallet } from '../../support/test-wallet';
 
 /**
  * Client mistakes get 4xx JSON in the spec's shapes, never a 5xx, never HTML, never a stack, never an echoed
  * secret; and none of them logs at error level.
  */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  const log = createLogger('info', 'api-test', { write: (s: string) => void logLines.push(s) });
-  api = await startApi(t.db, { log });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
-});
+const { api } = useApi({ log: createLogger('info', 'api-test', { write: (s: string) => void logLines.push(s) }) });
 
 /** Every POST operation of the spec (body-reading happens before routing, auth and validation). */
 const POSTS = ['/api/keys/new', '/api/upgrade', '/api/signup/wallet/init', '/api/signup/wallet/sign', '/api/v1/wallet/link', '/api/v1/webhooks'];
@@ -102,12 +91,34 @@ function numericParameters(): Param[] {
 
 describe('non-finite and malformed numbers are 422 on every numeric parameter', () => {
   const params = numericParameters();
-  const NOT_NUMBERS = ['Infinity', '-Infinity', '1e309', '-1e309', `1${'0'.repeat(400)}`, 'NaN', '0x10', '0b11', '0o7', ' 5', '5 ', '+5', '1_0', '5.', 'one', '٣'];
+  const NOT_NUMBERS = [
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    '-1e309',
+    `1${'0'.repeat(400)}`,
+    'NaN',
+    '0x10',
+    '0b11',
+    '0o7',
+    ' 5',
+    '5 ',
+    '+5',
+    '1_0',
+    '5.',
+    'one',
+    '٣',
+  ];
   const NOT_INTEGERS = ['1e1', '5.0', '2.5'];
 
   it('finds the numeric parameters (limit, min_prob, since, offset, ids, …)', () => {
     expect(params.length).toBeGreaterThan(20);
-    expect(params).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/api/v1/runners', name: 'limit' }), expect.objectContaining({ in: 'path', name: 'prediction_id' })]));
+    expect(params).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '/api/v1/runners', name: 'limit' }),
+        expect.objectContaining({ in: 'path', name: 'prediction_id' }),
+      ]),
+    );
   });
 
   const example = (p: Param, v: string) => {

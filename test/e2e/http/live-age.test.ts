@@ -1,28 +1,19 @@
-import { LIVE_SNAPSHOT } from '../../../activities/mint/live-projector';
-import { createLiveStore } from '../../../db/mint/live-store';
-import { call, startApi } from '../../support/api-harness';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
+import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
-import { createTestDatabase } from '../../support/test-db';
 
 /** /api/live says how old its snapshot is, and a snapshot the projector stopped refreshing is not served as fresh. */
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 const builtAt = new Date('2026-11-23T10:00:00Z');
 let now = builtAt;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await createLiveStore(t.db).writeSnapshot(
+const { api } = useApi(async (db) => {
+  await createLiveStore(db).writeSnapshot(
     LIVE_SNAPSHOT,
     JSON.stringify({ generated_at: builtAt.toISOString(), refresh_interval_s: 2, delay_s: 0, total_tracked: 0, count: 0, mints: [] }),
     0,
     builtAt,
   );
-  api = await startApi(t.db, { now: () => now });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
+  return { now: () => now };
 });
 
 const at = (s: number) => {

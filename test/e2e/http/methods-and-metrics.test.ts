@@ -2,19 +2,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { API_SPEC_PATH } from '../../../api/app';
+import { API_SPEC_PATH } from '../../../api/api-spec';
 import { serveMetrics } from '../../../platform/metrics-server';
-import { call, startApi } from '../../support/api-harness';
-import { createTestDatabase } from '../../support/test-db';
+import { call, useApi } from '../../support/api-harness';
 
-let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let api: Awaited<ReturnType<typeof startApi>>;
 let metricsServer: Server;
 let metricsUrl: string;
 
+const { api } = useApi();
 beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startApi(t.db);
   // The operator port, as api/server.ts serves it.
   metricsServer = serveMetrics(api.deps.metrics.registry, '127.0.0.1', 0);
   await new Promise((r) => metricsServer.once('listening', r));
@@ -22,8 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((r) => metricsServer.close(r));
-  await api.close();
-  await t.drop();
 });
 
 const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
@@ -107,7 +101,17 @@ describe('/metrics is served on the operator port only, with bounded labels', ()
 
   it('random paths and case variants add no series', async () => {
     // Each kind of answer once: the series these add are bounded by the routes and statuses there are.
-    for (const p of ['/openapi.yaml', '/OPENAPI.yaml', '/OpenApi.Yaml', '/docs', '/DOCS', '/nope', '/x/y/z', '/docs/assets/missing.js', `/api/v1/probe/${'1'.repeat(32)}`]) {
+    for (const p of [
+      '/openapi.yaml',
+      '/OPENAPI.yaml',
+      '/OpenApi.Yaml',
+      '/docs',
+      '/DOCS',
+      '/nope',
+      '/x/y/z',
+      '/docs/assets/missing.js',
+      `/api/v1/probe/${'1'.repeat(32)}`,
+    ]) {
       await fetch(`${api.url}${p}`);
     }
     const beforeLines = (await series()).map((l) => l.replace(/\} \d+$/, '}'));
@@ -117,12 +121,17 @@ describe('/metrics is served on the operator port only, with bounded labels', ()
       await fetch(`${api.url}/OPENAPI.YAML`.replace(/A/g, i % 2 ? 'a' : 'A') + `?v=${i}`);
       await fetch(`${api.url}/docs/assets/missing-${i}.js`);
       await fetch(`${api.url}/api/v1/probe/${'1'.repeat(32 + (i % 10))}`);
-      await fetch(`${api.url}/${'DoCs'.split('').map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c.toLowerCase())).join('')}`);
+      await fetch(
+        `${api.url}/${'DoCs'
+          .split('')
+          .map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c.toLowerCase()))
+          .join('')}`,
+      );
     }
     const after = await series();
     expect({ added: after.filter((l) => !beforeLines.includes(l.replace(/\} \d+$/, '}'))) }).toEqual({ added: [] });
     expect(after.length).toBe(before);
-    const routes = new Set((await series()).map((l) => /route="([^"]*)"/.exec(l)?.[1] ?? ""));
+    const routes = new Set((await series()).map((l) => /route="([^"]*)"/.exec(l)?.[1] ?? ''));
     // Only templates: the spec's paths, the few routes outside it, and `unmatched`.
     const known = new Set([...Object.keys(doc.paths), '/docs', '/docs/assets', '/openapi.yaml', '/livez', '/pay/:memo', 'unmatched']);
     expect([...routes].filter((r) => !known.has(r))).toEqual([]);

@@ -1,11 +1,10 @@
-import { LIVE_SNAPSHOT } from '../../../activities/mint/live-projector';
-import { createLiveStore } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
 import { createWatchdogStore } from '../../../db/ops/watchdog-store';
 import { loadConfig } from '../../../platform/config';
 import { createDb, type Knex } from '../../../platform/db';
 import { createLogger, throttledDbLog } from '../../../platform/logger';
 import { issueTestKey } from '../../support/access-keys';
-import { call, startApi } from '../../support/api-harness';
+import { afterBeta, call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { startTcpProxy } from './tcp-proxy';
@@ -42,9 +41,14 @@ beforeAll(async () => {
     0,
     now,
   );
-  const obs = { disk: { path: '/', totalBytes: 1000, freeBytes: 500 }, memory: { totalBytes: 1000, availableBytes: 500 }, stuck: { count: 0, byType: {} }, staleHeartbeats: [] };
+  const obs = {
+    disk: { path: '/', totalBytes: 1000, freeBytes: 500 },
+    memory: { totalBytes: 1000, availableBytes: 500 },
+    stuck: { count: 0, byType: {} },
+    staleHeartbeats: [],
+  };
   await createWatchdogStore(t.db).recordTick('watchdog-1', now, obs, []);
-  api = await startApi(db, { log, access: { keyRequiredAfter: new Date('2020-01-01T00:00:00Z') } });
+  api = await startApi(db, { log, env: afterBeta({ endedAt: new Date('2020-01-01T00:00:00Z') }) });
 });
 afterAll(async () => {
   await api.close();

@@ -1,16 +1,16 @@
+import { mintActivities } from '../../../activities/mint';
+import { areaContext } from '../../support/area-context';
 import { Client, Connection } from '@temporalio/client';
-import { createLiveProjector } from '../../../activities/mint/live-projector';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import type { LaunchEvent } from '../../../domain/mint/launch-events';
 import { buildFeeds } from '../../../ingest/build-feeds';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createIngestPipeline, type IngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
-import { createLifecycleStarter } from '../../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { waitFor } from '../../../scripts/lib/run';
-import { buildLiveProjectorDeps } from '../../../workers/activity-deps';
 import { DEFAULT_TIMING, mintWorkflowId } from '../../../workflows/mint/mint-lifecycle-contract';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
@@ -40,14 +40,26 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const mints = (await t.db('mints').where('mayhem', false).pluck('mint')) as string[];
-  await Promise.all(mints.map((m) => client.workflow.getHandle(mintWorkflowId(m)).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    mints.map((m) =>
+      client.workflow
+        .getHandle(mintWorkflowId(m))
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   await client.connection.close();
   await api.close();
   await t.drop();
 });
 
 const newPipeline = () =>
-  createIngestPipeline({ store: createLaunchEventStore(t.db), starter: createLifecycleStarter(client, taskQueue, DEFAULT_TIMING), log, now: () => new Date() });
+  createIngestPipeline({
+    store: createLaunchEventStore(t.db),
+    starter: createMintLifecycleStarter(client, taskQueue, DEFAULT_TIMING),
+    log,
+    now: () => new Date(),
+  });
 
 const count = async (q: ReturnType<typeof t.db>) => Number(((await q.count('* as n')) as { n: string }[])[0]!.n);
 
@@ -115,12 +127,19 @@ describe('ingest restarted on the simulator', () => {
     expect(replay.counters).toMatchObject({ written: 0, alreadyStored: again.length, duplicatesSkipped: again.length });
     expect((await storedFacts()).facts).toBe(afterSecond.facts);
     // Every event received is accounted for once.
-    for (const c of [first.pipeline.counters, second.pipeline.counters, replay.counters]) expect(c.received).toBe(c.written + c.alreadyStored + c.duplicatesSkipped);
+    for (const c of [first.pipeline.counters, second.pipeline.counters, replay.counters])
+      expect(c.received).toBe(c.written + c.alreadyStored + c.duplicatesSkipped);
 
     // And the live list shows the restarted market.
     const now = new Date();
-    await createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: 'So11111111111111111111111111111111111111112', usd: 80, source: 'jupiter-price-v3', fetchedAt: now });
-    await createLiveProjector(buildLiveProjectorDeps(t.db, { liveWindowS: 300, liveMaxEntries: 500, refreshIntervalS: 2, now: () => now })).refreshLiveSnapshot();
+    await createPriceStore(t.db).recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 80,
+      source: 'jupiter-price-v3',
+      fetchedAt: now,
+    });
+    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
     const live = await call(`${api.url}/api/live`);
     expect(live.status).toBe(200);
     expectConforms('get', '/api/live', 200, live.body);
@@ -130,7 +149,12 @@ describe('ingest restarted on the simulator', () => {
 
   it('counts the complete and migrate events of a graduation once each, however often they arrive', async () => {
     const start = Date.now() - 3_600_000;
-    const market = [...createMarketSimulator({ seed: 3, run: 1, startMs: start, launchesPerSecond: 0.02, graduationShare: 1, mayhemShare: 0 }).events(start, start + 30 * 60_000)];
+    const market = [
+      ...createMarketSimulator({ seed: 3, run: 1, startMs: start, launchesPerSecond: 0.02, graduationShare: 1, mayhemShare: 0 }).events(
+        start,
+        start + 30 * 60_000,
+      ),
+    ];
     const graduated = market.find((e) => e.kind === 'migrate')!.mint;
     const events = market.filter((e) => e.mint === graduated);
     const migrate = events.filter((e) => e.kind === 'migrate');

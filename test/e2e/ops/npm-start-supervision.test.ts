@@ -38,11 +38,15 @@ async function killAndWait(name: SupervisedName, ready: () => Promise<boolean>):
   expect(old).toBeDefined();
   process.kill(old, 'SIGKILL');
   const statuses: (number | undefined)[] = [];
-  await waitFor(`${name} to come back`, async () => {
-    statuses.push(await answers());
-    const now = pidOf(name);
-    return now !== undefined && now !== old && said().includes(`• ${name} is back (pid ${now})`) && (await ready());
-  }, 60_000);
+  await waitFor(
+    `${name} to come back`,
+    async () => {
+      statuses.push(await answers());
+      const now = pidOf(name);
+      return now !== undefined && now !== old && said().includes(`• ${name} is back (pid ${now})`) && (await ready());
+    },
+    60_000,
+  );
   expect(said().join('\n')).toMatch(new RegExp(`${name} exited \\(SIGKILL\\) after [\\d.]+ s; restarting in 0\\.5 s`));
   return statuses;
 }

@@ -2,8 +2,20 @@ import { AWAITING_PAYMENT_TTL_MS, createKeyCache } from '../../../api/access/key
 import type { ApiKeyRecord } from '../../../db/access/api-key-store';
 
 const record = (awaitingPaymentOf: string | null): ApiKeyRecord => ({
-  id: 1, prefix: 'lp_live_1111111111', tier: 'free', plan: null, customDailyQuota: null, planExpiresAt: null, wallet: null, walletLinkedAt: null,
-  holderBalance: null, holderCheckedAt: null, source: 'upgrade', createdAt: new Date(0), revokedAt: null, awaitingPaymentOf,
+  id: 1,
+  prefix: 'lp_live_1111111111',
+  tier: 'free',
+  plan: null,
+  customDailyQuota: null,
+  planExpiresAt: null,
+  wallet: null,
+  walletLinkedAt: null,
+  holderBalance: null,
+  holderCheckedAt: null,
+  source: 'upgrade',
+  createdAt: new Date(0),
+  revokedAt: null,
+  awaitingPaymentOf,
 });
 
 describe('key cache', () => {

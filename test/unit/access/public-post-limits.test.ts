@@ -18,12 +18,17 @@ describe('public POST limits', () => {
       ['post_global_1m', 'global', 120, 60],
       ['post_global_1h', 'global', 1000, 3600],
     ]);
-    expect(publicPostRateLimits({ perClientPerMinute: 0, perClientPerHour: 5, globalPerMinute: 0, globalPerHour: 0 }).map((l) => l.name)).toEqual(['post_client_1h']);
+    expect(publicPostRateLimits({ perClientPerMinute: 0, perClientPerHour: 5, globalPerMinute: 0, globalPerHour: 0 }).map((l) => l.name)).toEqual([
+      'post_client_1h',
+    ]);
   });
 
   it('reads the limits from the configuration, defaults as documented, bad values refused by name', () => {
     expect(loadConfig({}).access.publicPostLimits).toEqual(DEFAULT_PUBLIC_POST_LIMITS);
-    expect(loadConfig({ PUBLIC_POST_PER_CLIENT_PER_MINUTE: '3', PUBLIC_POST_GLOBAL_PER_HOUR: '0' }).access.publicPostLimits).toMatchObject({ perClientPerMinute: 3, globalPerHour: 0 });
+    expect(loadConfig({ PUBLIC_POST_PER_CLIENT_PER_MINUTE: '3', PUBLIC_POST_GLOBAL_PER_HOUR: '0' }).access.publicPostLimits).toMatchObject({
+      perClientPerMinute: 3,
+      globalPerHour: 0,
+    });
     expect(() => loadConfig({ PUBLIC_POST_PER_CLIENT_PER_HOUR: '-1' })).toThrow(/PUBLIC_POST_PER_CLIENT_PER_HOUR/);
     expect(() => loadConfig({ PUBLIC_POST_GLOBAL_PER_MINUTE: 'many' })).toThrow(/PUBLIC_POST_GLOBAL_PER_MINUTE/);
   });

@@ -121,8 +121,24 @@ describe('gate validation outcome: 2× from entry within 30 min after graduation
   it('counts the graduation price and checkpoints up to exactly 30 min', () => {
     expect(reachedMultipleAfterGraduation({ ...base, graduationPriceSol: 2e-7, checkpoints: [] })).toBe(true);
     expect(reachedMultipleAfterGraduation({ ...base, checkpoints: [{ atMs: G + 1_800_000, priceSol: 2e-7 }] })).toBe(true);
-    expect(reachedMultipleAfterGraduation({ ...base, checkpoints: [{ atMs: G + 1_800_001, priceSol: 9e-7 }, { atMs: G + 300_000, priceSol: 1.9e-7 }] })).toBe(false);
-    expect(reachedMultipleAfterGraduation({ ...base, checkpoints: [{ atMs: G - 1, priceSol: 9e-7 }, { atMs: G + 300_000, priceSol: 1e-7 }] })).toBe(false);
+    expect(
+      reachedMultipleAfterGraduation({
+        ...base,
+        checkpoints: [
+          { atMs: G + 1_800_001, priceSol: 9e-7 },
+          { atMs: G + 300_000, priceSol: 1.9e-7 },
+        ],
+      }),
+    ).toBe(false);
+    expect(
+      reachedMultipleAfterGraduation({
+        ...base,
+        checkpoints: [
+          { atMs: G - 1, priceSol: 9e-7 },
+          { atMs: G + 300_000, priceSol: 1e-7 },
+        ],
+      }),
+    ).toBe(false);
   });
 
   it('is unknown when no DEX price was taken in the window', () => {

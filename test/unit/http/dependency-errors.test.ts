@@ -1,6 +1,7 @@
 import { dependencyFailure } from '../../../api/http/dependency-errors';
 
-const sys = (code: string, extra: object = {}) => Object.assign(new Error(`connect ${code} 10.0.0.5:5432`), { code, errno: -111, syscall: 'connect', address: '10.0.0.5', port: 5432, ...extra });
+const sys = (code: string, extra: object = {}) =>
+  Object.assign(new Error(`connect ${code} 10.0.0.5:5432`), { code, errno: -111, syscall: 'connect', address: '10.0.0.5', port: 5432, ...extra });
 
 describe('dependency failures are told apart from client mistakes and from bugs', () => {
   it('a knex pool timeout is the database', () => {
@@ -9,7 +10,10 @@ describe('dependency failures are told apart from client mistakes and from bugs'
   });
 
   it('a connection that node-postgres lost is the database, also behind the SQL knex prefixes', () => {
-    expect(dependencyFailure(new Error('select 1 - Connection terminated unexpectedly'))).toMatchObject({ dependency: 'database', cause: 'Connection terminated' });
+    expect(dependencyFailure(new Error('select 1 - Connection terminated unexpectedly'))).toMatchObject({
+      dependency: 'database',
+      cause: 'Connection terminated',
+    });
     expect(dependencyFailure(new Error('Connection terminated due to connection timeout'))).toMatchObject({ dependency: 'database' });
   });
 

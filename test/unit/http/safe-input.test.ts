@@ -10,14 +10,23 @@ describe('what a 422 may echo as input', () => {
     expect(echoInput(['body', 'x'], { a: { b: 1 } })).toEqual({ a: { b: 1 } });
   });
 
-  it.each([['key'], ['api_key'], ['secret'], ['signature'], ['signature_b58'], ['token'], ['x-api-key'], ['authorization'], ['webhook_secret'], ['access_token'], ['Password']])(
-    'never echoes the field %s',
-    (name) => {
-      expect(echoInput(['body', name], 'short')).toBeUndefined();
-      expect(echoInput(['header', name], 'short')).toBeUndefined();
-      expect(echoInput(['body', 'outer', name, 0], 'short')).toBeUndefined();
-    },
-  );
+  it.each([
+    ['key'],
+    ['api_key'],
+    ['secret'],
+    ['signature'],
+    ['signature_b58'],
+    ['token'],
+    ['x-api-key'],
+    ['authorization'],
+    ['webhook_secret'],
+    ['access_token'],
+    ['Password'],
+  ])('never echoes the field %s', (name) => {
+    expect(echoInput(['body', name], 'short')).toBeUndefined();
+    expect(echoInput(['header', name], 'short')).toBeUndefined();
+    expect(echoInput(['body', 'outer', name, 0], 'short')).toBeUndefined();
+  });
 
   it('echoes key_prefix, a visible identifier, and other *_id or *_prefix fields', () => {
     expect(echoInput(['body', 'key_prefix'], 'lp_x')).toBe('lp_x');
@@ -45,7 +54,12 @@ describe('what a 422 may echo as input', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(echoInput(['body', 'tier'], deep)).toBeUndefined();
-    expect(echoInput(['body', 'tier'], Array.from({ length: 1000 }, (_, i) => i))).toBeUndefined();
+    expect(
+      echoInput(
+        ['body', 'tier'],
+        Array.from({ length: 1000 }, (_, i) => i),
+      ),
+    ).toBeUndefined();
     expect(echoInput(['body', 'tier'], { a: 'y'.repeat(2000) })).toBeUndefined();
   });
 

@@ -33,7 +33,9 @@ describe('an hour commit', () => {
     const first = planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves, previous: null })!;
     expect(first.leaves.map((l) => l.id)).toEqual([12, 8, 9, 7]);
     expect(first.record).toMatchObject({ track: 'grad_prob', hourStart: HOUR, leafVersion: 1, leafCount: 4, firstId: 12, lastId: 7, prevRootHex: null });
-    expect(first.record.rootHex).toBe(Buffer.from(merkleRoot(packDigests([leaves[3]!, leaves[2]!, leaves[0]!, leaves[1]!].map((l) => l.hash)))).toString('hex'));
+    expect(first.record.rootHex).toBe(
+      Buffer.from(merkleRoot(packDigests([leaves[3]!, leaves[2]!, leaves[0]!, leaves[1]!].map((l) => l.hash)))).toString('hex'),
+    );
     expect(first.levels[0]!.length).toBe(4 * 32);
 
     const later = planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: hoursAfter(3), leaves: [build({ predictedAt: hoursAfter(3) })], previous })!;
@@ -53,8 +55,10 @@ describe('an hour commit', () => {
   });
 
   it('refuses leaves outside the hour, repeated ids, another track or version, and a previous commit that is not earlier', () => {
-    const plan = (leaves: ReturnType<typeof build>[], previous: CommitRecord | null = null) => () =>
-      planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves, previous });
+    const plan =
+      (leaves: ReturnType<typeof build>[], previous: CommitRecord | null = null) =>
+      () =>
+        planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves, previous });
     expect(plan([build({ predictedAt: hoursAfter(1) })])).toThrow(/outside the hour/);
     expect(plan([build({ predictedAt: new Date(HOUR.getTime() - 1) })])).toThrow(/outside the hour/);
     expect(plan([build({ id: 5 }), build({ id: 5, ageBucket: 30 })])).toThrow(/twice/);
@@ -127,7 +131,11 @@ describe('the hash chain', () => {
 
   it('refuses reordered hours, mixed tracks and malformed records', () => {
     const c = chain(3);
-    expect(verifyCommitChain([c[0]!, { ...c[1]!, hourStart: c[0]!.hourStart }])).toMatchObject({ ok: false, index: 1, problem: 'hour not after the previous commit' });
+    expect(verifyCommitChain([c[0]!, { ...c[1]!, hourStart: c[0]!.hourStart }])).toMatchObject({
+      ok: false,
+      index: 1,
+      problem: 'hour not after the previous commit',
+    });
     expect(verifyCommitChain([c[0]!, { ...c[1]!, track: 'composite' }])).toMatchObject({ ok: false, index: 1 });
     expect(verifyCommitChain([{ ...c[0]!, rootHex: 'nope' }])).toMatchObject({ ok: false, index: 0, problem: expect.stringMatching(/^malformed record/) });
   });

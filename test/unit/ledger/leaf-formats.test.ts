@@ -16,8 +16,21 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 describe('leaf versions are frozen', () => {
   it('grad_prob v1: exact field list, canonical bytes and hash of the sample row', () => {
     expect(GRAD_PROB_LEAF_V1.fields).toEqual([
-      'age_bucket', 'as_of', 'calibration_band_hi', 'calibration_band_lo', 'calibration_n', 'calibration_rate', 'features_sha256',
-      'grad_prob', 'id', 'leaf_version', 'mint', 'model_version', 'predicted_at', 'price_sol', 'track',
+      'age_bucket',
+      'as_of',
+      'calibration_band_hi',
+      'calibration_band_lo',
+      'calibration_n',
+      'calibration_rate',
+      'features_sha256',
+      'grad_prob',
+      'id',
+      'leaf_version',
+      'mint',
+      'model_version',
+      'predicted_at',
+      'price_sol',
+      'track',
     ]);
     const leaf = GRAD_PROB_LEAF_V1.build(sampleGradProb());
     expect(leaf.payload).toBe(
@@ -45,8 +58,18 @@ describe('leaf versions are frozen', () => {
 
   it('composite v1: exact field list, canonical bytes and hash of the sample cross', () => {
     expect(COMPOSITE_LEAF_V1.fields).toEqual([
-      'age_s_at_cross', 'composite_score', 'id', 'leaf_version', 'max_mult_at_cross', 'mc_at_cross_usd', 'mint', 'predicted_at',
-      'smart_money_in', 'threshold_at_cross', 'tier', 'track',
+      'age_s_at_cross',
+      'composite_score',
+      'id',
+      'leaf_version',
+      'max_mult_at_cross',
+      'mc_at_cross_usd',
+      'mint',
+      'predicted_at',
+      'smart_money_in',
+      'threshold_at_cross',
+      'tier',
+      'track',
     ]);
     const leaf = COMPOSITE_LEAF_V1.build(sampleComposite());
     expect(leaf.payload).toBe(
@@ -97,7 +120,10 @@ describe('leaf field encoding', () => {
       ['non-ASCII mint', () => GRAD_PROB_LEAF_V1.build(sampleGradProb({ mint: 'mïnt' }))],
       ['empty model version', () => GRAD_PROB_LEAF_V1.build(sampleGradProb({ modelVersion: '' }))],
       ['NaN feature', () => GRAD_PROB_LEAF_V1.build(sampleGradProb({ features: { x: Number.NaN } }))],
-      ['negative calibration n', () => GRAD_PROB_LEAF_V1.build(sampleGradProb({ calibration: { bandLo: 0, bandHi: 0.05, n: -1, historicalActualRate: null } }))],
+      [
+        'negative calibration n',
+        () => GRAD_PROB_LEAF_V1.build(sampleGradProb({ calibration: { bandLo: 0, bandHi: 0.05, n: -1, historicalActualRate: null } })),
+      ],
       ['unknown tier', () => COMPOSITE_LEAF_V1.build(sampleComposite({ tier: 'HOT' }))],
       ['fractional smart-money count', () => COMPOSITE_LEAF_V1.build(sampleComposite({ smartMoneyIn: 1.5 }))],
       ['infinite score', () => COMPOSITE_LEAF_V1.build(sampleComposite({ compositeScore: Infinity }))],

@@ -71,5 +71,11 @@ export function gradProbRows(n: number, seed = 1): GradProbLeafInputV1[] {
 
 /** The grad_prob commit of `n` generated rows in the sample hour. */
 export function gradProbCommit(n: number, seed = 1): HourCommit {
-  return planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves: gradProbRows(n, seed).map((r) => GRAD_PROB_LEAF_V1.build(r)), previous: null })!;
+  return planHourCommit({
+    track: 'grad_prob',
+    leafVersion: 1,
+    hourStart: HOUR,
+    leaves: gradProbRows(n, seed).map((r) => GRAD_PROB_LEAF_V1.build(r)),
+    previous: null,
+  })!;
 }

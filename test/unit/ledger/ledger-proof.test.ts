@@ -19,7 +19,17 @@ describe('proof documents', () => {
 
   it('have the documented shape', () => {
     const doc = proofDocument(gradProbCommit(3), 2);
-    expect(Object.keys(doc).sort()).toEqual(['hour', 'leaf_count', 'leaf_hash', 'leaf_index', 'leaf_payload', 'leaf_version', 'merkle_root_hex', 'siblings', 'track']);
+    expect(Object.keys(doc).sort()).toEqual([
+      'hour',
+      'leaf_count',
+      'leaf_hash',
+      'leaf_index',
+      'leaf_payload',
+      'leaf_version',
+      'merkle_root_hex',
+      'siblings',
+      'track',
+    ]);
     expect(doc).toMatchObject({ track: 'grad_prob', leaf_version: 1, hour: '2026-11-23T14:00:00.000Z', leaf_index: 2, leaf_count: 3 });
     expect(doc.siblings.map((s) => s.side)).toEqual(['right', 'left']);
     // The last of three leaves pairs with itself.

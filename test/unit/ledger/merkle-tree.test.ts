@@ -33,7 +33,13 @@ describe('merkle tree', () => {
       const levels = merkleLevels(packDigests(leaves));
       const acc = new MerkleRootAccumulator();
       leaves.forEach((l) => acc.add(l));
-      expect([n, hex(merkleRoot(packDigests(leaves))), hex(levels[levels.length - 1]!), hex(acc.root()), acc.count]).toEqual([n, expected, expected, expected, n]);
+      expect([n, hex(merkleRoot(packDigests(leaves))), hex(levels[levels.length - 1]!), hex(acc.root()), acc.count]).toEqual([
+        n,
+        expected,
+        expected,
+        expected,
+        n,
+      ]);
     }
   });
 

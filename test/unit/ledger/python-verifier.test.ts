@@ -89,14 +89,17 @@ describe('the Python verifier', () => {
     // A one-leaf hour: the root is the leaf hash.
     const withPayload = (p: string) => ({ ...proof!, leaf_payload: p, leaf_hash: sha256Hex(p), merkle_root_hex: sha256Hex(p) });
     const p = proof!.leaf_payload;
-    const r = python(['@input'], [
-      withPayload(p),
-      withPayload(` ${p}`),
-      withPayload(p.replace('"age_bucket":', '"age_bucket":0.5,"x":')),
-      withPayload(p.replace('"age_bucket":30,', '"age_bucket":30,"age_bucket":30,')),
-      withPayload(p.replace('"leaf_version":1', '"leaf_version":2')),
-      withPayload(p.replace('"age_bucket":30', '"age_bucket":NaN')),
-    ]);
+    const r = python(
+      ['@input'],
+      [
+        withPayload(p),
+        withPayload(` ${p}`),
+        withPayload(p.replace('"age_bucket":', '"age_bucket":0.5,"x":')),
+        withPayload(p.replace('"age_bucket":30,', '"age_bucket":30,"age_bucket":30,')),
+        withPayload(p.replace('"leaf_version":1', '"leaf_version":2')),
+        withPayload(p.replace('"age_bucket":30', '"age_bucket":NaN')),
+      ],
+    );
     expect(r.lines.map((l) => l.replace(/^(OK|FAIL) +proof \d: /, '$1 '))).toEqual([
       expect.stringMatching(/^OK grad_prob v1 leaf 0\/1/),
       'FAIL payload is not in canonical form',
@@ -117,7 +120,11 @@ describe('the Python verifier', () => {
     ];
     // Keys reversed and pretty-printed, so Python has to do the sorting and the compacting itself; one array
     // so one run (an array's canonical form is its elements' canonical forms, comma-joined).
-    const messy = JSON.stringify(objects.map((o) => Object.fromEntries(Object.entries(o).reverse())), null, 2);
+    const messy = JSON.stringify(
+      objects.map((o) => Object.fromEntries(Object.entries(o).reverse())),
+      null,
+      2,
+    );
     expect(python(['--canonical', '@input'], messy).stdout).toBe(canonicalJson(objects as never));
   });
 

@@ -12,11 +12,25 @@ import { SHARED_DATA } from '../../support/test-env';
  * states the fee rates it charged, the fees, the SOL and tokens moved and the reserves after the trade.
  * Mayhem curves are left out: they are out of scope and run on other reserves.
  */
-type Trade = { isBuy: boolean; ix: string; sol: number; tokens: number; fee: number; creatorFee: number; feeBps: number; creatorBps: number; vSolAfter: number; vTokAfter: number };
+type Trade = {
+  isBuy: boolean;
+  ix: string;
+  sol: number;
+  tokens: number;
+  fee: number;
+  creatorFee: number;
+  feeBps: number;
+  creatorBps: number;
+  vSolAfter: number;
+  vTokAfter: number;
+};
 
 function recordedTrades(): Trade[] {
   const decoder = new PumpEventDecoder(loadPumpIdl(path.join(SHARED_DATA, 'idl', 'pump.json')));
-  const lines = fs.readFileSync(path.join(SHARED_DATA, 'captures', 'helius', 'logs_subscribe_pumpfun.jsonl'), 'utf8').trim().split('\n');
+  const lines = fs
+    .readFileSync(path.join(SHARED_DATA, 'captures', 'helius', 'logs_subscribe_pumpfun.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   const out: Trade[] = [];
   for (const line of lines) {
     const value = JSON.parse(JSON.parse(line).raw)?.params?.result?.value;

@@ -5,7 +5,15 @@ import { closedAt, ENTRY_COST, EXACT, INITIAL, MIN, open, T0 } from './paper-fix
 
 const gp70 = strategyById('gp70');
 const gp90 = strategyById('gp90');
-const score = (over: Partial<ScoreEvent> = {}): ScoreEvent => ({ mint: 'MintA', ageS: 30, gradProb: 0.75, mayhem: false, atMs: T0 + 30_000, reserves: INITIAL, ...over });
+const score = (over: Partial<ScoreEvent> = {}): ScoreEvent => ({
+  mint: 'MintA',
+  ageS: 30,
+  gradProb: 0.75,
+  mayhem: false,
+  atMs: T0 + 30_000,
+  reserves: INITIAL,
+  ...over,
+});
 const fresh = { alreadyEntered: false, cashLamports: 1_000_000_000 };
 
 describe('paper entries', () => {
@@ -35,7 +43,10 @@ describe('paper entries', () => {
     expect(d.position.entry.fill.solSpentLamports).toBe(100_000_000);
     expect(d.position.lastQuote).toEqual({ atMs: T0 + 30_000, quote: { kind: 'curve', reserves: INITIAL } });
     // The 60 s score of a mint entered at 30 s never enters again.
-    expect(decideEntry(gp70, score({ ageS: 60, gradProb: 0.99 }), { ...fresh, alreadyEntered: true }, DEFAULT_PAPER_CONFIG)).toEqual({ enter: false, reason: 'already_entered' });
+    expect(decideEntry(gp70, score({ ageS: 60, gradProb: 0.99 }), { ...fresh, alreadyEntered: true }, DEFAULT_PAPER_CONFIG)).toEqual({
+      enter: false,
+      reason: 'already_entered',
+    });
   });
 
   it('enters at 60 s when only the 60 s score reaches the threshold', () => {
@@ -59,7 +70,10 @@ describe('paper entries', () => {
 
   it('needs cash of at least the position size', () => {
     expect(decideEntry(gp70, score(), { alreadyEntered: false, cashLamports: 100_000_000 }, DEFAULT_PAPER_CONFIG).enter).toBe(true);
-    expect(decideEntry(gp70, score(), { alreadyEntered: false, cashLamports: 99_999_999 }, DEFAULT_PAPER_CONFIG)).toEqual({ enter: false, reason: 'bankroll_too_small' });
+    expect(decideEntry(gp70, score(), { alreadyEntered: false, cashLamports: 99_999_999 }, DEFAULT_PAPER_CONFIG)).toEqual({
+      enter: false,
+      reason: 'bankroll_too_small',
+    });
   });
 
   it('cash falls by what positions cost and rises by what closed ones return; ten open positions use 1 SOL up', () => {

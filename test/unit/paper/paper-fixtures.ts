@@ -17,7 +17,12 @@ export const ENTRY_COST = 100_000_000;
 export const ENTRY_TOKENS = 3_520_918_746_848;
 
 export function open(strategy: StrategyId = 'gp70', mint = 'MintA', atMs = T0, c: PaperConfig = EXACT): PaperPosition {
-  const d = decideEntry(strategyById(strategy), { mint, ageS: 30, gradProb: 0.95, mayhem: false, atMs, reserves: INITIAL }, { alreadyEntered: false, cashLamports: c.bankrollLamports }, c);
+  const d = decideEntry(
+    strategyById(strategy),
+    { mint, ageS: 30, gradProb: 0.95, mayhem: false, atMs, reserves: INITIAL },
+    { alreadyEntered: false, cashLamports: c.bankrollLamports },
+    c,
+  );
   if (!d.enter) throw new Error(d.reason);
   return d.position;
 }

@@ -124,7 +124,10 @@ describe('post-mortems', () => {
     const x = closedAt(open('gp80', 'MintX'), T0 + 5 * MIN, 70_000_000);
     const y = closedAt(open('gp70', 'MintY'), T0 + 5 * MIN, 70_000_000);
     const z = closedAt(open('gp70', 'MintA'), T0 + 5 * MIN, 70_000_000);
-    const out = selectPostmortems([x, y, z].map((position) => ({ position, entrySnapshot: null })), { minLossPct: 0, limit: 50, requireContext: false });
+    const out = selectPostmortems(
+      [x, y, z].map((position) => ({ position, entrySnapshot: null })),
+      { minLossPct: 0, limit: 50, requireContext: false },
+    );
     expect(out.map((t) => `${t.position.strategy}/${t.position.mint}`)).toEqual(['gp70/MintA', 'gp70/MintY', 'gp80/MintX']);
   });
 

@@ -26,7 +26,10 @@ const input = (over: Partial<ResolutionInput> = {}): ResolutionInput => {
 describe('composite prediction resolution', () => {
   it('measures the peak from the price at the cross, never from launch', () => {
     const { m, crossedAtMs, priceAtCross } = pumpedThenCrossed();
-    const o = resolveComposite({ crossedAtMs, priceAtCrossSol: priceAtCross, trades: m.trades, graduatedAtMs: null, checkpoints: [] }, resolvesAtMs(crossedAtMs))!;
+    const o = resolveComposite(
+      { crossedAtMs, priceAtCrossSol: priceAtCross, trades: m.trades, graduatedAtMs: null, checkpoints: [] },
+      resolvesAtMs(crossedAtMs),
+    )!;
     const last = m.trades[m.trades.length - 1]!;
     expect(o.peakMult24h).toBeCloseTo(priceSol(last.vSolLamports, last.vTokensRaw) / priceAtCross, 12);
     const launch = priceSol(m.create.vSolLamports, m.create.vTokensRaw);
@@ -44,7 +47,9 @@ describe('composite prediction resolution', () => {
     const crossedAtMs = T0 + 10_000;
     const p = priceAt(m.create, m.trades, new Date(crossedAtMs));
     m.buy(24 * 3600 + 11, 'LATE', 50); // one second past the horizon
-    expect(resolveComposite({ crossedAtMs, priceAtCrossSol: p, trades: m.trades, graduatedAtMs: null, checkpoints: [] }, crossedAtMs + DAY)!.peakMult24h).toBe(1);
+    expect(resolveComposite({ crossedAtMs, priceAtCrossSol: p, trades: m.trades, graduatedAtMs: null, checkpoints: [] }, crossedAtMs + DAY)!.peakMult24h).toBe(
+      1,
+    );
   });
 
   it('is not final before 24 h after the cross', () => {

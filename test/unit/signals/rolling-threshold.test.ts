@@ -168,7 +168,18 @@ describe('rolling threshold', () => {
       { ...good, buckets: [{ ...good.buckets[0], zero: -1 }] },
       { ...good, buckets: [{ ...good.buckets[0], runs: [[0, 1.5]] }] },
       { ...good, buckets: [{ ...good.buckets[0], runs: [[0]] }] },
-      { ...good, buckets: [{ ...good.buckets[0], runs: [[5, 1, 1], [6, 1]] }] },
+      {
+        ...good,
+        buckets: [
+          {
+            ...good.buckets[0],
+            runs: [
+              [5, 1, 1],
+              [6, 1],
+            ],
+          },
+        ],
+      },
       { ...good, buckets: [{ ...good.buckets[0], startMs: T0 + 1 }] },
       { ...good, buckets: [{ ...good.buckets[0], runs: [[100_000, 1]] }] },
       { ...good, buckets: [good.buckets[0], good.buckets[0]] },

@@ -58,7 +58,16 @@ function scenario(name = 'Moon', symbol = 'MOON') {
   const enriched = enrichMint({
     tape,
     now: new Date(now),
-    prediction: { ageBucket: 30, asOf: new Date(T0 + 30_000), gradProb: 0.12, calibration: { age_bucket: 30 }, priceSol: tape.price, rugProb: 0.2, runnerOdds: { '2x': 0.3, '3x': 0.2, '5x': 0.1, '10x': 0.05, '20x': 0.01 }, survivalProb: null },
+    prediction: {
+      ageBucket: 30,
+      asOf: new Date(T0 + 30_000),
+      gradProb: 0.12,
+      calibration: { age_bucket: 30 },
+      priceSol: tape.price,
+      rugProb: 0.2,
+      runnerOdds: { '2x': 0.3, '3x': 0.2, '5x': 0.1, '10x': 0.05, '20x': 0.01 },
+      survivalProb: null,
+    },
     creator: creatorRecord({ nResolved: 5, n5x: 2, nGraduated: 1, nRugged: 1 }),
     solUsd: 150,
     freshness: new Map(TRADERS.map((w, k) => [w, k % 2 === 0])),
@@ -68,7 +77,18 @@ function scenario(name = 'Moon', symbol = 'MOON') {
   });
   const features = computeFeatures(m.create, m.trades, ageS);
   const threshold = { value: 2, quantile: 0.95, kind: 'p95_warmup' as const, samples: 400, historyS: 3_600, warming: true };
-  const d = evaluateCross({ mayhem: false, alreadyCrossed: false, ageS, smartMoneyIn: 4, maxMult: features.currentMult, threshold, priceSol: tape.price, nativePrice: { usd: 150, fetchedAtMs: now }, nativePriceRefreshS: 300, atMs: now });
+  const d = evaluateCross({
+    mayhem: false,
+    alreadyCrossed: false,
+    ageS,
+    smartMoneyIn: 4,
+    maxMult: features.currentMult,
+    threshold,
+    priceSol: tape.price,
+    nativePrice: { usd: 150, fetchedAtMs: now },
+    nativePriceRefreshS: 300,
+    atMs: now,
+  });
   if (!d.crossed) throw new Error(`scenario did not cross: ${d.reason}`);
   return { enriched, features, cross: d.cross, now };
 }
@@ -134,7 +154,14 @@ describe('signal payload', () => {
 
   it('redacts addresses pasted into the name or symbol', () => {
     const s = scenario(`send to ${CREATOR}!`, TRADERS[3]!);
-    const b = buildSignal({ cross: s.cross, facts: s.enriched as SignalMintFacts, gp30: null, topBuyerShare: s.features.topBuyerShare, decision, deliverableAtMs: deliverableAt });
+    const b = buildSignal({
+      cross: s.cross,
+      facts: s.enriched as SignalMintFacts,
+      gp30: null,
+      topBuyerShare: s.features.topBuyerShare,
+      decision,
+      deliverableAtMs: deliverableAt,
+    });
     expect(b.name).toBe(`send to ${REDACTED}!`);
     expect(b.symbol).toBe(REDACTED);
     expect(leaks(b)).toEqual([]);

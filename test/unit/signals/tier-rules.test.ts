@@ -27,14 +27,26 @@ describe('signal tiers (tiers-v1)', () => {
   it('holds a cross made before the 60 s score, and delivers it as soon as gp_60 is known', () => {
     const pending = decideTier(v1, { gp60: null, createdAtMs: T0, atMs: T0 + 40_000 });
     expect(pending).toEqual({ state: 'pending', rulesVersion: 'tiers-v1', deadlineMs: T0 + 75_000 });
-    expect(decideTier(v1, { gp60: 0.3, createdAtMs: T0, atMs: T0 + 60_200 })).toEqual({ state: 'deliverable', rulesVersion: 'tiers-v1', tier: 'ACT', gp60: 0.3, basis: 'gp_60' });
+    expect(decideTier(v1, { gp60: 0.3, createdAtMs: T0, atMs: T0 + 60_200 })).toEqual({
+      state: 'deliverable',
+      rulesVersion: 'tiers-v1',
+      tier: 'ACT',
+      gp60: 0.3,
+      basis: 'gp_60',
+    });
     // gp_30 plays no part: only gp_60 is an input.
     expect(decideTier(v1, { gp60: 0.1, createdAtMs: T0, atMs: T0 + 61_000 })).toMatchObject({ tier: 'WATCH' });
   });
 
   it('delivers a cross still without gp_60 at 75 s as SCOUT with gp_60 null', () => {
     expect(decideTier(v1, { gp60: null, createdAtMs: T0, atMs: T0 + 74_999 }).state).toBe('pending');
-    expect(decideTier(v1, { gp60: null, createdAtMs: T0, atMs: T0 + 75_000 })).toEqual({ state: 'deliverable', rulesVersion: 'tiers-v1', tier: 'SCOUT', gp60: null, basis: 'gp_60_missing' });
+    expect(decideTier(v1, { gp60: null, createdAtMs: T0, atMs: T0 + 75_000 })).toEqual({
+      state: 'deliverable',
+      rulesVersion: 'tiers-v1',
+      tier: 'SCOUT',
+      gp60: null,
+      basis: 'gp_60_missing',
+    });
     // A cross made after the deadline without a score is deliverable at once.
     expect(decideTier(v1, { gp60: null, createdAtMs: T0, atMs: T0 + 100_000 })).toMatchObject({ state: 'deliverable', tier: 'SCOUT' });
   });

@@ -18,7 +18,15 @@ const ids = (r: { record: WalletRecord }[]) => r.map((x) => x.record.wallet);
 
 describe('leaderboard kinds', () => {
   it('are smart, sniper and service; graduate is accepted for service', () => {
-    expect(['smart', 'sniper', 'service', 'graduate', 'early', 'SMART', ''].map(canonicalLeaderboardKind)).toEqual(['smart', 'sniper', 'service', 'service', null, null, null]);
+    expect(['smart', 'sniper', 'service', 'graduate', 'early', 'SMART', ''].map(canonicalLeaderboardKind)).toEqual([
+      'smart',
+      'sniper',
+      'service',
+      'service',
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('carry their versions: the smart score’s, sniper-v1 and service-v1', () => {
@@ -117,22 +125,35 @@ describe('the leaderboards in SQL', () => {
   const SMART = "(((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8))";
 
   it('walk the index from 8 for min_total ≥ 8, and merge it with the one below 8 for smaller min_total', () => {
-    const branch = (range: string) => `SELECT *, ${SMART} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND true ORDER BY ${SMART} DESC, total DESC, wallet LIMIT $2`;
+    const branch = (range: string) =>
+      `SELECT *, ${SMART} AS score FROM wallet_records WHERE ${range} AND total >= $1 AND true ORDER BY ${SMART} DESC, total DESC, wallet LIMIT $2`;
     expect(leaderboardSql('smart', 8)).toBe(branch('total >= 8'));
     expect(leaderboardSql('smart', 50)).toBe(branch('total >= 8'));
-    expect(leaderboardSql('smart', 7)).toBe(`SELECT * FROM ((${branch('total >= 8')}) UNION ALL (${branch('total >= 1 AND total < 8')})) ranked ORDER BY score DESC, total DESC, wallet LIMIT $2`);
+    expect(leaderboardSql('smart', 7)).toBe(
+      `SELECT * FROM ((${branch('total >= 8')}) UNION ALL (${branch('total >= 1 AND total < 8')})) ranked ORDER BY score DESC, total DESC, wallet LIMIT $2`,
+    );
     expect(leaderboardSql('smart', 1)).toBe(leaderboardSql('smart', 7));
-    expect(leaderboardSql('sniper', 8)).toContain("ORDER BY ((sniped_rugged::float8 + '1.05'::float8) / (fast_snipes + '5'::float8)) DESC, fast_snipes DESC, wallet");
+    expect(leaderboardSql('sniper', 8)).toContain(
+      "ORDER BY ((sniped_rugged::float8 + '1.05'::float8) / (fast_snipes + '5'::float8)) DESC, fast_snipes DESC, wallet",
+    );
     expect(leaderboardSql('sniper', 8)).toContain('WHERE total >= 8 AND total >= $1 AND (10 * fast_snipes >= 7 * total)');
     expect(leaderboardSql('service', 3)).toContain('WHERE total >= 1 AND total < 8 AND total >= $1 AND (early_graduated >= 1)');
     expect(() => leaderboardSql('smart', 0)).toThrow(/min_total/);
   });
 
   it('build two partial indexes per kind (and per smart version) whose order is the query’s', () => {
-    expect(leaderboardIndexSql('smart', 'from-min')).toBe(`CREATE INDEX CONCURRENTLY wallet_records_smart_v1_from_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 8 AND true`);
-    expect(leaderboardIndexSql('smart', 'below-min')).toBe(`CREATE INDEX CONCURRENTLY wallet_records_smart_v1_below_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 1 AND total < 8 AND true`);
-    expect(leaderboardIndexSql('sniper', 'from-min')).toMatch(/^CREATE INDEX CONCURRENTLY wallet_records_sniper_v1_from_8 .* DESC, fast_snipes DESC, wallet, total\) WHERE total >= 8 AND \(10 \* fast_snipes >= 7 \* total\)$/);
-    expect(leaderboardIndexSql('service', 'below-min')).toMatch(/ DESC, early_graduated DESC, wallet, total\) WHERE total >= 1 AND total < 8 AND \(early_graduated >= 1\)$/);
+    expect(leaderboardIndexSql('smart', 'from-min')).toBe(
+      `CREATE INDEX CONCURRENTLY wallet_records_smart_v1_from_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 8 AND true`,
+    );
+    expect(leaderboardIndexSql('smart', 'below-min')).toBe(
+      `CREATE INDEX CONCURRENTLY wallet_records_smart_v1_below_8 ON wallet_records (${SMART} DESC, total DESC, wallet) WHERE total >= 1 AND total < 8 AND true`,
+    );
+    expect(leaderboardIndexSql('sniper', 'from-min')).toMatch(
+      /^CREATE INDEX CONCURRENTLY wallet_records_sniper_v1_from_8 .* DESC, fast_snipes DESC, wallet, total\) WHERE total >= 8 AND \(10 \* fast_snipes >= 7 \* total\)$/,
+    );
+    expect(leaderboardIndexSql('service', 'below-min')).toMatch(
+      / DESC, early_graduated DESC, wallet, total\) WHERE total >= 1 AND total < 8 AND \(early_graduated >= 1\)$/,
+    );
     expect(leaderboardIndexSql('smart', 'from-min', defineSmartScoreVersion('smart-v2', 0.003, 0.3, 10))).toMatch(
       /^CREATE INDEX CONCURRENTLY wallet_records_smart_v2_from_8 ON wallet_records \(\(\(\(graduated - rugged\)::float8 \+ '-2.97'::float8\)/,
     );

@@ -58,7 +58,10 @@ describe('smart money on a mint', () => {
   });
 
   it('hands enrichMint scores by prefix, leaving out a prefix two top buyers share', () => {
-    const m = smartMoneyOnMint([SMART, TWIN, EDGE, YOUNG].map((wallet) => ({ wallet, solIn: 1 })), records);
+    const m = smartMoneyOnMint(
+      [SMART, TWIN, EDGE, YOUNG].map((wallet) => ({ wallet, solIn: 1 })),
+      records,
+    );
     expect([...smartScoresByPrefix(m)]).toEqual([[redactWallet(EDGE), 0.3]]);
   });
 

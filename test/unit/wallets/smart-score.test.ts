@@ -73,7 +73,9 @@ describe('smart-v1', () => {
 
   it('is the same expression in SQL, with the same operations in the same order', () => {
     expect(smartScoreSql()).toBe("(((graduated - rugged)::float8 + '-1'::float8) / (total + '5'::float8))");
-    expect(smartScoreSql(SMART_V1, { graduated: 'r.graduated', rugged: 'r.rugged', total: 'r.total' })).toBe("(((r.graduated - r.rugged)::float8 + '-1'::float8) / (r.total + '5'::float8))");
+    expect(smartScoreSql(SMART_V1, { graduated: 'r.graduated', rugged: 'r.rugged', total: 'r.total' })).toBe(
+      "(((r.graduated - r.rugged)::float8 + '-1'::float8) / (r.total + '5'::float8))",
+    );
     expect(float8(0.1 + 0.2)).toBe("'0.30000000000000004'::float8");
     expect(() => float8(NaN)).toThrow();
   });
@@ -114,7 +116,12 @@ describe('estimating the next version’s prior from our records', () => {
     expect(estimateBetaPrior([0, 2, 0, 2].map((x) => ({ x, n: 2 })))).toEqual({ mean: 0.5, strength: 0 });
     expect(estimateBetaPrior([0, 2, 1, 1].map((x) => ({ x, n: 2 })))).toBeNull();
     expect(estimateBetaPrior([{ x: 0, n: 5 }])).toBeNull(); // a rate of 0
-    expect(estimateBetaPrior([{ x: 1, n: 1 }, { x: 0, n: 1 }])).toBeNull(); // no wallet with two launches
+    expect(
+      estimateBetaPrior([
+        { x: 1, n: 1 },
+        { x: 0, n: 1 },
+      ]),
+    ).toBeNull(); // no wallet with two launches
     expect(estimateBetaPrior([])).toBeNull();
   });
 
@@ -128,8 +135,7 @@ describe('estimating the next version’s prior from our records', () => {
     };
     const samples: { x: number; n: number }[] = [];
     for (const p of [0.02, 0.18])
-      for (const n of [8, 20, 50])
-        for (let x = 0; x <= n; x++) for (let i = 0; i < Math.round(10_000 * binom(n, x, p)); i++) samples.push({ x, n });
+      for (const n of [8, 20, 50]) for (let x = 0; x <= n; x++) for (let i = 0; i < Math.round(10_000 * binom(n, x, p)); i++) samples.push({ x, n });
     const got = estimateBetaPrior(samples)!;
     expect(got.mean).toBeCloseTo(0.1, 3);
     expect(got.strength).toBeCloseTo(0.09 / 0.0064 - 1, 0);

@@ -1,5 +1,13 @@
 import bs58 from 'bs58';
-import { parseWalletAddress, parseWalletKey, parseWalletPrefix, prefixRange, redactWallet, selectByKey, WALLET_PREFIX_LENGTH } from '../../../domain/wallets/wallet-address';
+import {
+  parseWalletAddress,
+  parseWalletKey,
+  parseWalletPrefix,
+  prefixRange,
+  redactWallet,
+  selectByKey,
+  WALLET_PREFIX_LENGTH,
+} from '../../../domain/wallets/wallet-address';
 
 // Real 32-byte keys: the launchpad program and the system program (32 zero bytes, all '1's).
 const PROGRAM = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';

@@ -1,6 +1,14 @@
 import { priceSol } from '../../../domain/mint/launch-events';
 import { RUG_LABEL_VERSION, LABEL_VERSION, resolveOutcome } from '../../../domain/mint/outcome-labels';
-import { EARLY_WINDOW_S, FAST_SNIPE_WINDOW_S, mintContributions, RAN_MULT, walletMintContribution, WALLET_CONTRIBUTION_VERSION, type ResolvedMintTrades } from '../../../domain/wallets/wallet-contribution';
+import {
+  EARLY_WINDOW_S,
+  FAST_SNIPE_WINDOW_S,
+  mintContributions,
+  RAN_MULT,
+  walletMintContribution,
+  WALLET_CONTRIBUTION_VERSION,
+  type ResolvedMintTrades,
+} from '../../../domain/wallets/wallet-contribution';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';
 
 const HORIZON = new Date(T0 + 24 * 3600_000);
@@ -152,6 +160,12 @@ describe('a wallet-mint contribution', () => {
     m.buy(1, 'A', 1);
     const outcome = resolveOutcome({ create: m.create, trades: m.trades, horizonAt: HORIZON, graduatedAt: null, checkpointPricesSol: [] });
     const c = walletMintContribution({ create: m.create, trades: m.trades, horizonAt: HORIZON, outcome, checkpointPricesSol: [] }, 'A')!;
-    expect(c).toMatchObject({ labelVersion: outcome.labelVersion, rugLabelVersion: outcome.rugLabelVersion, graduated: false, rugged: outcome.rugged, mid: !outcome.rugged });
+    expect(c).toMatchObject({
+      labelVersion: outcome.labelVersion,
+      rugLabelVersion: outcome.rugLabelVersion,
+      graduated: false,
+      rugged: outcome.rugged,
+      mid: !outcome.rugged,
+    });
   });
 });

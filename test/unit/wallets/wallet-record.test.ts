@@ -92,14 +92,27 @@ describe('a wallet record', () => {
       contribution({ mint: 'M5', launch: 400, offset: 45, rugged: true }),
     ];
     const r = rebuildRecord('W', cs);
-    expect(r).toMatchObject({ total: 5, graduated: 2, rugged: 2, mid: 1, fastSnipes: 3, snipedRugged: 1, early: 4, earlyGraduated: 1, buys: 5, solInvestedLamports: 5e9 });
+    expect(r).toMatchObject({
+      total: 5,
+      graduated: 2,
+      rugged: 2,
+      mid: 1,
+      fastSnipes: 3,
+      snipedRugged: 1,
+      early: 4,
+      earlyGraduated: 1,
+      buys: 5,
+      solInvestedLamports: 5e9,
+    });
     expect(r.graduated + r.rugged + r.mid).toBe(r.total);
     expect([r.firstSeenAt, r.lastSeenAt]).toEqual([at(2), at(700)]);
     expect(recordRates(r)).toMatchObject({ fastSnipeRate: 0.6, sniperRugRate: 1 / 3, graduationRate: 0.4, rugRate: 0.4, midRate: 0.2 });
   });
 
   it('gives the same record incrementally in any order as rebuilt from its contributions', () => {
-    const cs = [1, 2, 3, 4, 5, 6].map((i) => contribution({ mint: `M${i}`, launch: i * 100, offset: i, graduated: i % 3 === 0, rugged: i % 3 === 1, ran: i === 6 }));
+    const cs = [1, 2, 3, 4, 5, 6].map((i) =>
+      contribution({ mint: `M${i}`, launch: i * 100, offset: i, graduated: i % 3 === 0, rugged: i % 3 === 1, ran: i === 6 }),
+    );
     const forward = cs.reduce(applyContribution, emptyRecord('W'));
     const backward = [...cs].reverse().reduce(applyContribution, emptyRecord('W'));
     expect(forward).toEqual(rebuildRecord('W', cs));
@@ -109,7 +122,9 @@ describe('a wallet record', () => {
   it('refuses a contribution of another wallet, and taking back what was never applied', () => {
     expect(() => applyContribution(emptyRecord('X'), contribution({ mint: 'M' }))).toThrow(/applied to X/);
     expect(() => removeContribution(emptyRecord('W'), contribution({ mint: 'M' }))).toThrow(/below zero/);
-    expect(() => removeContribution(applyContribution(emptyRecord('W'), contribution({ mint: 'M' })), contribution({ mint: 'M2', rugged: true }))).toThrow(/rugged of W would fall below zero/);
+    expect(() => removeContribution(applyContribution(emptyRecord('W'), contribution({ mint: 'M' })), contribution({ mint: 'M2', rugged: true }))).toThrow(
+      /rugged of W would fall below zero/,
+    );
   });
 });
 
@@ -130,7 +145,22 @@ describe('a re-resolved mint', () => {
     const live = [...others, before].reduce(applyContribution, emptyRecord('W'));
     const deltas = resolutionDeltas([before], [after]);
     expect(deltas).toEqual([
-      { wallet: 'W', total: 0, graduated: 0, ran: 0, mid: 1, rugged: -1, fastSnipes: 0, snipedRugged: -1, early: 0, earlyGraduated: 0, buys: 0, solInvestedLamports: 0, firstBuyAt: at(2), lastBuyAt: at(2) },
+      {
+        wallet: 'W',
+        total: 0,
+        graduated: 0,
+        ran: 0,
+        mid: 1,
+        rugged: -1,
+        fastSnipes: 0,
+        snipedRugged: -1,
+        early: 0,
+        earlyGraduated: 0,
+        buys: 0,
+        solInvestedLamports: 0,
+        firstBuyAt: at(2),
+        lastBuyAt: at(2),
+      },
     ]);
     const once = deltas.reduce(applyDelta, live);
     expect(once).toEqual(rebuildRecord('W', [...others, after]));

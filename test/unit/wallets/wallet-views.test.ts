@@ -15,7 +15,19 @@ const last = new Date('2026-11-05T12:00:00Z');
 const now = new Date('2026-11-06T00:00:00Z');
 const rec = (wallet: string, c: Partial<WalletCounts>): WalletRecord => ({ ...emptyRecord(wallet), ...c, firstSeenAt: first, lastSeenAt: last });
 
-const a = rec(A, { total: 10, graduated: 6, ran: 2, mid: 3, rugged: 1, fastSnipes: 4, snipedRugged: 1, early: 7, earlyGraduated: 5, buys: 16, solInvestedLamports: 12.5e9 });
+const a = rec(A, {
+  total: 10,
+  graduated: 6,
+  ran: 2,
+  mid: 3,
+  rugged: 1,
+  fastSnipes: 4,
+  snipedRugged: 1,
+  early: 7,
+  earlyGraduated: 5,
+  buys: 16,
+  solInvestedLamports: 12.5e9,
+});
 const twin = rec(A_TWIN, { total: 3, graduated: 0, mid: 3, buys: 3, solInvestedLamports: 0.3e9 });
 const b = rec(B, { total: 9, graduated: 5, rugged: 1, mid: 3, fastSnipes: 9, snipedRugged: 1, earlyGraduated: 5, buys: 9, solInvestedLamports: 9e9 });
 
@@ -55,7 +67,15 @@ describe('GET /api/v1/wallet/{address} body', () => {
 
   it('shows no score, rank or percentile below the minimum sample, and no creator rate without launches', () => {
     const small = walletRecordView(twin, { revealAddress: true, rank: { rank: 9, percentile: 1 }, creator: null, updatedAt: now });
-    expect(small).toMatchObject({ smart_score: null, rank: null, percentile: null, launches: 0, launches_rate_5x: null, sniper_rug_rate: null, fast_snipe_rate: 0 });
+    expect(small).toMatchObject({
+      smart_score: null,
+      rank: null,
+      percentile: null,
+      launches: 0,
+      launches_rate_5x: null,
+      sniper_rug_rate: null,
+      fast_snipe_rate: 0,
+    });
     expectConforms('GET', '/api/v1/wallet/{address}', 200, small);
   });
 
@@ -66,7 +86,14 @@ describe('GET /api/v1/wallet/{address} body', () => {
 
 describe('GET /api/wallet/{short} body', () => {
   it('answers a shared prefix with both records, by prefix only, never a full address', () => {
-    const body = prefixLookupView(redactWallet(A), [{ record: a, rank: null, creator: null }, { record: twin, rank: null, creator: null }], now);
+    const body = prefixLookupView(
+      redactWallet(A),
+      [
+        { record: a, rank: null, creator: null },
+        { record: twin, rank: null, creator: null },
+      ],
+      now,
+    );
     expect(body.count).toBe(2);
     expect(body.wallets.map((w) => [w.wallet_prefix, w.total])).toEqual([
       [redactWallet(A), 10],

@@ -1,0 +1,16 @@
+import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
+import { createGateStore } from '../../db/accuracy/gate-store';
+import { defineActivityArea, type WorkerContext } from '../activity-area';
+import { createAccuracyActivities } from './accuracy-activities';
+
+export const accuracyActivities = defineActivityArea({
+  name: 'accuracy',
+  deps: ({ cfg, db, now }: Pick<WorkerContext, 'cfg' | 'db' | 'now'>) => ({
+    db,
+    accuracyStore: createAccuracyStore(db),
+    gateStore: createGateStore(db),
+    accuracyWindowDays: cfg.accuracy.windowDays,
+    now,
+  }),
+  activities: createAccuracyActivities,
+});

@@ -1,0 +1,19 @@
+import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
+import { createMarketConditionsStore } from '../../db/market/market-conditions-store';
+import { createPriceStore } from '../../db/market/price-store';
+import { defineActivityArea, type WorkerContext } from '../activity-area';
+import { createMarketConditionsActivities } from './market-conditions-activities';
+import { createPriceActivities } from './price-activities';
+
+export const marketActivities = defineActivityArea({
+  name: 'market',
+  deps: ({ cfg, db, now }: Pick<WorkerContext, 'cfg' | 'db' | 'now'>) => ({
+    priceClient: createJupiterPriceClient(cfg.price.sourceUrl),
+    priceStore: createPriceStore(db),
+    sourceName: 'jupiter-price-v3',
+    marketConditionsStore: createMarketConditionsStore(db),
+    conditionsMinHistoryH: cfg.conditions.minHistoryH,
+    now,
+  }),
+  activities: (d) => ({ ...createPriceActivities(d), ...createMarketConditionsActivities(d) }),
+});

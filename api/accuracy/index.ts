@@ -1,0 +1,19 @@
+import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
+import { createGateStore } from '../../db/accuracy/gate-store';
+import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { defineApiArea } from '../api-area';
+import { accuracyRoutes } from './accuracy-routes';
+
+export const accuracyApi = defineApiArea({
+  name: 'accuracy',
+  deps: ({ cfg, db, now }) => ({
+    accuracyStore: createAccuracyStore(db),
+    modelFitStore: createModelFitStore(db),
+    gateStore: createGateStore(db),
+    /** The worker's model refit period (calibration freshness is judged against it). */
+    modelRefitEveryS: cfg.mint.modelRefitEveryS,
+    accuracyRefreshS: cfg.accuracy.refreshIntervalS,
+    now,
+  }),
+  parts: (d) => ({ routes: [accuracyRoutes(d)] }),
+});

@@ -1,0 +1,82 @@
+import type { Client } from '@temporalio/client';
+import type { RequestHandler, Router } from 'express';
+import { LatencyWindow } from '../domain/ops/latency-window';
+import type { OverridesByName } from '../platform/area-types';
+import type { Config } from '../platform/config';
+import type { Knex } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
+import { createDependencyProbe, type DependencyProbe } from './http/dependency-probe';
+
+/** Temporal as the API reaches it: commands that run as workflows, and whether the service answers (for /api/health). */
+export type ApiTemporal = { client: Client; taskQueue: string; probe: DependencyProbe };
+
+/** The shared pieces of an API process; each area builds its own stores and clients from them. */
+export type ApiContext = {
+  cfg: Config;
+  db: Knex;
+  log: Logger;
+  metrics: Metrics;
+  now: () => Date;
+  startedAt: Date;
+  version: string;
+  /** Absent when the process runs without Temporal: commands that start workflows answer 503. */
+  temporal: ApiTemporal | undefined;
+  /** Latencies of /api/live in this process, recorded by the app and reported by /api/status. */
+  liveLatency: LatencyWindow;
+};
+
+export function createApiContext(o: {
+  cfg: Config;
+  db: Knex;
+  log: Logger;
+  metrics: Metrics;
+  version: string;
+  temporal?: { client: Client; taskQueue: string };
+  now?: () => Date;
+}): ApiContext {
+  const now = o.now ?? (() => new Date());
+  const temporal = o.temporal && {
+    ...o.temporal,
+    probe: createDependencyProbe(() => o.temporal!.client.workflowService.getSystemInfo({}), { ttlMs: 2000, timeoutMs: 2000 }),
+  };
+  return {
+    cfg: o.cfg,
+    db: o.db,
+    log: o.log,
+    metrics: o.metrics,
+    now,
+    startedAt: now(),
+    version: o.version,
+    temporal,
+    liveLatency: new LatencyWindow(5 * 60_000),
+  };
+}
+
+/** What an area adds to the app, each part mounted with every other area's same part (api/app.ts). */
+export type ApiAreaParts = {
+  /** Served outside openapi.yaml (HTML pages, the docs): mounted before body parsing and request validation. */
+  pages?: Router;
+  /** Run after request validation on every operation, before any route (keys and quotas, rate limits). */
+  guards?: RequestHandler[];
+  /** The area's operations, each router mounted in turn. */
+  routes?: Router[];
+};
+
+/** One business area of the API: how it builds its dependencies from the process's context, and its parts over them. */
+export type ApiArea<Name extends string, Deps> = { name: Name; deps(ctx: ApiContext): Deps; parts(d: Deps): ApiAreaParts };
+
+export const defineApiArea = <Name extends string, Deps>(area: ApiArea<Name, Deps>) => area;
+
+type AnyApiArea = ApiArea<string, any>;
+export type ApiAreaOverrides<Areas extends readonly AnyApiArea[]> = OverridesByName<Areas[number]>;
+
+/** Every area's parts over one context, grouped by kind in the areas' order. */
+export function buildApiAreas<Areas extends readonly AnyApiArea[]>(areas: Areas, ctx: ApiContext, overrides: ApiAreaOverrides<Areas> = {}) {
+  const parts = areas.map((a) => a.parts({ ...a.deps(ctx), ...(overrides as Record<string, object | undefined>)[a.name] }));
+  return {
+    pages: parts.flatMap((p) => (p.pages ? [p.pages] : [])),
+    guards: parts.flatMap((p) => p.guards ?? []),
+    routes: parts.flatMap((p) => p.routes ?? []),
+  };
+}

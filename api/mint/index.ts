@@ -1,0 +1,25 @@
+import { createLiveReadModel } from '../../db/mint/live-read-model';
+import { createMintReadStore } from '../../db/mint/mint-read-store';
+import { createPredictionStore } from '../../db/mint/prediction-store';
+import { createStatsStore } from '../../db/mint/stats-store';
+import { defineApiArea } from '../api-area';
+import { liveRoutes } from './live-routes';
+import { liveSnapshots } from './live-snapshots';
+import { mintRoutes } from './mint-routes';
+import { runnersRoutes } from './runners-routes';
+import { statsRoutes } from './stats-routes';
+
+export const mintApi = defineApiArea({
+  name: 'mint',
+  deps: (ctx) => ({
+    cache: liveSnapshots(ctx).live,
+    delayedCache: liveSnapshots(ctx).delayed,
+    staleAfterS: ctx.cfg.mint.liveStaleAfterS,
+    mintReadStore: createMintReadStore(ctx.db),
+    readModel: createLiveReadModel(ctx.db),
+    predictionStore: createPredictionStore(ctx.db),
+    statsStore: createStatsStore(ctx.db),
+    now: ctx.now,
+  }),
+  parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
+});

@@ -1,0 +1,40 @@
+import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createCorpusStore } from '../../db/mint/corpus-store';
+import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
+import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { defineApiArea } from '../api-area';
+import { API_SPEC_PATH } from '../api-spec';
+import { liveSnapshots } from '../mint/live-snapshots';
+import { docsRoutes } from './docs-routes';
+import { healthRoutes } from './health-routes';
+import { landingRoutes } from './landing-routes';
+import { scopeRoutes } from './scope-routes';
+import { statusRoutes } from './status-routes';
+
+export const opsApi = defineApiArea({
+  name: 'ops',
+  deps: (ctx) => {
+    const modelFitStore = createModelFitStore(ctx.db);
+    return {
+      heartbeatStore: createHeartbeatStore(ctx.db),
+      watchdogStore: createWatchdogStore(ctx.db),
+      liveCache: liveSnapshots(ctx).live,
+      liveStaleAfterS: ctx.cfg.mint.liveStaleAfterS,
+      temporalProbe: ctx.temporal?.probe,
+      liveLatency: ctx.liveLatency,
+      startedAt: ctx.startedAt,
+      version: ctx.version,
+      heartbeatIntervalS: ctx.cfg.heartbeatIntervalS,
+      watchdogIntervalS: ctx.cfg.watchdog.intervalS,
+      expectedDaemons: ctx.cfg.expectedDaemons,
+      corpusSummary: () => createCorpusStore(ctx.db).summary(),
+      /** The models being published now, by `<predictor>@<age>`. */
+      modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
+      now: ctx.now,
+    };
+  },
+  parts: (d) => ({
+    pages: docsRoutes(API_SPEC_PATH),
+    routes: [landingRoutes(), healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
+  }),
+});

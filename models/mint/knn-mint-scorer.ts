@@ -1,0 +1,206 @@
+import type { ModelFit, ModelFitStore } from '../../db/accuracy/model-fit-store';
+import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/corpus-store';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { confidenceBand } from '../../domain/scoring/confidence-band';
+import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
+import { computeFeatures } from '../../domain/scoring/mint-features';
+import { computeRugFeatures } from '../../domain/scoring/rug-features';
+import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
+import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
+import { isScoreAge, type ScoreAge } from '../../domain/scoring/score-age';
+import { runStepsAsync } from '../../domain/scoring/stepwise';
+import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/survival-model';
+import type { Logger } from '../../platform/logger';
+import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
+
+type AgeModels = {
+  grad: GradProbModel;
+  rug: RugModel;
+  runner: RunnerModel;
+  survival: SurvivalModel;
+  cells: ForwardCell[];
+  corpusRows: number;
+  fittedAt: number;
+};
+
+/**
+ * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
+ * tens of seconds (grad_prob alone at 100k rows: ~17 s on the earlier flat index, 5–13 s on the k-d tree by
+ * `npm run bench:score` on a shared 2-core machine, mostly scoring the calibration slice), longer than a scoring
+ * activity may wait; 20k rows take about a second per model.
+ */
+export const COLD_START_CORPUS = 20_000;
+
+export type KnnMintScorerDeps = {
+  corpusStore: CorpusStore;
+  modelFitStore: ModelFitStore;
+  refitEveryS: number;
+  corpusLimit: number;
+  log: Logger;
+  now: () => number;
+  /** Rows of the first fit after a start (default COLD_START_CORPUS). */
+  coldStartCorpus?: number;
+};
+
+/** Lifecycle timings are configurable, but models exist only for the published ages. */
+export function isScoreAgeOrThrow(ageS: number): ScoreAge {
+  if (!isScoreAge(ageS)) throw new RangeError(`no model for age ${ageS} s; scored ages are 30 and 60`);
+  return ageS;
+}
+
+/** Yields to the event loop between chunks of a fit, so scoring activities run while a refit is under way. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The k-NN scorer the scoring activity uses: per age bucket, grad_prob, rug_prob, runner odds and survival,
+ * all fitted from one corpus read (resolved prediction rows with their labels). Models are refitted in the
+ * background every `refitEveryS` (by `startRefitLoop`, and on a score that finds them stale); scoring keeps
+ * using the previous models meanwhile, and the fit yields to the event loop between chunks of work, so a
+ * refit never blocks scoring. Only the first score of an age after a start waits, for a cold-start fit on the
+ * newest rows (COLD_START_CORPUS); the full corpus is fitted right after, in the background.
+ *
+ * The refit runs in each worker process on a timer rather than as a Temporal Schedule: the index lives in
+ * that worker's memory, and a scheduled activity would refit only whichever worker picked it up.
+ */
+export function createKnnMintScorer(
+  d: KnnMintScorerDeps,
+): MintScorer & { refit(ageS: number): Promise<AgeModels>; startRefitLoop(ages: readonly number[]): () => void } {
+  const fitted = new Map<number, AgeModels>();
+  const refitting = new Map<number, Promise<AgeModels>>();
+
+  async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
+    const started = d.now();
+    const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
+    const grad = await runStepsAsync(
+      fitGradProbModelSteps(
+        rows.map((r) => ({ ...r, ageBucket: age })),
+        { ageBucket: age },
+      ),
+      yieldToEventLoop,
+    );
+    const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const cells = await d.corpusStore.forwardCells(age);
+    const fittedAt = d.now();
+    const fitMs = fittedAt - started;
+    const at = new Date(fittedAt);
+    const fit = (
+      predictor: ModelFit['predictor'],
+      m: { version: string; corpusSize: number },
+      status: ModelFit['status'],
+      positives: number,
+      minSamples: number,
+      cal: { method: string; samples: number },
+    ): ModelFit => ({
+      predictor,
+      ageBucket: age,
+      version: m.version,
+      status,
+      samplesTotal: m.corpusSize,
+      samplesPositive: positives,
+      minSamples,
+      calibrationMethod: cal.method,
+      calibrationSamples: cal.samples,
+      fittedAt: at,
+      fitMs,
+    });
+    const fiveX = runner.labels.find((l) => l.name === '5x')!;
+    await d.modelFitStore.recordFits([
+      fit(
+        'grad_prob',
+        grad,
+        grad.corpusSize >= MIN_GRAD_CORPUS ? 'live' : 'warming',
+        rows.filter((r) => r.graduated).length,
+        MIN_GRAD_CORPUS,
+        grad.calibration,
+      ),
+      fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration),
+      fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration),
+      fit('post_grad_survival', survival, survival.status, survival.labels[0]!.positives, survival.minSamples, survival.labels[0]!.calibration),
+    ]);
+    d.log.info(
+      { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
+      'models fitted',
+    );
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt };
+  }
+
+  function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
+    const age = isScoreAgeOrThrow(ageS);
+    const running = refitting.get(age);
+    if (running) return running;
+    const p = fitAll(age, limit)
+      .then((m) => {
+        fitted.set(age, m);
+        return m;
+      })
+      .finally(() => refitting.delete(age));
+    refitting.set(age, p);
+    return p;
+  }
+
+  const refitInBackground = (age: number) => void refit(age).catch((e) => d.log.warn({ err: e, age }, 'model refit failed; keeping the previous models'));
+
+  async function current(age: number): Promise<AgeModels> {
+    const f = fitted.get(age);
+    if (!f) {
+      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
+      const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
+      const cold = await refit(age, coldLimit);
+      if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
+      return cold;
+    }
+    if (d.now() - f.fittedAt > d.refitEveryS * 1000) refitInBackground(age);
+    return f;
+  }
+
+  return {
+    refit,
+    startRefitLoop(ages) {
+      // Fit at once, before the first score asks.
+      for (const a of ages) void current(a).catch((e) => d.log.warn({ err: e, age: a }, 'initial model fit failed; the next score retries'));
+      const timer = setInterval(() => ages.forEach(refitInBackground), d.refitEveryS * 1000);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    async score(r: ScoreRequest): Promise<MintScore> {
+      const m = await current(r.bucket);
+      const features = computeFeatures(r.create, r.tradesSoFar, r.ageS);
+      const rugFeatures = computeRugFeatures(r.tape, r.freshAmongFirstBuyers);
+      const s = m.grad.score(features);
+      const band = confidenceBand(s.prob);
+      const cell = m.cells.find((c) => c.lo === band.lo);
+      return {
+        gradProb: s.prob,
+        rawGradProb: s.raw,
+        features,
+        calibration: {
+          age_bucket: r.bucket,
+          confidence_band: { lo: band.lo, hi: band.hi },
+          n: cell?.n ?? 0,
+          historical_actual_rate: cell && cell.n > 0 ? cell.graduated / cell.n : null,
+          model_version: m.grad.version,
+        },
+        rugProb: m.rug.score(rugFeatures),
+        rugFeatures,
+        runnerOdds: m.runner.score(features),
+        survivalProb: m.survival.score(features),
+        modelVersions: { grad_prob: m.grad.version, rug_prob: m.rug.version, runner_prob: m.runner.version, post_grad_survival: m.survival.version },
+      };
+    },
+  };
+}
+
+const rugCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
+  rows.flatMap((r) =>
+    r.rugFeatures && r.rugged !== null ? [{ mint: r.mint, ageBucket: age, features: r.rugFeatures, rugged: r.rugged, observedAt: r.observedAt }] : [],
+  );
+
+const runnerCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
+  rows.flatMap((r) => (r.peakMult !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, peakMult: r.peakMult, observedAt: r.observedAt }] : []));
+
+const survivalCorpus = (rows: readonly ModelCorpusRecord[], age: ScoreAge) =>
+  rows.flatMap((r) =>
+    r.graduated && r.sustained30m !== null ? [{ mint: r.mint, ageBucket: age, features: r.features, sustained: r.sustained30m, observedAt: r.observedAt }] : [],
+  );

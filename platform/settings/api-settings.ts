@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { platformSettings } from './platform-settings';
+import { bool, defineSettings, port } from './settings';
+
+/** The API process: where it listens, response validation, its operator metrics port, request deadlines. */
+export const apiSettings = defineSettings(
+  {
+    NODE_ENV: platformSettings.env.NODE_ENV,
+    API_HOST: z.string().default('127.0.0.1'),
+    API_PORT: port().default(8000),
+    /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
+    VALIDATE_RESPONSES: bool.optional(),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    /** Prometheus `/metrics` of the API, on an operator port of its own (never the public one). */
+    API_METRICS_HOST: z.string().default('127.0.0.1'),
+    API_METRICS_PORT: port().default(9465),
+    /** How long a request waits for a database connection, and for one statement, before it answers 503. */
+    API_DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+    API_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** Deadline of one call to Temporal from a request (a workflow start, a health probe) before it answers 503. */
+    API_TEMPORAL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
+  },
+  (e) => ({
+    api: {
+      host: e.API_HOST,
+      port: e.API_PORT,
+      validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      metrics: { host: e.API_METRICS_HOST, port: e.API_METRICS_PORT },
+      db: { acquireTimeoutMs: e.API_DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: e.API_DB_STATEMENT_TIMEOUT_MS },
+      temporalCallTimeoutMs: e.API_TEMPORAL_CALL_TIMEOUT_MS,
+    },
+  }),
+);

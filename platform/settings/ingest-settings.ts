@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { csv, defineSettings } from './settings';
+
+/** The ingest daemon's feeds, and the Solana nodes it (and the treasury, burns and holder balances) reads. */
+export const ingestSettings = defineSettings(
+  {
+    /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal. */
+    INGEST_FEEDS: z.string().default('simulator'),
+    REPLAY_FILE: z.string().optional(),
+    REPLAY_SPEED: z.coerce.number().min(0).max(1000).default(1),
+    SIMULATOR_SEED: z.coerce.number().int().default(42),
+    SIMULATOR_LAUNCHES_PER_S: z.coerce.number().min(0.001).max(50).default(0.3),
+    SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+    SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
+    SOLANA_WS_URL: z.string().url().default('wss://api.mainnet-beta.solana.com'),
+    PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
+    /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
+    PUMP_IDL_PATH: z.string().optional(),
+  },
+  (e) => ({
+    ingest: {
+      feeds: csv(e.INGEST_FEEDS),
+      replayFile: e.REPLAY_FILE,
+      replaySpeed: e.REPLAY_SPEED,
+      simulator: { seed: e.SIMULATOR_SEED, launchesPerS: e.SIMULATOR_LAUNCHES_PER_S, graduationShare: e.SIMULATOR_GRADUATION_SHARE },
+      solanaRpcUrl: e.SOLANA_RPC_URL,
+      solanaWsUrl: e.SOLANA_WS_URL,
+      pumpPortalWsUrl: e.PUMPPORTAL_WS_URL,
+      pumpIdlPath: e.PUMP_IDL_PATH,
+    },
+  }),
+);

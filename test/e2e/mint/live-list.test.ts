@@ -1,0 +1,83 @@
+import { mintActivities } from '../../../activities/mint';
+import { areaContext } from '../../support/area-context';
+import { createPriceStore } from '../../../db/market/price-store';
+import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
+import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
+import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import { call, useApi } from '../../support/api-harness';
+import { expectConforms } from '../../support/contract';
+
+const now = new Date();
+
+const { t, api } = useApi({ now: () => now });
+
+describe('live list: projector snapshot → GET /api/live and /api/v1/live', () => {
+  it('answers 503 before the projector has built a snapshot', async () => {
+    const r = await call(`${api.url}/api/live`);
+    expect(r.status).toBe(503);
+    expectConforms('get', '/api/live', 503, r.body);
+  });
+
+  it('serves the simulated market with ETag/304, filters by min_prob and counts in stats', async () => {
+    // Four simulated minutes ending now, written as ingestion would.
+    const sim = createMarketSimulator({ seed: 7, launchesPerSecond: 0.5 });
+    const events: LaunchEvent[] = [...sim.events(now.getTime() - 240_000, now.getTime())];
+    expect(events.length).toBeGreaterThan(100);
+    await createLaunchEventStore(t.db).writeBatch(events);
+    await createPriceStore(t.db).recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 80,
+      source: 'jupiter-price-v3',
+      fetchedAt: now,
+    });
+    const projector = mintActivities.create(areaContext(t.db, { now: () => now }));
+    const first = await projector.refreshLiveSnapshot();
+    expect(first.tracked).toBeGreaterThan(10);
+
+    const r = await call(`${api.url}/api/live`);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/live', 200, r.body);
+    expect(r.body.mints.length).toBe(r.body.count);
+    expect(r.body.mints.every((m: { mayhem: boolean; hide_reason: string | null }) => m.mayhem === false && m.hide_reason === null)).toBe(true);
+    expect(r.body.mints[0].market_cap_usd).toBeGreaterThan(0);
+    const etag = r.headers.get('etag')!;
+    expect((await fetch(`${api.url}/api/live`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+
+    const limited = await call(`${api.url}/api/v1/live?limit=3`);
+    expectConforms('get', '/api/v1/live', 200, limited.body);
+    expect(limited.body.count).toBe(3);
+    const none = await call(`${api.url}/api/v1/live?min_prob=0.5`);
+    expect(none.body.mints).toEqual([]); // nothing was scored: no probability reaches 0.5
+    const bad = await call(`${api.url}/api/v1/live?limit=500`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'less_than_equal', ctx: { le: 200 } });
+
+    // The same bytes either way: gzip for clients that ask (Node's fetch does), plain for those that don't.
+    for (const path of ['/api/live', '/api/v1/live?limit=3']) {
+      const gz = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      const plain = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(await gz.json()).toEqual(await plain.json());
+    }
+
+    // An incremental refresh folds only new trades, and bumps the version (new ETag).
+    const second = await projector.refreshLiveSnapshot();
+    expect(second.version).toBe(first.version + 1);
+    expect(second.tradesApplied).toBe(0);
+
+    const stats = await call(`${api.url}/api/v1/stats`);
+    expectConforms('get', '/api/v1/stats', 200, stats.body);
+    expect(stats.body.launches_24h).toBe(events.filter((e) => e.kind === 'create').length);
+  });
+
+  it('answers 404 for an unknown mint on probe and by_mint', async () => {
+    const m = 'So11111111111111111111111111111111111111112';
+    const p = await call(`${api.url}/api/v1/probe/${m}`);
+    expect(p.status).toBe(404);
+    expectConforms('get', '/api/v1/probe/{mint}', 404, p.body);
+    expect((await call(`${api.url}/api/predictions/by_mint/${m}`)).status).toBe(404);
+  });
+});

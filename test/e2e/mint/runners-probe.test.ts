@@ -1,0 +1,142 @@
+import { mintActivities } from '../../../activities/mint';
+import { areaContext } from '../../support/area-context';
+import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
+import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createPriceStore } from '../../../db/market/price-store';
+import { createCorpusStore } from '../../../db/mint/corpus-store';
+import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
+import type { CreateEvent, LaunchEvent } from '../../../domain/mint/launch-events';
+import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
+import { createLogger } from '../../../platform/logger';
+import { call, useApi } from '../../support/api-harness';
+import { expectConforms } from '../../support/contract';
+
+/**
+ * The enriched fields end to end on a simulated market: the real scoring and resolution activities build a
+ * resolved history, the real scorer refits on it, live mints are scored, the real projector writes the
+ * snapshot, and /api/v1/runners, /api/v1/probe, /api/live answer from it, validated against openapi.yaml.
+ */
+const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+const MIN = 60_000;
+
+const { t, api } = useApi({ now: () => now });
+
+async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < xs.length; i += size) await Promise.all(xs.slice(i, i + size).map(f));
+}
+
+describe('runners, probe and live carry the models', () => {
+  it('answers 503 on runners before the projector has built a snapshot', async () => {
+    const r = await call(`${api.url}/api/v1/runners`);
+    expect(r.status).toBe(503);
+    expectConforms('get', '/api/v1/runners', 503, r.body);
+  });
+
+  it('ranks live mints by from-now runner odds that equal the logged predictions', async () => {
+    const sim = createMarketSimulator({ seed: 17, launchesPerSecond: 0.5, graduationShare: 0.08 });
+    const events: LaunchEvent[] = [...sim.events(now.getTime() - 30 * MIN, now.getTime())];
+    const store = createLaunchEventStore(t.db);
+    for (let i = 0; i < events.length; i += 5000) await store.writeBatch(events.slice(i, i + 5000));
+    await createPriceStore(t.db).recordQuote({
+      symbol: 'SOL',
+      mint: 'So11111111111111111111111111111111111111112',
+      usd: 80,
+      source: 'jupiter-price-v3',
+      fetchedAt: now,
+    });
+
+    const scorer = createKnnMintScorer({
+      corpusStore: createCorpusStore(t.db),
+      modelFitStore: createModelFitStore(t.db),
+      refitEveryS: 3600,
+      corpusLimit: 100_000,
+      log: createLogger('silent', 'test'),
+      now: () => Date.now(),
+    });
+    const acts = mintActivities.create(areaContext(t.db), { mintScorer: scorer, dexPriceSourceName: 'test' });
+    const creates = events.filter((e): e is CreateEvent => e.kind === 'create' && !e.mayhem);
+    const score = (c: CreateEvent, bucket: number) => acts.scoreMint({ mint: c.mint, bucket, asOf: new Date(c.at.getTime() + bucket * 1000).toISOString() });
+
+    // History: mints older than 15 minutes, scored at 30 s and 60 s, resolved at a 10-minute horizon.
+    const history = creates.filter((c) => c.at.getTime() < now.getTime() - 15 * MIN);
+    expect(history.length).toBeGreaterThan(300);
+    await inChunks(history, 8, async (c) => {
+      await score(c, 30);
+      await score(c, 60);
+      await acts.resolveMint({ mint: c.mint, horizonAt: new Date(c.at.getTime() + 10 * MIN).toISOString() });
+    });
+    await scorer.refit(30);
+    await scorer.refit(60);
+
+    // Live: mints young enough to be shown with their score.
+    const live = creates.filter((c) => c.at.getTime() >= now.getTime() - 110_000 && c.at.getTime() <= now.getTime() - 30_000);
+    expect(live.length).toBeGreaterThan(10);
+    await inChunks(live, 8, async (c) => {
+      await score(c, 30);
+      if (c.at.getTime() + 60_000 <= now.getTime()) await score(c, 60);
+    });
+    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
+
+    const latest = async (mint: string) => t.db('predictions').where({ mint }).orderBy('age_bucket', 'desc').first();
+
+    const all = await call(`${api.url}/api/v1/runners?tier=2x&min_prob=0&limit=100`);
+    expect(all.status).toBe(200);
+    expectConforms('get', '/api/v1/runners', 200, all.body);
+    expect(all.body).toMatchObject({ tier: '2x', min_prob: 0 });
+    expect(all.body.count).toBeGreaterThan(5);
+    for (const [i, m] of all.body.mints.entries()) {
+      const p = await latest(m.mint);
+      expect(m.runner_prob).toBe(p.runner_odds['2x']);
+      expect(m.runner_prob).toBe(m.runner_prob_2x_from_now);
+      expect(m.runner_reference_price_sol).toBe(p.price_sol);
+      expect(m.runner_prob_5x_from_now).toBeLessThanOrEqual(m.runner_prob_2x_from_now);
+      if (i > 0) expect(m.runner_prob).toBeLessThanOrEqual(all.body.mints[i - 1].runner_prob);
+    }
+
+    const fives = await call(`${api.url}/api/v1/runners`);
+    expectConforms('get', '/api/v1/runners', 200, fives.body);
+    expect(fives.body).toMatchObject({ tier: '5x', min_prob: 0.05 });
+    expect(
+      fives.body.mints.every(
+        (m: { runner_prob: number; runner_prob_5x_from_now: number }) => m.runner_prob >= 0.05 && m.runner_prob === m.runner_prob_5x_from_now,
+      ),
+    ).toBe(true);
+    const strict = await call(`${api.url}/api/v1/runners?tier=2x&min_prob=1`);
+    expect(strict.body.mints).toEqual([]); // calibrated odds never reach 1
+
+    const bad = await call(`${api.url}/api/v1/runners?tier=7x&limit=101`);
+    expect(bad.status).toBe(422);
+    expectConforms('get', '/api/v1/runners', 422, bad.body);
+    expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.limit', 'query.tier']);
+
+    // Probe: every model field equals the logged prediction; the creator record counts resolved launches only.
+    const mint = all.body.mints[0].mint as string;
+    const probe = await call(`${api.url}/api/v1/probe/${mint}`);
+    expect(probe.status).toBe(200);
+    expectConforms('get', '/api/v1/probe/{mint}', 200, probe.body);
+    const p = await latest(mint);
+    expect(probe.body).toMatchObject({
+      grad_prob: p.grad_prob,
+      rug_prob: p.rug_prob,
+      runner_prob_10x_from_now: p.runner_odds['10x'],
+      post_grad_survival_prob: null,
+      post_grad_survival_status: 'suspended',
+    });
+    expect(p.rug_prob).not.toBeNull();
+    expect(Object.keys(p.model_versions).sort()).toEqual(['grad_prob', 'post_grad_survival', 'rug_prob', 'runner_prob']);
+    expect(p.context).toMatchObject({ creator: { n_launches: expect.any(Number) }, rug_heuristic: expect.any(Array), signals: { bot: expect.any(Object) } });
+    const resolved = await t.db('mints as m').join('mint_outcomes as o', 'o.mint', 'm.mint').where('m.creator', probe.body.creator).count('* as n').first();
+    expect(probe.body.n_launches).toBe(Number(resolved!.n));
+
+    const pub = await call(`${api.url}/api/live`);
+    expectConforms('get', '/api/live', 200, pub.body);
+    const scored = pub.body.mints.filter((m: { grad_prob: number | null }) => m.grad_prob !== null);
+    expect(scored.length).toBeGreaterThan(5);
+    expect(
+      scored.every((m: { rug_prob: number | null; runner_prob_3x_from_now: number | null }) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null),
+    ).toBe(true);
+    expect(pub.body.mints.some((m: { signals: { bot: { bot_trade_share: number | null } } }) => m.signals.bot.bot_trade_share !== null)).toBe(true);
+    const keyed = await call(`${api.url}/api/v1/live?limit=5`);
+    expectConforms('get', '/api/v1/live', 200, keyed.body);
+  });
+});

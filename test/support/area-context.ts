@@ -1,0 +1,15 @@
+import type { WorkerContext } from '../../activities/activity-area';
+import { loadConfig } from '../../platform/config';
+import type { Knex } from '../../platform/db';
+import { createLogger } from '../../platform/logger';
+
+/** Tests never reach the public price API: the source is a closed local port unless a test names its own server. */
+const OFFLINE = { PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' };
+
+/**
+ * The context an activity area is built from, without Temporal (enough for the areas that start no workflow:
+ * mint, market, accuracy, access), configured by `env` as a process is.
+ */
+export function areaContext(db: Knex, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
+  return { cfg: loadConfig({ ...OFFLINE, ...o.env }), db, log: createLogger('silent', 'worker-test'), now: o.now ?? (() => new Date()) };
+}

@@ -1,0 +1,66 @@
+import { loadConfig } from '../../../platform/config';
+
+describe('config', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c.api.port).toBe(8000);
+    expect(c.api.validateResponses).toBe(true);
+    expect(c.price.refreshIntervalS).toBe(300);
+    expect(c.expectedDaemons).toEqual(['api', 'worker']);
+  });
+  it('turns response validation off in production unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).api.validateResponses).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).api.validateResponses).toBe(true);
+  });
+  it('configures plan payments with safe defaults: no treasury, no burns, 5 s polls, 1 h intents', () => {
+    expect(loadConfig({}).billing).toEqual({
+      treasury: undefined,
+      pollIntervalS: 5,
+      intentWindowS: 3600,
+      reminderLeadS: 259_200,
+      outboxSweepS: 30,
+      smtpUrl: undefined,
+      smtpFrom: 'billing@localhost',
+      burnShareBps: 0,
+      tokensPerSol: null,
+    });
+    expect(loadConfig({ BURN_REVENUE_SHARE: '0.125' }).billing.burnShareBps).toBe(1250);
+    expect(() => loadConfig({ TREASURY_ADDRESS: 'not-base58-0OIl' })).toThrow(/TREASURY_ADDRESS/);
+    expect(() => loadConfig({ BURN_REVENUE_SHARE: '1.5' })).toThrow(/BURN_REVENUE_SHARE/);
+    expect(() => loadConfig({ PAYMENT_INTENT_WINDOW_S: '10' })).toThrow(/PAYMENT_INTENT_WINDOW_S/);
+  });
+  it('offers paying with the holder token only at a positive rate, kept as the exact decimal, and only with a mint', () => {
+    const mint = 'So11111111111111111111111111111111111111112';
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '12345.678' }).billing.tokensPerSol).toBe('12345.678');
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '0.000' }).billing.tokensPerSol).toBeNull();
+    expect(loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '0' }).billing.tokensPerSol).toBeNull();
+    expect(loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: '' }).billing.tokensPerSol).toBeNull();
+    for (const bad of ['-5', '1e6', 'abc', '1,000'])
+      expect(() => loadConfig({ HOLDER_TOKEN_MINT: mint, TOKEN_PAYMENT_TOKENS_PER_SOL: bad })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL/);
+    expect(() => loadConfig({ TOKEN_PAYMENT_TOKENS_PER_SOL: '1000' })).toThrow(/TOKEN_PAYMENT_TOKENS_PER_SOL.*HOLDER_TOKEN_MINT/);
+  });
+  it('configures the messaging bot only with a well-formed token, and never echoes the token in the error', () => {
+    expect(loadConfig({}).messaging).toEqual({ telegramBotToken: undefined, telegramApiRoot: 'https://api.telegram.org' });
+    const token = '123456789:AAE-abcdefghijklmnopqrstuvwx';
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' }).messaging).toEqual({
+      telegramBotToken: token,
+      telegramApiRoot: 'http://127.0.0.1:8081',
+    });
+    let message = '';
+    try {
+      loadConfig({ TELEGRAM_BOT_TOKEN: 'secret-without-bot-id' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/TELEGRAM_BOT_TOKEN/);
+    expect(message).not.toContain('secret-without-bot-id');
+  });
+  it('treats an empty value as unset, as env files and compose interpolation leave it', () => {
+    const c = loadConfig({ TREASURY_ADDRESS: '', TELEGRAM_BOT_TOKEN: '  ', API_PORT: '' });
+    expect([c.billing.treasury, c.messaging.telegramBotToken, c.api.port]).toEqual([undefined, undefined, 8000]);
+  });
+  it('fails fast on a bad value, naming it', () => {
+    expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ EXPECTED_DAEMONS: 'api,robot' })).toThrow(/EXPECTED_DAEMONS/);
+  });
+});

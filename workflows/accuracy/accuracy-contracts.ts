@@ -1,0 +1,5 @@
+import { ACCURACY_CONTRACT } from './accuracy-contract';
+import type { WorkflowContract } from '../workflow-contract';
+
+/** The accuracy area's workflow contracts (schedules and deadlines as data), for workflows/workflow-contracts.ts. */
+export const ACCURACY_CONTRACTS: readonly WorkflowContract[] = [ACCURACY_CONTRACT];

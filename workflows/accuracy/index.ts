@@ -1,0 +1,2 @@
+// The accuracy area's workflows, for the worker's bundle (workflows/index.ts). Deterministic code only.
+export { recomputeAccuracy } from './accuracy-workflow';

@@ -1,0 +1,2 @@
+// The ops area's workflows, for the worker's bundle (workflows/index.ts). Deterministic code only.
+export { watchdogTick } from './watchdog-workflow';

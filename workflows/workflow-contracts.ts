@@ -1,0 +1,17 @@
+import { OPS_CONTRACTS } from './ops/ops-contracts';
+import { MARKET_CONTRACTS } from './market/market-contracts';
+import { MINT_CONTRACTS } from './mint/mint-contracts';
+import { ACCURACY_CONTRACTS } from './accuracy/accuracy-contracts';
+import { ACCESS_CONTRACTS } from './access/access-contracts';
+import { BILLING_CONTRACTS } from './billing/billing-contracts';
+import type { WorkflowContract } from './workflow-contract';
+
+/** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
+export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
+  ...OPS_CONTRACTS,
+  ...MARKET_CONTRACTS,
+  ...MINT_CONTRACTS,
+  ...ACCURACY_CONTRACTS,
+  ...ACCESS_CONTRACTS,
+  ...BILLING_CONTRACTS,
+];
