@@ -96,7 +96,13 @@ export function createDriftHistoricalClient(o: DriftHistoricalClientOptions) {
     });
     const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
     // pipeline destroys every stage with the first error, so the loop below sees it wherever it happened.
-    const csv = pipeline(body, tap, gunzipWhenGzip((gz) => (gzipped = gz)), parse({ columns: true, skip_empty_lines: true, bom: true }), () => undefined);
+    const csv = pipeline(
+      body,
+      tap,
+      gunzipWhenGzip((gz) => (gzipped = gz)),
+      parse({ columns: true, skip_empty_lines: true, bom: true }),
+      () => undefined,
+    );
 
     let rows = 0;
     let batch: DriftTrade[] = [];

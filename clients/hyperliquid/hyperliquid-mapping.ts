@@ -6,7 +6,18 @@ export type HlMarket = MarketContext & { szDecimals: number; isDelisted: boolean
 export type HlClearinghouseState = WalletSnapshot & { withdrawableUsd: number; totalNotionalUsd: number };
 
 /** A trade from the `trades` stream; `buyer`/`seller` come from `users` ([buyer, seller] per the docs). */
-export type HlTrade = { market: string; side: 'buy' | 'sell'; px: number; size: number; notionalUsd: number; time: number; tid: number; hash: string; buyer: string; seller: string };
+export type HlTrade = {
+  market: string;
+  side: 'buy' | 'sell';
+  px: number;
+  size: number;
+  notionalUsd: number;
+  time: number;
+  tid: number;
+  hash: string;
+  buyer: string;
+  seller: string;
+};
 
 export function toMarkets([meta, ctxs]: z.output<typeof metaAndAssetCtxsWire>): HlMarket[] {
   return meta.universe.map((asset, i) => {

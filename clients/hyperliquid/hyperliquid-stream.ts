@@ -1,6 +1,6 @@
 import type { Logger } from '../../platform/logger';
-import type { BackoffOptions } from '../../ingest/feed-runtime/backoff';
-import { ReconnectingWebSocket } from '../../ingest/feed-runtime/reconnecting-websocket';
+import type { BackoffOptions } from '../../platform/net/backoff';
+import { ReconnectingWebSocket } from '../../platform/net/reconnecting-websocket';
 import { wsFrameWire } from './hyperliquid-wire';
 import { toTrade, type HlTrade } from './hyperliquid-mapping';
 

@@ -9,7 +9,16 @@ import type { PerpsSide, WalletFill } from './perps-types';
  * (userFills returns the newest 2000) still gets its exact price PnL; only those opening fees are missing.
  * A flip fill's fee is split between the trip it closes and the trip it opens by size.
  */
-export type ClosedEntry = { market: string; side: PerpsSide; openedAt: number; closedAt: number; pnlUsd: number; volumeUsd: number; fills: number; liquidated: boolean };
+export type ClosedEntry = {
+  market: string;
+  side: PerpsSide;
+  openedAt: number;
+  closedAt: number;
+  pnlUsd: number;
+  volumeUsd: number;
+  fills: number;
+  liquidated: boolean;
+};
 
 type OpenTrip = { side: PerpsSide; openedAt: number; pnlUsd: number; volumeUsd: number; fills: number; liquidated: boolean };
 

@@ -30,7 +30,10 @@ export type DriftMarketRollup = {
   recentFiles: Pick<DriftFileSummary, 'fileKey' | 'date' | 'rows' | 'ingestedAt'>[];
 };
 
-export function summariseDriftFile(f: { fileKey: string; market: string; date: string; sha256: string; ingestedAt: number }, trades: readonly DriftTrade[]): DriftFileSummary {
+export function summariseDriftFile(
+  f: { fileKey: string; market: string; date: string; sha256: string; ingestedAt: number },
+  trades: readonly DriftTrade[],
+): DriftFileSummary {
   const traders = new Set<string>();
   let volumeUsd = 0;
   let first: number | null = null;

@@ -60,7 +60,19 @@ export function driftTraderStats(trades: readonly DriftTrade[], marketName: (t: 
 }
 
 function newAcc(trader: string, at: number): Acc {
-  return { trader, trades: 0, volumeUsd: 0, feesUsd: 0, realizedPnlUsd: 0, roundTrips: 0, wins: 0, firstTradeAt: at, lastTradeAt: at, markets: new Map(), books: new Map() };
+  return {
+    trader,
+    trades: 0,
+    volumeUsd: 0,
+    feesUsd: 0,
+    realizedPnlUsd: 0,
+    roundTrips: 0,
+    wins: 0,
+    firstTradeAt: at,
+    lastTradeAt: at,
+    markets: new Map(),
+    books: new Map(),
+  };
 }
 
 function carry(a: Acc, market: string, signed: number, px: number): void {

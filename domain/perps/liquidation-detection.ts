@@ -24,7 +24,12 @@ export type DetectedLiquidation = {
   evidence: 'fill' | 'price';
 };
 
-export function detectLiquidations(prev: WalletSnapshot, next: WalletSnapshot, marks: Readonly<Record<string, number>>, fills: readonly WalletFill[] | null): DetectedLiquidation[] {
+export function detectLiquidations(
+  prev: WalletSnapshot,
+  next: WalletSnapshot,
+  marks: Readonly<Record<string, number>>,
+  fills: readonly WalletFill[] | null,
+): DetectedLiquidation[] {
   const after = new Map(next.positions.map((p) => [p.market, p]));
   const out: DetectedLiquidation[] = [];
   for (const p of prev.positions) {
@@ -40,7 +45,8 @@ export function detectLiquidations(prev: WalletSnapshot, next: WalletSnapshot, m
     }
     const mark = marks[p.market];
     if (p.liquidationPx === null || mark === undefined) continue;
-    const crossed = p.side === 'long' ? mark <= p.liquidationPx * (1 + LIQUIDATION_PRICE_TOLERANCE) : mark >= p.liquidationPx * (1 - LIQUIDATION_PRICE_TOLERANCE);
+    const crossed =
+      p.side === 'long' ? mark <= p.liquidationPx * (1 + LIQUIDATION_PRICE_TOLERANCE) : mark >= p.liquidationPx * (1 - LIQUIDATION_PRICE_TOLERANCE);
     if (crossed) out.push({ ...base, at: next.at, evidence: 'price' });
   }
   return out;

@@ -14,9 +14,18 @@ export type PerpsSmartRule = { id: string; minRoi30d: number; minClosedEntries: 
 
 export const PERPS_SMART_V1: PerpsSmartRule = { id: 'perps-smart-v1', minRoi30d: 0.1, minClosedEntries: 10, minWinRate: 0.55, whalePositionUsd: 1_000_000 };
 
-export type SmartVerdict = { ruleVersion: string; smart: boolean; whale: boolean; smartScore: number | null; unmet: ('roi30d' | 'closedEntries' | 'winRate')[] };
+export type SmartVerdict = {
+  ruleVersion: string;
+  smart: boolean;
+  whale: boolean;
+  smartScore: number | null;
+  unmet: ('roi30d' | 'closedEntries' | 'winRate')[];
+};
 
-export function judgeWallet(r: Pick<WalletRecord, 'roi30d' | 'closedEntries' | 'wins' | 'winRate' | 'largestPositionUsd'>, rule: PerpsSmartRule = PERPS_SMART_V1): SmartVerdict {
+export function judgeWallet(
+  r: Pick<WalletRecord, 'roi30d' | 'closedEntries' | 'wins' | 'winRate' | 'largestPositionUsd'>,
+  rule: PerpsSmartRule = PERPS_SMART_V1,
+): SmartVerdict {
   const unmet: SmartVerdict['unmet'] = [];
   if (r.roi30d === null || r.roi30d < rule.minRoi30d) unmet.push('roi30d');
   if (r.closedEntries < rule.minClosedEntries) unmet.push('closedEntries');

@@ -30,7 +30,13 @@ export type WalletRecord = {
   lastFillAt: number | null;
 };
 
-export function walletRecord(wallet: string, fills: readonly WalletFill[], snapshot: WalletSnapshot | null, asOf: number, opts: { minEquityUsd?: number } = {}): WalletRecord {
+export function walletRecord(
+  wallet: string,
+  fills: readonly WalletFill[],
+  snapshot: WalletSnapshot | null,
+  asOf: number,
+  opts: { minEquityUsd?: number } = {},
+): WalletRecord {
   const since = asOf - ROI_WINDOW_MS;
   let volumeUsd = 0;
   let realizedPnlUsd = 0;

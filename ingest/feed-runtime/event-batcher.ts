@@ -1,6 +1,6 @@
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
-import { backoffDelayMs, cancellableSleep, type BackoffOptions } from './backoff';
+import { backoffDelayMs, cancellableSleep, type BackoffOptions } from '../../platform/net/backoff';
 
 export type BatcherOptions = {
   /** Deliver as soon as this many events wait… */

@@ -74,7 +74,12 @@ export class PerpsSimulator {
   }
 
   stats() {
-    return { now: this.now, wallets: this.wallets.length, openPositions: this.wallets.reduce((n, w) => n + w.positions.size, 0), droppedTrades: this.droppedTrades };
+    return {
+      now: this.now,
+      wallets: this.wallets.length,
+      openPositions: this.wallets.reduce((n, w) => n + w.positions.size, 0),
+      droppedTrades: this.droppedTrades,
+    };
   }
 
   private run(until: number, stepMs: number): void {
@@ -107,7 +112,17 @@ export class PerpsSimulator {
       const buy = rng.chance(0.5);
       const [a, b] = [rng.pick(this.retail), rng.pick(this.makers)];
       const tid = this.nextTid++;
-      this.emit({ coin: m.spec.name, side: buy ? 'B' : 'A', px: m.markPx, sz, time: this.now, buyer: buy ? a : b, seller: buy ? b : a, hash: `0x${tid.toString(16).padStart(64, '0')}`, tid });
+      this.emit({
+        coin: m.spec.name,
+        side: buy ? 'B' : 'A',
+        px: m.markPx,
+        sz,
+        time: this.now,
+        buyer: buy ? a : b,
+        seller: buy ? b : a,
+        hash: `0x${tid.toString(16).padStart(64, '0')}`,
+        tid,
+      });
     }
   }
 

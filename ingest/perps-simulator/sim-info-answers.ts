@@ -88,7 +88,7 @@ function clearinghouseState(sim: PerpsSimulator, w: SimWallet | undefined) {
         entryPx: px(p.entryPx),
         positionValue: dec(value, 6),
         unrealizedPnl: dec(pnl, 6),
-        returnOnEquity: dec(pnl / (Math.abs(p.size) * p.entryPx / p.leverage), 8),
+        returnOnEquity: dec(pnl / ((Math.abs(p.size) * p.entryPx) / p.leverage), 8),
         leverage: { type: 'isolated', value: p.leverage, rawUsd: dec(-p.size * p.entryPx + used, 6) },
         liquidationPx: px(p.liquidationPx),
         marginUsed: dec(used, 6),

@@ -7,7 +7,15 @@ import type { SeededRandom } from '../simulator/seeded-random';
  * mark with a little noise; the premium between them follows the open-interest imbalance, and funding (hourly,
  * Hyperliquid's 0.00125 %/h interest plus a tenth of the premium) follows the premium.
  */
-export type MarketSpec = { name: string; price: number; szDecimals: number; maxLeverage: number; hourlyVol: number; backgroundOi: number; backgroundVolumePerMin: number };
+export type MarketSpec = {
+  name: string;
+  price: number;
+  szDecimals: number;
+  maxLeverage: number;
+  hourlyVol: number;
+  backgroundOi: number;
+  backgroundVolumePerMin: number;
+};
 
 export const SIM_MARKETS: MarketSpec[] = [
   { name: 'BTC', price: 60_000, szDecimals: 5, maxLeverage: 40, hourlyVol: 0.006, backgroundOi: 3_000, backgroundVolumePerMin: 900_000 },

@@ -24,7 +24,15 @@ export type SimFill = {
   tid: number;
   liquidation: { liquidatedUser: string; markPx: number; method: string } | null;
 };
-export type SimWallet = { address: string; equity: number; leverage: number; skill: number; whale: boolean; positions: Map<string, SimPosition>; fills: SimFill[] };
+export type SimWallet = {
+  address: string;
+  equity: number;
+  leverage: number;
+  skill: number;
+  whale: boolean;
+  positions: Map<string, SimPosition>;
+  fills: SimFill[];
+};
 
 export const MAX_FILLS_PER_WALLET = 2000;
 export const TAKER_FEE = 0.00035;
@@ -52,8 +60,26 @@ export function createWallets(n: number, rng: SeededRandom): SimWallet[] {
   });
 }
 
-export type TradeSink = (t: { coin: string; side: 'A' | 'B'; px: number; sz: number; time: number; buyer: string; seller: string; hash: string; tid: number }) => void;
-export type WalletStepCtx = { rng: SeededRandom; markets: Map<string, MarketState>; now: number; dtMs: number; counterparty: () => string; ids: { next: () => number }; emit: TradeSink };
+export type TradeSink = (t: {
+  coin: string;
+  side: 'A' | 'B';
+  px: number;
+  sz: number;
+  time: number;
+  buyer: string;
+  seller: string;
+  hash: string;
+  tid: number;
+}) => void;
+export type WalletStepCtx = {
+  rng: SeededRandom;
+  markets: Map<string, MarketState>;
+  now: number;
+  dtMs: number;
+  counterparty: () => string;
+  ids: { next: () => number };
+  emit: TradeSink;
+};
 
 export function stepWallet(w: SimWallet, c: WalletStepCtx): void {
   for (const p of [...w.positions.values()]) {
@@ -92,14 +118,32 @@ function trade(w: SimWallet, m: MarketState, signed: number, c: WalletStepCtx, l
   w.equity += closedPnl - fee;
   if (Math.abs(after) < 1e-12) w.positions.delete(coin);
   else if (start === 0 || Math.sign(after) !== Math.sign(start)) w.positions.set(coin, position(coin, after, px, w.leverage, m, c.now));
-  else if (Math.abs(after) > Math.abs(start)) w.positions.set(coin, position(coin, after, (Math.abs(start) * held!.entryPx + Math.abs(signed) * px) / Math.abs(after), held!.leverage, m, held!.openedAt));
+  else if (Math.abs(after) > Math.abs(start))
+    w.positions.set(
+      coin,
+      position(coin, after, (Math.abs(start) * held!.entryPx + Math.abs(signed) * px) / Math.abs(after), held!.leverage, m, held!.openedAt),
+    );
   else held!.size = after;
   m.netOi += signed;
   m.grossOi += Math.abs(after) - Math.abs(start);
   const tid = c.ids.next();
   const hash = `0x${tid.toString(16).padStart(64, '0')}`;
   const side = signed > 0 ? 'B' : 'A';
-  w.fills.push({ coin, px, sz: Math.abs(signed), side, time: c.now, startPosition: start, dir: direction(start, after), closedPnl, fee, hash, oid: tid, tid, liquidation: liquidated ? { liquidatedUser: w.address, markPx: px, method: 'market' } : null });
+  w.fills.push({
+    coin,
+    px,
+    sz: Math.abs(signed),
+    side,
+    time: c.now,
+    startPosition: start,
+    dir: direction(start, after),
+    closedPnl,
+    fee,
+    hash,
+    oid: tid,
+    tid,
+    liquidation: liquidated ? { liquidatedUser: w.address, markPx: px, method: 'market' } : null,
+  });
   if (w.fills.length > MAX_FILLS_PER_WALLET) w.fills.shift();
   const other = c.counterparty();
   c.emit({ coin, side, px, sz: Math.abs(signed), time: c.now, buyer: signed > 0 ? w.address : other, seller: signed > 0 ? other : w.address, hash, tid });

@@ -1,12 +1,12 @@
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
-import type { BackoffOptions } from '../feed-runtime/backoff';
+import type { BackoffOptions } from '../../platform/net/backoff';
 import { BoundedMap } from '../feed-runtime/bounded-map';
 import type { EventBatcher } from '../feed-runtime/event-batcher';
 import { createWebsocketFeedBatcher } from '../feed-runtime/websocket-feed-batcher';
 import { FeedStatsRecorder } from '../feed-runtime/feed-stats-recorder';
-import { ReconnectingWebSocket } from '../feed-runtime/reconnecting-websocket';
+import { ReconnectingWebSocket } from '../../platform/net/reconnecting-websocket';
 import { parsePumpPortalFrame } from './pumpportal-parser';
 
 export type PumpPortalFeedOptions = {

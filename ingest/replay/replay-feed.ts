@@ -16,7 +16,7 @@ import readline from 'node:readline';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
-import { cancellableSleep } from '../feed-runtime/backoff';
+import { cancellableSleep } from '../../platform/net/backoff';
 import { FeedStatsRecorder } from '../feed-runtime/feed-stats-recorder';
 import { parseReplayLine, type ReplayLine } from './replay-format';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../../platform/logger';
-import { backoffDelayMs, type BackoffOptions } from '../feed-runtime/backoff';
+import { backoffDelayMs, type BackoffOptions } from '../../platform/net/backoff';
 import { SolanaRpcError, type SignatureInfo, type SolanaRpcClient } from './solana-rpc-client';
 
 export type BackfillOptions = {

@@ -24,9 +24,14 @@ export async function startDriftFileServer() {
     const reply = (status: number) => requests.push({ key, status });
     if (req.method !== 'GET') return void (reply(405), res.writeHead(405).end());
     const fail = failures.shift();
-    if (fail) return void (reply(fail), res.writeHead(fail, { 'content-type': 'application/xml' }).end(s3Error('InternalError', 'We encountered an internal error. Please try again.', key)));
+    if (fail)
+      return void (
+        reply(fail),
+        res.writeHead(fail, { 'content-type': 'application/xml' }).end(s3Error('InternalError', 'We encountered an internal error. Please try again.', key))
+      );
     const o = path.startsWith(prefix) ? objects.get(key) : undefined;
-    if (!o) return void (reply(404), res.writeHead(404, { 'content-type': 'application/xml' }).end(s3Error('NoSuchKey', 'The specified key does not exist.', key)));
+    if (!o)
+      return void (reply(404), res.writeHead(404, { 'content-type': 'application/xml' }).end(s3Error('NoSuchKey', 'The specified key does not exist.', key)));
     reply(200);
     res.writeHead(200, {
       'content-type': 'binary/octet-stream',

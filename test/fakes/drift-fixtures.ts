@@ -7,7 +7,18 @@ import { SeededRandom } from '../../ingest/simulator/seeded-random';
  * Python-style decimals such as "100.0"), never copied data. Values follow the columns' meaning: quote =
  * base × price, fees a few bps of quote, an AMM fill has no maker.
  */
-export type FixtureTrade = { taker: string; maker: string | null; direction: 'long' | 'short'; base: number; quote: number; price: number; ts: number; fillRecordId: number; takerFee: number; makerFee: number };
+export type FixtureTrade = {
+  taker: string;
+  maker: string | null;
+  direction: 'long' | 'short';
+  base: number;
+  quote: number;
+  price: number;
+  ts: number;
+  fillRecordId: number;
+  takerFee: number;
+  makerFee: number;
+};
 
 export function pubkey(rng: SeededRandom): string {
   return bs58.encode(rng.bytes(32));
@@ -16,7 +27,15 @@ export function pubkey(rng: SeededRandom): string {
 const py = (n: number) => (Number.isInteger(n) ? `${n}.0` : String(n));
 const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 
-export function driftTradeFile(o: { date: string; rows: number; seed: number; marketIndex?: number; traders?: string[]; startPrice?: number; firstFillRecordId?: number }): {
+export function driftTradeFile(o: {
+  date: string;
+  rows: number;
+  seed: number;
+  marketIndex?: number;
+  traders?: string[];
+  startPrice?: number;
+  firstFillRecordId?: number;
+}): {
   csv: string;
   trades: FixtureTrade[];
 } {

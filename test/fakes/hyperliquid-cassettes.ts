@@ -19,17 +19,33 @@ type Cassette = {
 
 export function canonicalRequest(body: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sort(x)])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sort(x)]),
+          )
+        : v;
   return JSON.stringify(sort(body));
 }
 
 export function loadHyperliquidCassettes(dir = HYPERLIQUID_CAPTURES): RecordedExchange[] {
   const out: RecordedExchange[] = [];
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const cassette = parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Cassette;
     for (const i of cassette.interactions) {
       if (i.request.method !== 'POST' || !i.request.uri.endsWith('/info')) continue;
-      out.push({ cassette: file, request: JSON.parse(i.request.body) as Record<string, unknown>, status: i.response.status.code, body: i.response.body.string });
+      out.push({
+        cassette: file,
+        request: JSON.parse(i.request.body) as Record<string, unknown>,
+        status: i.response.status.code,
+        body: i.response.body.string,
+      });
     }
   }
   return out;

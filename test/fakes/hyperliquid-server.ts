@@ -100,7 +100,17 @@ const COUNTERPARTY = '0x0000000000000000000000000000000000000001';
 function metaAndAssetCtxs(meta: { universe: { name: string }[] }, mids: Record<string, string>): unknown {
   const ctxs = meta.universe.map(({ name }) => {
     const px = mids[name] ?? '1.0';
-    return { funding: '0.0000125', openInterest: '1000.0', prevDayPx: px, dayNtlVlm: '1000000.0', premium: '0.0', oraclePx: px, markPx: px, midPx: px, impactPxs: [px, px] };
+    return {
+      funding: '0.0000125',
+      openInterest: '1000.0',
+      prevDayPx: px,
+      dayNtlVlm: '1000000.0',
+      premium: '0.0',
+      oraclePx: px,
+      markPx: px,
+      midPx: px,
+      impactPxs: [px, px],
+    };
   });
   return [meta, ctxs];
 }

@@ -28,7 +28,15 @@ describe('Drift historical trade files over a local bucket', () => {
     const { csv, trades } = driftTradeFile({ date: '2024-01-01', rows: 250, seed: 1 });
     drift.put('market/SOL-PERP/tradeRecords/2024/20240101', csv);
     const { result, rows, batches } = await read(day('2024-01-01'));
-    expect(result).toEqual({ status: 'read', key: 'market/SOL-PERP/tradeRecords/2024/20240101', sha256: sha256(csv), bytes: Buffer.byteLength(csv), rows: 250, gzipped: false, etag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    expect(result).toEqual({
+      status: 'read',
+      key: 'market/SOL-PERP/tradeRecords/2024/20240101',
+      sha256: sha256(csv),
+      bytes: Buffer.byteLength(csv),
+      rows: 250,
+      gzipped: false,
+      etag: expect.stringMatching(/^"[0-9a-f]{32}"$/),
+    });
     expect(batches).toEqual([100, 100, 50]);
     expect(rows[0]).toMatchObject({
       at: trades[0]!.ts * 1000,
@@ -65,7 +73,10 @@ describe('Drift historical trade files over a local bucket', () => {
   });
 
   it('tells a day without a file (404) apart from a failure', async () => {
-    await expect(read(day('2024-02-01'))).resolves.toMatchObject({ result: { status: 'missing', key: 'market/SOL-PERP/tradeRecords/2024/20240201' }, rows: [] });
+    await expect(read(day('2024-02-01'))).resolves.toMatchObject({
+      result: { status: 'missing', key: 'market/SOL-PERP/tradeRecords/2024/20240201' },
+      rows: [],
+    });
     drift.failNext(503);
     const err = await read(day('2024-01-01')).catch((e) => e);
     expect(err).toBeInstanceOf(DriftFileError);

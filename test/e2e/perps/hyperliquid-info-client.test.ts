@@ -69,7 +69,12 @@ describe('Hyperliquid info client against a local server answering the recorded 
     const meta = await c.meta();
     const markets = await c.markets();
     expect(markets.map((m) => m.market)).toEqual(meta.universe.map((u) => u.name));
-    expect(markets.find((m) => m.market === 'BTC')).toMatchObject({ markPx: 30135, fundingRateHourly: 0.0000125, openInterestUsd: 1000 * 30135, maxLeverage: 50 });
+    expect(markets.find((m) => m.market === 'BTC')).toMatchObject({
+      markPx: 30135,
+      fundingRateHourly: 0.0000125,
+      openInterestUsd: 1000 * 30135,
+      maxLeverage: 50,
+    });
   });
 
   it('reads fills by time window', async () => {
@@ -94,7 +99,9 @@ describe('Hyperliquid info client against a local server answering the recorded 
       return s;
     });
     const before = hl.requests().length;
-    const err = await client().clearinghouseState(String(recorded('clearinghouseState').request.user)).catch((e) => e);
+    const err = await client()
+      .clearinghouseState(String(recorded('clearinghouseState').request.user))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(HyperliquidError);
     expect(err).toMatchObject({ kind: 'shape', retryable: false });
     expect(err.message).toMatch(/assetPositions\.0\.position\.szi/);
@@ -130,7 +137,9 @@ describe('Hyperliquid info client against a local server answering the recorded 
     expect(log[1]!.at - log[0]!.at).toBeGreaterThanOrEqual(990);
 
     hl.rateLimitNext(10);
-    const err = await client({ rateLimitBackoffMs: 10, maxRateLimitRetries: 2 }).allMids().catch((e) => e);
+    const err = await client({ rateLimitBackoffMs: 10, maxRateLimitRetries: 2 })
+      .allMids()
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'rate_limited', retryable: true });
     hl.rateLimitNext(0);
   });

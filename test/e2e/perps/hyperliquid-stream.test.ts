@@ -75,9 +75,17 @@ describe('Hyperliquid stream against a local server speaking the websocket proto
     hl.dropConnections();
     await waitFor('the gap', () => gaps.length === 1);
     await waitFor('resubscribed', () => stream.stats().reconnects === 1 && subscribed(2)());
-    const second = hl.received().filter((m) => m.connection === 2).map((m) => JSON.parse(m.raw).subscription);
+    const second = hl
+      .received()
+      .filter((m) => m.connection === 2)
+      .map((m) => JSON.parse(m.raw).subscription);
     expect(second).toEqual([{ type: 'trades', coin: 'BTC' }, { type: 'trades', coin: 'SUI' }, { type: 'allMids' }]);
-    hl.publishTrades(hl.recordedTradeFrames().filter((f) => f.coin === 'SUI').slice(0, 3));
+    hl.publishTrades(
+      hl
+        .recordedTradeFrames()
+        .filter((f) => f.coin === 'SUI')
+        .slice(0, 3),
+    );
     await waitFor('trades after the reconnect', () => trades.length === 3);
   });
 

@@ -45,7 +45,10 @@ describe('the production Hyperliquid client against the simulated exchange (the 
   it('streams the simulated trades and mids over the websocket', async () => {
     const trades: HlTrade[] = [];
     let mids = 0;
-    const stream = new HyperliquidStream({ url: hl.wsUrl, logger: createLogger('silent', 'sim-test'), coins: ['BTC', 'ETH', 'SOL'], mids: true }, { trades: (t) => void trades.push(...t), mids: () => void mids++ });
+    const stream = new HyperliquidStream(
+      { url: hl.wsUrl, logger: createLogger('silent', 'sim-test'), coins: ['BTC', 'ETH', 'SOL'], mids: true },
+      { trades: (t) => void trades.push(...t), mids: () => void mids++ },
+    );
     stream.start();
     const until = Date.now() + 5000;
     while (hl.connections() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
@@ -62,7 +65,8 @@ describe('the production Hyperliquid client against the simulated exchange (the 
   it('yields smart-money entries when watched wallets are snapshotted twice', async () => {
     const c = client();
     const wallets = hl.simulator.wallets.map((w) => w.address);
-    const snapshot = async () => new Map<string, HlClearinghouseState>(await Promise.all(wallets.map(async (w) => [w, await c.clearinghouseState(w)] as const)));
+    const snapshot = async () =>
+      new Map<string, HlClearinghouseState>(await Promise.all(wallets.map(async (w) => [w, await c.clearinghouseState(w)] as const)));
     const before = await snapshot();
     clock += 20 * 60_000;
     const after = await snapshot();

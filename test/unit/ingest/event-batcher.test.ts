@@ -1,6 +1,6 @@
 import type { CompleteEvent, LaunchEvent } from '../../../domain/mint/launch-events';
 import { EventBatcher, type BatcherOptions } from '../../../ingest/feed-runtime/event-batcher';
-import { backoffDelayMs } from '../../../ingest/feed-runtime/backoff';
+import { backoffDelayMs } from '../../../platform/net/backoff';
 import { createLogger } from '../../../platform/logger';
 
 const ev = (i: number): CompleteEvent => ({

@@ -31,7 +31,12 @@ const names = (t: DriftTrade) => (t.marketIndex === 0 ? 'SOL-PERP' : 'BTC-PERP')
 
 describe('Drift trader lifetime stats', () => {
   it('counts both roles, realises PnL on average cost and closes round trips', () => {
-    const trades = [trade(1000, A, 'long', 1, 100, B), trade(2000, A, 'long', 1, 110), trade(3000, A, 'short', 2, 120, B), trade(4000, A, 'short', 1, 100, null, 1)];
+    const trades = [
+      trade(1000, A, 'long', 1, 100, B),
+      trade(2000, A, 'long', 1, 110),
+      trade(3000, A, 'short', 2, 120, B),
+      trade(4000, A, 'short', 1, 100, null, 1),
+    ];
     const stats = driftTraderStats(trades, names);
     const a = stats.get(A)!;
     expect(a).toMatchObject({ trades: 4, roundTrips: 1, wins: 1, winRate: 1, firstTradeAt: 1000, lastTradeAt: 4000 });
@@ -76,10 +81,29 @@ describe('Drift market rollups', () => {
   });
 
   it('rolls up files, rows, volume and date range per market, newest ingested files first', () => {
-    const rollups = driftMarketRollups([file('SOL-PERP', '2024-01-02', 5, 20), file('SOL-PERP', '2024-01-01', 3, 30), file('BTC-PERP', '2024-03-01', 1, 10)], 1);
+    const rollups = driftMarketRollups(
+      [file('SOL-PERP', '2024-01-02', 5, 20), file('SOL-PERP', '2024-01-01', 3, 30), file('BTC-PERP', '2024-03-01', 1, 10)],
+      1,
+    );
     expect(rollups).toEqual([
-      { market: 'BTC-PERP', files: 1, tradeRows: 1, volumeUsd: 10, firstDate: '2024-03-01', lastDate: '2024-03-01', recentFiles: [{ fileKey: 'market/BTC-PERP/tradeRecords/2024/20240301', date: '2024-03-01', rows: 1, ingestedAt: 10 }] },
-      { market: 'SOL-PERP', files: 2, tradeRows: 8, volumeUsd: 80, firstDate: '2024-01-01', lastDate: '2024-01-02', recentFiles: [{ fileKey: 'market/SOL-PERP/tradeRecords/2024/20240101', date: '2024-01-01', rows: 3, ingestedAt: 30 }] },
+      {
+        market: 'BTC-PERP',
+        files: 1,
+        tradeRows: 1,
+        volumeUsd: 10,
+        firstDate: '2024-03-01',
+        lastDate: '2024-03-01',
+        recentFiles: [{ fileKey: 'market/BTC-PERP/tradeRecords/2024/20240301', date: '2024-03-01', rows: 1, ingestedAt: 10 }],
+      },
+      {
+        market: 'SOL-PERP',
+        files: 2,
+        tradeRows: 8,
+        volumeUsd: 80,
+        firstDate: '2024-01-01',
+        lastDate: '2024-01-02',
+        recentFiles: [{ fileKey: 'market/SOL-PERP/tradeRecords/2024/20240101', date: '2024-01-01', rows: 3, ingestedAt: 30 }],
+      },
     ]);
   });
 

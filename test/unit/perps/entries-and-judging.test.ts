@@ -19,7 +19,11 @@ const pos = (market: string, side: 'long' | 'short', size: number, entryPx: numb
   ...extra,
 });
 const snap = (at: number, positions: PositionSnapshot[]): WalletSnapshot => ({ wallet: '0xw', at, accountValueUsd: 50_000, positions });
-const ctx: EntryContext = { marks: { ETH: 2000, BTC: 60_000 }, walletRoi30d: 0.2, verdict: { ruleVersion: 'perps-smart-v1', smart: true, whale: false, smartScore: 0.4, unmet: [] } };
+const ctx: EntryContext = {
+  marks: { ETH: 2000, BTC: 60_000 },
+  walletRoi30d: 0.2,
+  verdict: { ruleVersion: 'perps-smart-v1', smart: true, whale: false, smartScore: 0.4, unmet: [] },
+};
 
 describe('entry detection from consecutive snapshots', () => {
   it('takes the first snapshot as a baseline', () => {
@@ -73,7 +77,19 @@ describe('entry detection from consecutive snapshots', () => {
 });
 
 describe('liquidation detection', () => {
-  const fill = (market: string, time: number, liquidation: boolean): WalletFill => ({ market, px: 1500, size: 1, side: 'sell', time, startPosition: 1, dir: liquidation ? 'Liquidated Cross Long' : 'Close Long', closedPnlUsd: -500, feeUsd: 0, hash: '0x', liquidation });
+  const fill = (market: string, time: number, liquidation: boolean): WalletFill => ({
+    market,
+    px: 1500,
+    size: 1,
+    side: 'sell',
+    time,
+    startPosition: 1,
+    dir: liquidation ? 'Liquidated Cross Long' : 'Close Long',
+    closedPnlUsd: -500,
+    feeUsd: 0,
+    hash: '0x',
+    liquidation,
+  });
   const prev = snap(T0, [pos('ETH', 'long', 1, 2000, { liquidationPx: 1510 }), pos('BTC', 'short', 1, 60_000, { liquidationPx: 66_000 })]);
 
   it('finds a liquidation from the fills between the snapshots', () => {

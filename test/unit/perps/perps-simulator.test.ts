@@ -51,7 +51,10 @@ describe('perps simulator', () => {
     const fills = answer(sim, { type: 'userFills', user: w.address }) as { time: number }[];
     expect(fills.map((f) => f.time)).toEqual([...fills.map((f) => f.time)].sort((x, y) => y - x));
     expect(simInfoAnswer(sim, { type: 'l2Book', coin: 'BTC' }).status).toBe(422);
-    expect(answer(sim, { type: 'clearinghouseState', user: '0x0000000000000000000000000000000000000000' })).toMatchObject({ assetPositions: [], marginSummary: { accountValue: '0.0' } });
+    expect(answer(sim, { type: 'clearinghouseState', user: '0x0000000000000000000000000000000000000000' })).toMatchObject({
+      assetPositions: [],
+      marginSummary: { accountValue: '0.0' },
+    });
   });
 
   it('formats decimals the way the exchange does', () => {

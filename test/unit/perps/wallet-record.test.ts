@@ -7,17 +7,33 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 20);
 let t = NOW - 10 * DAY;
 /** A fill as Hyperliquid reports it; `start` is the signed position before it. */
-function fill(market: string, side: 'buy' | 'sell', size: number, px: number, start: number, closedPnlUsd = 0, feeUsd = 0, extra: Partial<WalletFill> = {}): WalletFill {
+function fill(
+  market: string,
+  side: 'buy' | 'sell',
+  size: number,
+  px: number,
+  start: number,
+  closedPnlUsd = 0,
+  feeUsd = 0,
+  extra: Partial<WalletFill> = {},
+): WalletFill {
   t += 60_000;
   return { market, px, size, side, time: t, startPosition: start, dir: '', closedPnlUsd, feeUsd, hash: `0x${t}`, liquidation: false, ...extra };
 }
-const snapshot = (accountValueUsd: number, positions: WalletSnapshot['positions'] = []): WalletSnapshot => ({ wallet: '0xabc', at: NOW, accountValueUsd, positions });
+const snapshot = (accountValueUsd: number, positions: WalletSnapshot['positions'] = []): WalletSnapshot => ({
+  wallet: '0xabc',
+  at: NOW,
+  accountValueUsd,
+  positions,
+});
 
 describe('closed entries from fills', () => {
   it('closes a round trip when the position returns to flat, its PnL net of every fee', () => {
     const fills = [fill('ETH', 'buy', 1, 100, 0, 0, 1), fill('ETH', 'buy', 1, 110, 1, 0, 1), fill('ETH', 'sell', 2, 120, 2, 30, 1)];
     const { closed, open } = closedEntries(fills);
-    expect(closed).toEqual([{ market: 'ETH', side: 'long', openedAt: fills[0]!.time, closedAt: fills[2]!.time, pnlUsd: 27, volumeUsd: 100 + 110 + 240, fills: 3, liquidated: false }]);
+    expect(closed).toEqual([
+      { market: 'ETH', side: 'long', openedAt: fills[0]!.time, closedAt: fills[2]!.time, pnlUsd: 27, volumeUsd: 100 + 110 + 240, fills: 3, liquidated: false },
+    ]);
     expect(open.size).toBe(0);
   });
 
@@ -62,7 +78,18 @@ describe('wallet record', () => {
   });
 
   it('reads open notional and the largest position from the snapshot', () => {
-    const pos = (market: string, positionValueUsd: number) => ({ market, side: 'long' as const, size: 1, entryPx: 1, positionValueUsd, unrealizedPnlUsd: 0, leverage: 5, leverageType: 'cross' as const, liquidationPx: null, marginUsedUsd: 0 });
+    const pos = (market: string, positionValueUsd: number) => ({
+      market,
+      side: 'long' as const,
+      size: 1,
+      entryPx: 1,
+      positionValueUsd,
+      unrealizedPnlUsd: 0,
+      leverage: 5,
+      leverageType: 'cross' as const,
+      liquidationPx: null,
+      marginUsedUsd: 0,
+    });
     const r = walletRecord('0xabc', [], snapshot(10_000, [pos('ETH', 3000), pos('BTC', 7000)]), NOW);
     expect(r).toMatchObject({ openNotionalUsd: 10_000, largestPositionUsd: 7000, trades: 0, firstFillAt: null });
   });
@@ -80,7 +107,11 @@ describe('smart rule perps-smart-v1', () => {
     expect(judgeWallet({ ...base, roi30d: 0.099 }).unmet).toEqual(['roi30d']);
     expect(judgeWallet({ ...base, closedEntries: 9, wins: 5 }).unmet).toEqual(['closedEntries']);
     expect(judgeWallet({ ...base, winRate: 0.5, wins: 5 }).unmet).toEqual(['winRate']);
-    expect(judgeWallet({ roi30d: null, closedEntries: 0, wins: 0, winRate: null, largestPositionUsd: 0 })).toMatchObject({ smart: false, smartScore: null, unmet: ['roi30d', 'closedEntries', 'winRate'] });
+    expect(judgeWallet({ roi30d: null, closedEntries: 0, wins: 0, winRate: null, largestPositionUsd: 0 })).toMatchObject({
+      smart: false,
+      smartScore: null,
+      unmet: ['roi30d', 'closedEntries', 'winRate'],
+    });
   });
 
   it('ranks more evidence above the same rate, and flags whales by position value alone', () => {

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { Logger } from '../../platform/logger';
+import type { Logger } from '../logger';
 import { backoffDelayMs, cancellableSleep, type BackoffOptions } from './backoff';
 
 export type ReconnectingWebSocketOptions = {
