@@ -53,7 +53,9 @@ async function main() {
     // One snapshot for the whole run (the longest allowed): it must not turn stale (and be re-serialised) midway.
     LIVE_STALE_AFTER_S: '3600',
   };
-  console.log(`bench:ceiling — seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`);
+  console.log(
+    `bench:ceiling — seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,
+  );
 
   const runs = new Map<string, Runs>();
   let logBytes = 0;
@@ -92,7 +94,13 @@ async function main() {
   console.log(`\nmachine: ${before.cores} cores (${before.cpu}), ${before.memGiB} GiB; load average (1/5/15 min) before ${before.load}, after ${after.load}`);
   if (MEASURE) printTable(routes, runs, logBytes);
   if (PROFILE) {
-    await profileRoutes({ env, routes: routes.filter((r) => PROFILED.includes(r.name)), durationS: DURATION_S, connections: CONNECTIONS, outDir: path.join(root, '.cache', 'bench', 'profiles') });
+    await profileRoutes({
+      env,
+      routes: routes.filter((r) => PROFILED.includes(r.name)),
+      durationS: DURATION_S,
+      connections: CONNECTIONS,
+      outDir: path.join(root, '.cache', 'bench', 'profiles'),
+    });
   }
   await bench.stop();
 }
@@ -119,7 +127,9 @@ const range = (xs: number[], digits = 0) => {
 };
 
 function printTable(routes: CeilingRoute[], runs: Map<string, Runs>, logBytes: number) {
-  console.log(`\n| route | body bytes | API req/s | bare Node req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | API CPU µs/req | bare CPU µs/req | aim | met |`);
+  console.log(
+    `\n| route | body bytes | API req/s | bare Node req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | API CPU µs/req | bare CPU µs/req | aim | met |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const verdicts: string[] = [];
   const floors: string[] = [];
@@ -138,7 +148,9 @@ function printTable(routes: CeilingRoute[], runs: Map<string, Runs>, logBytes: n
     verdicts.push(`${r.name}: ratio ${ratio.toFixed(2)} (median of ${api.length}), p99 ${p99} ms → aim ${aim} (${r.aim.group}) ${met ? 'met' : 'NOT met'}`);
     if (express.length) {
       const floorRatios = express.map((x, i) => x.rps / Math.max(1, bare[i]!.rps));
-      floors.push(`| ${r.name} | ${range(express.map((x) => x.rps))} | ${range(floorRatios, 2)} | ${range(express.map((x) => x.p50))} / ${range(express.map((x) => x.p99))} | ${range(express.map((x) => x.cpuUsPerReq))} |`);
+      floors.push(
+        `| ${r.name} | ${range(express.map((x) => x.rps))} | ${range(floorRatios, 2)} | ${range(express.map((x) => x.p50))} / ${range(express.map((x) => x.p99))} | ${range(express.map((x) => x.cpuUsPerReq))} |`,
+      );
     }
     const odd = [...api, ...bare].filter((x) => x.errors > 0 || !x.statuses.startsWith(String(r.expectStatus)) || x.statuses.includes(' '));
     if (odd.length) verdicts.push(`  ${r.name}: unexpected statuses or errors: ${odd.map((x) => `${x.statuses} errors×${x.errors}`).join('; ')}`);
@@ -148,7 +160,9 @@ function printTable(routes: CeilingRoute[], runs: Map<string, Runs>, logBytes: n
     console.log('\nminimal Express app (one app.get per path, res.end(buffer)) serving the same bytes — the floor of the framework:');
     console.log(`| route | Express req/s | Express ÷ bare | p50 / p99 ms | CPU µs/req |\n|---|---|---|---|---|\n${floors.join('\n')}`);
   }
-  console.log(`\naccess log written by the API at LOG_LEVEL=info: ${(logBytes / 2 ** 20).toFixed(1)} MiB for ${apiRequests} requests (warm-ups included) → ≈ ${Math.round(logBytes / Math.max(1, apiRequests))} bytes per request`);
+  console.log(
+    `\naccess log written by the API at LOG_LEVEL=info: ${(logBytes / 2 ** 20).toFixed(1)} MiB for ${apiRequests} requests (warm-ups included) → ≈ ${Math.round(logBytes / Math.max(1, apiRequests))} bytes per request`,
+  );
 }
 
 main().catch((e) => {

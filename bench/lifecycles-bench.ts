@@ -69,8 +69,11 @@ async function main() {
   const client = new Client({ connection });
   const timing: LifecycleTiming = { ...DEFAULT_TIMING, resolveAfterS: RESOLVE_AFTER_S };
   try {
-    await waitFor('the worker', async () => !!(await db('daemon_heartbeats').where({ name: 'worker' }).first()), 180_000, () =>
-      worker.child.exitCode !== null ? `the worker exited: ${worker.output().slice(-2000)}` : undefined,
+    await waitFor(
+      'the worker',
+      async () => !!(await db('daemon_heartbeats').where({ name: 'worker' }).first()),
+      180_000,
+      () => (worker.child.exitCode !== null ? `the worker exited: ${worker.output().slice(-2000)}` : undefined),
     );
     const groups: ProcessGroup[] = [
       { name: 'worker', pids: () => [worker.child.pid!] },
@@ -82,16 +85,26 @@ async function main() {
     const t0 = Date.now();
 
     const fillNote = SCORED_FILL ? 'each scored at 30 s and 60 s' : `dated ${LATE_S} s back, so they skip their scores as late and go straight to waiting`;
-    console.log(`bench:lifecycles — launching ${COUNT} lifecycles at up to ${FILL_PER_S}/s, ${fillNote} (resolution compressed to ${RESOLVE_AFTER_S / 3600} h) …`);
+    console.log(
+      `bench:lifecycles — launching ${COUNT} lifecycles at up to ${FILL_PER_S}/s, ${fillNote} (resolution compressed to ${RESOLVE_AFTER_S / 3600} h) …`,
+    );
     let nextReport = t0 + 30_000;
     const fill = await launchMints({
-      db, client, taskQueue: TASK_QUEUE, timing, count: COUNT, perS: FILL_PER_S, createdAgoS: SCORED_FILL ? 0 : LATE_S,
+      db,
+      client,
+      taskQueue: TASK_QUEUE,
+      timing,
+      count: COUNT,
+      perS: FILL_PER_S,
+      createdAgoS: SCORED_FILL ? 0 : LATE_S,
       onLaunched: (n) => {
         launched = n;
         if (Date.now() >= nextReport) {
           nextReport += 30_000;
           const s = sampler.samples[sampler.samples.length - 1];
-          console.log(`  ${Math.round((Date.now() - t0) / 1000)} s: ${n} launched, ${s?.open ?? '?'} open, worker ${s?.rss.worker?.toFixed(0)} MiB, temporal ${s?.rss.temporal?.toFixed(0)} MiB`);
+          console.log(
+            `  ${Math.round((Date.now() - t0) / 1000)} s: ${n} launched, ${s?.open ?? '?'} open, worker ${s?.rss.worker?.toFixed(0)} MiB, temporal ${s?.rss.temporal?.toFixed(0)} MiB`,
+          );
         }
       },
     });
@@ -101,14 +114,29 @@ async function main() {
     if (SCORED_FILL) await waitForScores(db, t0, fillEnd, COUNT);
     // Started is not yet run: the worker may still be working through a backlog of first workflow tasks.
     const drainDeadline = Date.now() + 1_800_000;
-    while (!(await firstTasksDone(client, fill.slice(-20).map((m) => m.mint))) && Date.now() < drainDeadline) await sleep(5000);
+    while (
+      !(await firstTasksDone(
+        client,
+        fill.slice(-20).map((m) => m.mint),
+      )) &&
+      Date.now() < drainDeadline
+    )
+      await sleep(5000);
     await sleep(10_000);
     const filled = Date.now();
 
     await sleep(QUIET_S * 1000);
     const quietEnd = Date.now();
     console.log(`  probe: ${PROBE_PER_S}/s for ${PROBE_S} s with them all open …`);
-    const probe = await launchMints({ db, client, taskQueue: TASK_QUEUE, timing, count: Math.round(PROBE_PER_S * PROBE_S), perS: PROBE_PER_S, onLaunched: (n) => (launched = COUNT + n) });
+    const probe = await launchMints({
+      db,
+      client,
+      taskQueue: TASK_QUEUE,
+      timing,
+      count: Math.round(PROBE_PER_S * PROBE_S),
+      perS: PROBE_PER_S,
+      onLaunched: (n) => (launched = COUNT + n),
+    });
     const probeEnd = Date.now();
     await waitForScores(db, quietEnd, probeEnd, probe.length);
     const probeSettled = Date.now();
@@ -117,22 +145,45 @@ async function main() {
     const samples = sampler.samples;
     const names = groups.map((g) => g.name);
 
-    console.log(`\nbench:lifecycles — ${machine.cores} cores (${machine.cpu}), ${machine.memGiB} GiB; load average before ${machine.load}, after ${machineNow().load}`);
-    console.log(`Temporal dev server ${process.env.TEMPORAL_ADDRESS ? `at ${process.env.TEMPORAL_ADDRESS} (not started here: no RSS)` : '(SQLite file, started here)'}; worker workers/main-worker.ts, NODE_ENV=production, LOG_LEVEL=info`);
+    console.log(
+      `\nbench:lifecycles — ${machine.cores} cores (${machine.cpu}), ${machine.memGiB} GiB; load average before ${machine.load}, after ${machineNow().load}`,
+    );
+    console.log(
+      `Temporal dev server ${process.env.TEMPORAL_ADDRESS ? `at ${process.env.TEMPORAL_ADDRESS} (not started here: no RSS)` : '(SQLite file, started here)'}; worker workers/main-worker.ts, NODE_ENV=production, LOG_LEVEL=info`,
+    );
     const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
     const maxCached = Math.max(Math.floor((Math.max(heapMiB - 200, 0) * 600) / 1024), 10);
-    console.log(`worker tuning: not exposed by workers/build-worker.ts, so the SDK's defaults: maxCachedWorkflows ${maxCached} (from a ${heapMiB.toFixed(0)} MiB heap limit), maxConcurrentWorkflowTaskExecutions 40, maxConcurrentActivityTaskExecutions 100`);
+    console.log(
+      `worker tuning: not exposed by workers/build-worker.ts, so the SDK's defaults: maxCachedWorkflows ${maxCached} (from a ${heapMiB.toFixed(0)} MiB heap limit), maxConcurrentWorkflowTaskExecutions 40, maxConcurrentActivityTaskExecutions 100`,
+    );
     console.log(`fill: ${COUNT} lifecycles in ${Math.round((fillEnd - t0) / 1000)} s (${fillRate.toFixed(1)} launches/s), ${fillNote}`);
     printSeries(samples, names, t0, 30);
 
-    console.log('\n| phase | mints | without all scores | 30 s lateness p50 / p99 / max s | 60 s lateness p50 / p99 / max s | aim p99 < 1 s |\n|---|---|---|---|---|---|');
+    console.log(
+      '\n| phase | mints | without all scores | 30 s lateness p50 / p99 / max s | 60 s lateness p50 / p99 / max s | aim p99 < 1 s |\n|---|---|---|---|---|---|',
+    );
     if (SCORED_FILL) printLateness(`fill (${fillRate.toFixed(1)} launches/s while the open count grows)`, await scoreLateness(db, t0, fillEnd + 1, BUCKETS));
     printLateness(`probe (${PROBE_PER_S} launches/s with ${COUNT} open)`, await scoreLateness(db, quietEnd, probeEnd + 1, BUCKETS));
 
-    const dbFile = ['', '-wal'].map((x) => temporalDb + x).filter((f) => fs.existsSync(f)).reduce((s, f) => s + fs.statSync(f).size, 0);
-    if (dbFile > 0) console.log(`\nTemporal dev server database: ${(dbFile / 2 ** 20).toFixed(0)} MiB for ${COUNT + probe.length} lifecycles → ${(dbFile / (COUNT + probe.length) / 1024).toFixed(1)} KiB each`);
+    const dbFile = ['', '-wal']
+      .map((x) => temporalDb + x)
+      .filter((f) => fs.existsSync(f))
+      .reduce((s, f) => s + fs.statSync(f).size, 0);
+    if (dbFile > 0)
+      console.log(
+        `\nTemporal dev server database: ${(dbFile / 2 ** 20).toFixed(0)} MiB for ${COUNT + probe.length} lifecycles → ${(dbFile / (COUNT + probe.length) / 1024).toFixed(1)} KiB each`,
+      );
     const openAtQuiet = sampleAt(samples, quietEnd).open ?? COUNT;
-    printExtrapolation(samples, { before: t0, fill: { from: t0, to: filled, launches: COUNT }, quiet: { from: filled, to: quietEnd }, probe: { from: quietEnd, to: probeSettled, launches: probe.length } }, { groups: names, dayLaunches: DAY_LAUNCHES, maxCached, openAtQuiet });
+    printExtrapolation(
+      samples,
+      {
+        before: t0,
+        fill: { from: t0, to: filled, launches: COUNT },
+        quiet: { from: filled, to: quietEnd },
+        probe: { from: quietEnd, to: probeSettled, launches: probe.length },
+      },
+      { groups: names, dayLaunches: DAY_LAUNCHES, maxCached, openAtQuiet },
+    );
     console.log(`\nran ${Math.round((Date.now() - t0) / 1000)} s`);
   } finally {
     await connection.close().catch(() => undefined);
@@ -168,7 +219,12 @@ async function waitForScores(db: import('../platform/db').Knex, from: number, to
   const deadline = to + (Math.max(...BUCKETS) + DEFAULT_TIMING.maxLatenessS + 60) * 1000;
   const range = [new Date(from), new Date(to + 1)];
   for (;;) {
-    const [r] = (await db.raw(`SELECT count(*)::int AS n FROM predictions p JOIN mints m USING (mint) WHERE m.source = 'bench' AND m.created_at >= ? AND m.created_at < ?`, range)).rows as { n: number }[];
+    const [r] = (
+      await db.raw(
+        `SELECT count(*)::int AS n FROM predictions p JOIN mints m USING (mint) WHERE m.source = 'bench' AND m.created_at >= ? AND m.created_at < ?`,
+        range,
+      )
+    ).rows as { n: number }[];
     if ((r?.n ?? 0) >= count * BUCKETS.length || Date.now() > deadline) return;
     await sleep(2000);
   }

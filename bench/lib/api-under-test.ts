@@ -30,7 +30,12 @@ export async function startApiProcess(o: { env: Record<string, string>; logFile:
   const url = `http://127.0.0.1:${port}`;
   const tail = () => fs.readFileSync(o.logFile, 'utf8').slice(-2000);
   try {
-    await waitFor(`the API on ${port}`, async () => (await fetch(`${url}/livez`)).ok, 60_000, () => (child.exitCode !== null ? `the API exited: ${tail()}` : undefined));
+    await waitFor(
+      `the API on ${port}`,
+      async () => (await fetch(`${url}/livez`)).ok,
+      60_000,
+      () => (child.exitCode !== null ? `the API exited: ${tail()}` : undefined),
+    );
   } catch (e) {
     child.kill('SIGKILL');
     throw e;

@@ -34,14 +34,25 @@ export function recordAnswer(base: string, url: string, headers: Record<string, 
 }
 
 /** The bare server (`node`: http only; `express`: a minimal Express app) in its own process, serving the recorded answers. */
-export async function startBareServer(answers: RecordedAnswer[], workDir: string, kind: 'node' | 'express' = 'node'): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+export async function startBareServer(
+  answers: RecordedAnswer[],
+  workDir: string,
+  kind: 'node' | 'express' = 'node',
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   fs.mkdirSync(workDir, { recursive: true });
   const manifest = path.join(workDir, `${kind}-answers.json`);
   fs.writeFileSync(manifest, JSON.stringify(answers));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bare-server-main.ts'), manifest, String(port), kind], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bare-server-main.ts'), manifest, String(port), kind], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  await waitFor('the bare server', () => portOpen(port), 30_000, () => (child.exitCode !== null ? 'it exited' : undefined));
+  await waitFor(
+    'the bare server',
+    () => portOpen(port),
+    30_000,
+    () => (child.exitCode !== null ? 'it exited' : undefined),
+  );
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,

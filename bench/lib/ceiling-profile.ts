@@ -14,7 +14,13 @@ const root = path.resolve(__dirname, '..', '..');
  * V8 sampler started after a warm-up and stopped when the route's load ends. Writes `<route>.cpuprofile` (open
  * in Chrome DevTools or speedscope) and prints the top self and inclusive frames and self time by area.
  */
-export async function profileRoutes(o: { env: Record<string, string>; routes: CeilingRoute[]; durationS: number; connections: number; outDir: string }): Promise<void> {
+export async function profileRoutes(o: {
+  env: Record<string, string>;
+  routes: CeilingRoute[];
+  durationS: number;
+  connections: number;
+  outDir: string;
+}): Promise<void> {
   fs.mkdirSync(o.outDir, { recursive: true });
   const api = await startApiProcess({ env: o.env, logFile: path.join(o.outDir, 'api-profiled.log'), inspect: true });
   const profiler = await connectProfiler(api.inspectorPort!);
@@ -29,7 +35,9 @@ export async function profileRoutes(o: { env: Record<string, string>; routes: Ce
       fs.writeFileSync(file, JSON.stringify(profile));
       const s = summariseProfile(profile, root, 25);
       const perReqUs = r.total > 0 ? Math.round((s.busyMs * 1000) / r.total) : NaN;
-      console.log(`\n### profile: ${route.name} — ${r.rps} req/s under the profiler, ${r.statuses}; busy ${s.busyMs} of ${s.totalMs} ms sampled (≈ ${perReqUs} µs CPU per request); ${path.relative(root, file)}`);
+      console.log(
+        `\n### profile: ${route.name} — ${r.rps} req/s under the profiler, ${r.statuses}; busy ${s.busyMs} of ${s.totalMs} ms sampled (≈ ${perReqUs} µs CPU per request); ${path.relative(root, file)}`,
+      );
       printFrames('busy time by concern of the request path (bench/lib/profile-concerns.ts)', timeByConcern(profile), 16);
       printFrames('self time by area (package or project folder)', s.byArea, 12);
       printFrames('top self time (function, file)', s.self, 15);

@@ -30,8 +30,12 @@ export function printExtrapolation(samples: Sample[], w: Windows, o: { groups: s
   const held = (g: string, open: number) => (g === 'worker' ? Math.min(open, o.maxCached) : open);
   const perHeldMiB = (g: string) => (atQuiet.rss[g]! - first.rss[g]!) / Math.max(1, held(g, o.openAtQuiet));
 
-  console.log(`\nmemory with ${o.openAtQuiet} open: ${o.groups.map((g) => `${g} ${atQuiet.rss[g]!.toFixed(0)} MiB (before: ${first.rss[g]!.toFixed(0)})`).join(', ')}; peak ${o.groups.map((g) => `${g} ${Math.max(...samples.map((s) => s.rss[g]!)).toFixed(0)}`).join(', ')} MiB (Postgres sums its processes, counting shared buffers in each)`);
-  console.log('\n| process | KiB per lifecycle held (worker: cached) | cores while holding them open (quiet) | CPU ms per launch in the fill | CPU ms per launch in the probe, net of quiet |\n|---|---|---|---|---|');
+  console.log(
+    `\nmemory with ${o.openAtQuiet} open: ${o.groups.map((g) => `${g} ${atQuiet.rss[g]!.toFixed(0)} MiB (before: ${first.rss[g]!.toFixed(0)})`).join(', ')}; peak ${o.groups.map((g) => `${g} ${Math.max(...samples.map((s) => s.rss[g]!)).toFixed(0)}`).join(', ')} MiB (Postgres sums its processes, counting shared buffers in each)`,
+  );
+  console.log(
+    '\n| process | KiB per lifecycle held (worker: cached) | cores while holding them open (quiet) | CPU ms per launch in the fill | CPU ms per launch in the probe, net of quiet |\n|---|---|---|---|---|',
+  );
   for (const g of o.groups) {
     console.log(
       `| ${g} | ${(perHeldMiB(g) * 1024).toFixed(1)} | ${quiet(g).toFixed(3)} | ${(perLaunch(g, w.fill.from, w.fill.to, w.fill.launches, false) * 1000).toFixed(1)} | ${(perLaunch(g, w.probe.from, w.probe.to, w.probe.launches, true) * 1000).toFixed(1)} |`,
@@ -41,11 +45,14 @@ export function printExtrapolation(samples: Sample[], w: Windows, o: { groups: s
   console.log(`\na day at ${o.dayLaunches} launches (24 h lifecycles → about ${o.dayLaunches} open at once; ${dayRate.toFixed(2)} launches/s on average):`);
   let totalCores = 0;
   for (const g of o.groups) {
-    const cores = quiet(g) * (o.dayLaunches / Math.max(1, o.openAtQuiet)) + dayRate * Math.max(0, perLaunch(g, w.probe.from, w.probe.to, w.probe.launches, true));
+    const cores =
+      quiet(g) * (o.dayLaunches / Math.max(1, o.openAtQuiet)) + dayRate * Math.max(0, perLaunch(g, w.probe.from, w.probe.to, w.probe.launches, true));
     totalCores += cores;
     const at = (n: number) => (first.rss[g]! + perHeldMiB(g) * n).toFixed(0);
     if (g === 'worker') {
-      console.log(`  worker: ≈ ${at(Math.min(o.maxCached, o.dayLaunches))} MiB with the default sticky cache (${o.maxCached} workflows), ≈ ${at(o.dayLaunches)} MiB to keep all ${o.dayLaunches} cached; ≈ ${cores.toFixed(2)} cores`);
+      console.log(
+        `  worker: ≈ ${at(Math.min(o.maxCached, o.dayLaunches))} MiB with the default sticky cache (${o.maxCached} workflows), ≈ ${at(o.dayLaunches)} MiB to keep all ${o.dayLaunches} cached; ≈ ${cores.toFixed(2)} cores`,
+      );
     } else if (g === 'temporal') {
       console.log(`  temporal (dev server): ≈ ${at(o.dayLaunches)} MiB; ≈ ${cores.toFixed(2)} cores`);
     } else {
@@ -53,5 +60,7 @@ export function printExtrapolation(samples: Sample[], w: Windows, o: { groups: s
     }
   }
   console.log(`  total ≈ ${totalCores.toFixed(2)} cores on average for the day's lifecycles; a burst costs the fill's CPU per launch × its launch rate`);
-  console.log('  (method: bench/lib/lifecycle-extrapolation.ts — memory: (RSS after − before) ÷ lifecycles held, times the day\'s; CPU: quiet cost scaled by open count + launches/s × probe CPU per launch)');
+  console.log(
+    "  (method: bench/lib/lifecycle-extrapolation.ts — memory: (RSS after − before) ÷ lifecycles held, times the day's; CPU: quiet cost scaled by open count + launches/s × probe CPU per launch)",
+  );
 }

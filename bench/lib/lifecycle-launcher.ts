@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import bs58 from 'bs58';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../domain/mint/launch-events';
-import { createLifecycleStarter } from '../../ingest/pipeline/lifecycle-starter';
+import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 import type { Knex } from '../../platform/db';
 import { sleep } from '../../scripts/lib/run';
 import type { LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
@@ -17,9 +17,21 @@ const BUY_LAMPORTS = 400_000_000;
 function syntheticLaunch(at: Date): LaunchEvent[] {
   const mint = address();
   const create: CreateEvent = {
-    kind: 'create', signature: address() + address(), ordinal: 0, slot: null, at, source: 'bench', mint,
-    name: 'Bench', symbol: 'BNCH', uri: '', bondingCurve: address(), creator: address(), mayhem: false,
-    vSolLamports: CURVE.initialVSolLamports, vTokensRaw: CURVE.initialVTokensRaw,
+    kind: 'create',
+    signature: address() + address(),
+    ordinal: 0,
+    slot: null,
+    at,
+    source: 'bench',
+    mint,
+    name: 'Bench',
+    symbol: 'BNCH',
+    uri: '',
+    bondingCurve: address(),
+    creator: address(),
+    mayhem: false,
+    vSolLamports: CURVE.initialVSolLamports,
+    vTokensRaw: CURVE.initialVTokensRaw,
   };
   let vSol: number = CURVE.initialVSolLamports;
   let vTok: number = CURVE.initialVTokensRaw;
@@ -28,8 +40,19 @@ function syntheticLaunch(at: Date): LaunchEvent[] {
     vSol += BUY_LAMPORTS;
     vTok -= out;
     return {
-      kind: 'trade', signature: address() + address(), ordinal: 0, slot: null, at: new Date(at.getTime() + s * 1000), source: 'bench', mint,
-      trader: address(), isBuy: true, solLamports: BUY_LAMPORTS, tokensRaw: out, vSolLamports: vSol, vTokensRaw: vTok,
+      kind: 'trade',
+      signature: address() + address(),
+      ordinal: 0,
+      slot: null,
+      at: new Date(at.getTime() + s * 1000),
+      source: 'bench',
+      mint,
+      trader: address(),
+      isBuy: true,
+      solLamports: BUY_LAMPORTS,
+      tokensRaw: out,
+      vSolLamports: vSol,
+      vTokensRaw: vTok,
     };
   });
   return [create, ...buys];
@@ -55,7 +78,7 @@ export async function launchMints(o: {
   onLaunched?: (n: number) => void;
 }): Promise<Launched[]> {
   const store = createLaunchEventStore(o.db);
-  const starter = createLifecycleStarter(o.client, o.taskQueue, o.timing);
+  const starter = createMintLifecycleStarter(o.client, o.taskQueue, o.timing);
   const launched: Launched[] = [];
   const t0 = Date.now();
   while (launched.length < o.count) {

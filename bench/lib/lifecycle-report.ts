@@ -8,7 +8,12 @@ export type Lateness = { bucket: number; n: number; p50: number; p99: number; ma
  * Lateness of each score of the mints created in [from, to): when the scoring activity wrote its prediction
  * minus when it was due (created_at + bucket), in seconds; and how many of those mints lack a score.
  */
-export async function scoreLateness(db: Knex, from: number, to: number, buckets: readonly number[]): Promise<{ lateness: Lateness; mints: number; missing: number }> {
+export async function scoreLateness(
+  db: Knex,
+  from: number,
+  to: number,
+  buckets: readonly number[],
+): Promise<{ lateness: Lateness; mints: number; missing: number }> {
   const range = [new Date(from), new Date(to)];
   const rows = (
     await db.raw(
@@ -65,7 +70,9 @@ export function printSeries(samples: Sample[], groups: string[], t0: number, eve
   for (const s of samples) {
     if (last && s.at - last.at < everyS * 1000 && s !== samples[samples.length - 1]) continue;
     const cpu = groups.map((g) => (last ? ((100 * (s.cpu[g]! - last.cpu[g]!)) / ((s.at - last.at) / 1000)).toFixed(0) : '–'));
-    console.log(`| ${Math.round((s.at - t0) / 1000)} | ${s.launched} | ${s.open ?? 'n/a'} | ${groups.map((g) => s.rss[g]!.toFixed(0)).join(' | ')} | ${cpu.join(' | ')} |`);
+    console.log(
+      `| ${Math.round((s.at - t0) / 1000)} | ${s.launched} | ${s.open ?? 'n/a'} | ${groups.map((g) => s.rss[g]!.toFixed(0)).join(' | ')} | ${cpu.join(' | ')} |`,
+    );
     last = s;
   }
 }

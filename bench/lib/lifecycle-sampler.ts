@@ -23,7 +23,10 @@ export function startSampler(o: { client: Client; groups: ProcessGroup[]; launch
       rss[g.name] = pids.reduce((s, p) => s + rssMiB(p), 0);
       cpu[g.name] = g.cpuSeconds ? g.cpuSeconds() : pids.reduce((s, p) => s + (cpuSeconds(p) || 0), 0);
     }
-    const open = await o.client.workflow.count(query).then((c) => c.count, () => null);
+    const open = await o.client.workflow.count(query).then(
+      (c) => c.count,
+      () => null,
+    );
     samples.push({ at, launched: o.launched(), open, rss, cpu });
   };
   const loop = (async () => {

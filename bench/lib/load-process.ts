@@ -32,7 +32,9 @@ export function runLoad(o: { url: string; connections: number; durationS: number
         total: r.requests.total,
         non2xx: r.non2xx,
         errors: r.errors + r.timeouts,
-        statuses: Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code}×${s.count}`).join(' '),
+        statuses: Object.entries(r.statusCodeStats ?? {})
+          .map(([code, s]) => `${code}×${s.count}`)
+          .join(' '),
       });
     });
   });

@@ -42,7 +42,10 @@ export function machineNow(): { cpu: string; cores: number; memGiB: number; load
     cpu: cpus[0]?.model.trim() ?? 'unknown CPU',
     cores: cpus.length,
     memGiB: Math.round(os.totalmem() / 2 ** 30),
-    load: os.loadavg().map((x) => x.toFixed(2)).join(' / '),
+    load: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / '),
   };
 }
 

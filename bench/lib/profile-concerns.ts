@@ -25,7 +25,8 @@ const CONCERNS: [string, (f: Frame) => boolean][] = [
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
   ['node http / net', (f) => /^node:(_http|net|internal\/stream)/.test(f.url)],
 ];
-const isDispatch = (f: Frame) => f.url.includes('/node_modules/router/') && ['next', 'handle', 'handleRequest', 'handleError', 'trimPrefix', 'processParams', ''].includes(f.functionName);
+const isDispatch = (f: Frame) =>
+  f.url.includes('/node_modules/router/') && ['next', 'handle', 'handleRequest', 'handleError', 'trimPrefix', 'processParams', ''].includes(f.functionName);
 
 /** Busy time by concern (whatever matches none is `other`), as shares of the profile's busy time. */
 export function timeByConcern(p: CpuProfile): FrameTime[] {
