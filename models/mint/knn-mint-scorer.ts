@@ -28,7 +28,7 @@ type AgeModels = {
 /** Models fitted on any synthetic row say so in their version, so no one mistakes them for models of the real market. */
 export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) => (rows.some((r) => r.source === 'synthetic') ? '+synthetic' : '');
 
-/** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used at once. */
+/** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used soon. */
 export const WARMING_REFIT_S = 30;
 
 /**
@@ -166,14 +166,10 @@ export function createKnnMintScorer(
       if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
       return cold;
     }
-    if (f.grad.corpusSize < MIN_GRAD_CORPUS) {
-      // A warming model only says "no data yet": when it is due, the score waits for the refit (a small corpus
-      // fits in about a second), so history loaded after the start is used by the very next score.
-      return d.now() - f.fittedAt > Math.min(WARMING_REFIT_S, d.refitEveryS) * 1000
-        ? refit(age, Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS))
-        : f;
-    }
-    if (d.now() - f.fittedAt > d.refitEveryS * 1000) refitInBackground(age);
+    // A warming model only says "no data yet": it looks again every WARMING_REFIT_S, so history loaded after the
+    // start is in use within seconds instead of at the next regular refit.
+    const every = f.grad.corpusSize < MIN_GRAD_CORPUS ? Math.min(WARMING_REFIT_S, d.refitEveryS) : d.refitEveryS;
+    if (d.now() - f.fittedAt > every * 1000) refitInBackground(age);
     return f;
   }
 
