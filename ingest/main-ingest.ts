@@ -1,3 +1,4 @@
+import { createHistoryStore } from '../db/mint/history-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createStatsStore } from '../db/mint/stats-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
@@ -8,7 +9,9 @@ import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
+import { syntheticHistoryPlan } from '../domain/history/synthetic-history-plan';
 import { buildFeeds } from './build-feeds';
+import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
 
@@ -28,6 +31,18 @@ async function main() {
   });
   // Whatever an earlier run committed but did not hand to Temporal is re-driven first.
   await pipeline.sweep();
+  // The embedded default starts with a few simulated days behind it, so its models are fitted from the first minute.
+  const history = syntheticHistoryPlan({
+    nodeEnv: cfg.env,
+    feeds: cfg.ingest.feeds,
+    launches: cfg.ingest.simulator.historyLaunches,
+    seed: cfg.ingest.simulator.seed,
+    launchesPerS: cfg.ingest.simulator.launchesPerS,
+    graduationShare: cfg.ingest.simulator.graduationShare,
+    horizonS: DEFAULT_TIMING.resolveAfterS,
+    nowMs: Date.now(),
+  });
+  if (history) await seedSyntheticHistory(history, createHistoryStore(db), log);
   const resumeAfter = Object.fromEntries(await Promise.all(cfg.ingest.feeds.map(async (f) => [f, await store.resumeSignature(f)] as const)));
   const feeds = buildFeeds(cfg, log, resumeAfter);
   log.info({ resumeAfter }, 'feeds resume after');

@@ -10,11 +10,18 @@ export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; mo
       launchpad: LAUNCHPAD,
       predictions: PREDICTIONS,
       corpus: {
-        description: 'mints this deployment observed from launch and resolved at 24 h; nothing fitted on data from outside the service',
+        description:
+          'mints this deployment observed from launch and resolved at 24 h, plus the labelled history listed under `history` (never counted in forward accuracy)',
         resolved_mints: c.resolvedMints,
         oldest_resolved_at: c.oldest?.toISOString() ?? null,
         newest_resolved_at: c.newest?.toISOString() ?? null,
         resolution_horizon_h: 24,
+        history: c.history.map((h) => ({
+          source: h.source,
+          mints: h.mints,
+          oldest_created_at: h.oldestCreatedAt?.toISOString() ?? null,
+          newest_created_at: h.newestCreatedAt?.toISOString() ?? null,
+        })),
       },
       in_scope: IN_SCOPE,
       out_of_scope: OUT_OF_SCOPE,

@@ -52,7 +52,7 @@ async function killAndWait(name: SupervisedName, ready: () => Promise<boolean>):
 }
 
 it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stops everything on SIGTERM', async () => {
-  stack = await startOwnStack({ dataDir, env: { LOG_LEVEL: 'warn', PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' } });
+  stack = await startOwnStack({ dataDir, env: { LOG_LEVEL: 'warn', PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable', SIMULATOR_HISTORY_LAUNCHES: '300' } });
   // The first live snapshot comes from the worker's projector a few seconds after start.
   await waitFor('the first live snapshot', async () => (await answers()) === 200, 60_000);
   const first = { worker: pidOf('worker'), api: pidOf('api'), ingest: pidOf('ingest'), temporal: pidOf('temporal'), postgres: pidOf('postgres') };
