@@ -118,7 +118,7 @@ module.exports = tseslint.config(
     packages: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', ...TEMPORAL],
     patterns: [
       {
-        regex: String.raw`(^|/)clients/(?!api/)|(^|/)(?<!clients/)api(/|$)`,
+        regex: String.raw`(^|/)clients/(?!api/)|(^|\.\./)api(/|$)`,
         message: 'web/ may use the typed client of this API only, never the server’s code.',
       },
     ],
