@@ -7,7 +7,6 @@ import { API_SPEC_PATH } from '../api-spec';
 import { liveSnapshots } from '../mint/live-snapshots';
 import { docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
-import { landingRoutes } from './landing-routes';
 import { scopeRoutes } from './scope-routes';
 import { statusRoutes } from './status-routes';
 
@@ -35,6 +34,6 @@ export const opsApi = defineApiArea({
   },
   parts: (d) => ({
     pages: docsRoutes(API_SPEC_PATH),
-    routes: [landingRoutes(), healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
+    routes: [healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
   }),
 });
