@@ -1292,6 +1292,16 @@ export interface components {
         /** Format: date-time */
         newest_resolved_at: string | null;
         resolution_horizon_h: number;
+        /** @description Labelled mints the models also learn from that this deployment did not predict itself, by source: `synthetic` is the simulator's seeded history (the embedded default only; models fitted on it carry `+synthetic` in their version), `backfill` is history read from the chain. None of it ever enters a forward accuracy figure. Empty when the corpus is this deployment's own resolutions only. */
+        history: {
+          /** @enum {string} */
+          source: 'synthetic' | 'backfill';
+          mints: number;
+          /** Format: date-time */
+          oldest_created_at: string | null;
+          /** Format: date-time */
+          newest_created_at: string | null;
+        }[];
       };
       in_scope: string[];
       out_of_scope: string[];
