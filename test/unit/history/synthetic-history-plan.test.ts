@@ -28,7 +28,8 @@ describe('seeded history plan', () => {
 
   it('never seeds production, a real feed beside the simulator, or when turned off', () => {
     expect(syntheticHistoryPlan({ ...base, nodeEnv: 'production' })).toBeNull();
-    for (const feeds of [['solana-logs'], ['pumpportal'], ['replay'], ['simulator', 'solana-logs'], []]) expect(syntheticHistoryPlan({ ...base, feeds })).toBeNull();
+    for (const feeds of [['solana-logs'], ['pumpportal'], ['replay'], ['simulator', 'solana-logs'], []])
+      expect(syntheticHistoryPlan({ ...base, feeds })).toBeNull();
     expect(syntheticHistoryPlan({ ...base, launches: 0 })).toBeNull();
   });
 });
