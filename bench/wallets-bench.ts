@@ -8,6 +8,7 @@ import { createWalletReadStore } from '../db/wallets/wallet-read-store';
 import { percentile } from '../domain/ops/latency-window';
 import { DEFAULT_MIN_TOTAL, LEADERBOARD_KINDS, leaderboardSql } from '../domain/wallets/leaderboards';
 import { SMART_V1 } from '../domain/wallets/smart-score';
+import { parseWalletAddress, parseWalletPrefix, type WalletKey } from '../domain/wallets/wallet-address';
 import { publicKey } from '../ingest/simulator/address-book';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
 import { loadConfig } from '../platform/config';
@@ -123,6 +124,22 @@ async function measureSize(n: number) {
       );
     }
   }
+  // Lookups through the API's own read (rank, creator record joined), random wallets of the sample.
+  const keyAt = (i: number) => sample[(i * 7919) % sample.length]!;
+  let i = 0;
+  const lookups: string[] = [];
+  for (const [kind, key] of [
+    ['full address', (w: string) => parseWalletAddress(w) as WalletKey],
+    ['12-char prefix', (w: string) => parseWalletPrefix(w.slice(0, 12)) as WalletKey],
+  ] as const) {
+    const q = await timed(400, () => reads.byKey(key(keyAt(i++)), SMART_V1));
+    const w = keyAt(i++);
+    const where = kind === 'full address' ? `wallet = '${w}'` : `wallet >= '${w.slice(0, 12)}' AND wallet < '${w.slice(0, 12)}{'`;
+    const [plan] = (await db.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM wallet_records WHERE ${where}`)).rows[0]['QUERY PLAN'];
+    lookups.push(
+      `| ${kind} | ${ms(q.p50)} | ${ms(q.p99)} | ${plan.Plan['Node Type']} on ${plan.Plan['Index Name']} (${Number(plan['Execution Time']).toFixed(3)} ms server) |`,
+    );
+  }
   const resolution = await resolutionCost(db, rng, sample);
   const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   await db.destroy();
@@ -155,6 +172,8 @@ async function measureSize(n: number) {
   console.log('| relation | size |\n|---|---|');
   for (const [rel, bytes] of relations) console.log(`| ${rel} | ${mb(bytes)} |`);
   console.log(`| total (table + indexes) | ${mb(relations.reduce((s, [, b]) => s + b, 0))} |`);
+  console.log("\nLookups through the API's read store, straight on Postgres (400 random wallets):\n\n| key | p50 ms | p99 ms | plan |\n|---|---|---|---|");
+  for (const l of lookups) console.log(l);
   console.log('\nLeaderboard SQL at limit=200, straight on Postgres (40 runs):\n\n| kind | min_total | p50 ms | p99 ms | plan |\n|---|---|---|---|---|');
   for (const l of sql) console.log(l);
   console.log(
