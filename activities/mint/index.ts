@@ -20,7 +20,7 @@ export const mintActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
-    readModel: createLiveReadModel(db),
+    readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
       modelFitStore: createModelFitStore(db),
@@ -35,6 +35,7 @@ export const mintActivities = defineActivityArea({
     liveStore: createLiveStore(db),
     liveMaxEntries: cfg.mint.liveMaxEntries,
     refreshIntervalS: Math.max(1, Math.round(cfg.mint.liveRefreshMs / 1000)),
+    smartCriteria: cfg.wallets.smart,
     now,
   }),
   activities: (d) => ({ ...createMintActivities(d), ...createLiveProjector(d) }),

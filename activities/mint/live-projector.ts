@@ -1,8 +1,11 @@
 import type { IncrementalLiveModel } from '../../db/mint/incremental-live-model';
 import type { LiveReadModel } from '../../db/mint/live-read-model';
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, type LiveStore } from '../../db/mint/live-store';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/mint/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
+import { smartMoneyActive } from '../../domain/wallets/smart-money';
+import type { SmartCriteria } from '../../domain/wallets/smart-score';
+import { smartMoneyFields } from '../../domain/wallets/wallet-views';
 
 export type LiveProjectorDeps = {
   /** The live read model: tracked mints kept in memory, and how they are enriched. */
@@ -12,6 +15,8 @@ export type LiveProjectorDeps = {
   /** Most entries the snapshot keeps (best first). */
   liveMaxEntries: number;
   refreshIntervalS: number;
+  /** What counts as a smart wallet (stated in the smart-money snapshot). */
+  smartCriteria: SmartCriteria;
   now: () => Date;
 };
 
@@ -23,10 +28,35 @@ export type LiveProjectorDeps = {
 export function createLiveProjector(d: LiveProjectorDeps) {
   const delayLine = createLiveDelayLine(FREE_LIVE_DELAY_S, 15);
 
+  /** The listed mints with at least one smart wallet among their top buyers, in smart_money_active's order. */
+  async function writeSmartMoney(now: Date, detailed: Awaited<ReturnType<LiveReadModel['enrichWithSmartMoney']>>, listed: readonly { mint: string }[]) {
+    const shown = new Set(listed.map((m) => m.mint));
+    const withSmart = detailed
+      .filter((e) => shown.has(e.mint.mint) && e.smartMoney.smartMoneyIn > 0)
+      .map((e) => ({
+        mint: e.mint.mint,
+        gradProb: e.mint.grad_prob,
+        smartMoneyIn: e.smartMoney.smartMoneyIn,
+        body: { ...e.mint, ...smartMoneyFields(e.smartMoney) },
+      }));
+    const mints = smartMoneyActive(withSmart, { minSmart: 1, limit: withSmart.length }).map((m) => m.body);
+    const version = detailed[0]?.smartMoney.scoreVersion ?? null;
+    const body = {
+      generated_at: now.toISOString(),
+      min_total: d.smartCriteria.minTotal,
+      min_smart_score: d.smartCriteria.minScore,
+      smart_score_version: version,
+      count: mints.length,
+      mints,
+    };
+    await d.liveStore.writeSnapshot(SMART_MONEY_SNAPSHOT, JSON.stringify(body), mints.length, now);
+  }
+
   async function refresh(): Promise<{ version: number; tracked: number; listed: number; tradesApplied: number }> {
     const now = d.now();
     const { states, tradesApplied } = await d.liveModel.refresh(now);
-    const entries = await d.readModel.enrich(states, now, { ownOutcomes: false });
+    const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false });
+    const entries = detailed.map((e) => e.mint);
     // The dashboard hides flagged mints; /probe still returns them.
     const listed = entries.filter((e) => e.hide_reason === null);
     listed.sort((a, b) => (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || b.created_at.localeCompare(a.created_at));
@@ -40,6 +70,7 @@ export function createLiveProjector(d: LiveProjectorDeps) {
       mints: top,
     };
     const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
+    await writeSmartMoney(now, detailed, top);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     return { version, tracked: states.length, listed: top.length, tradesApplied };

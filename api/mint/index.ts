@@ -2,6 +2,7 @@ import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createStatsStore } from '../../db/mint/stats-store';
+import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
 import { defineApiArea } from '../api-area';
 import { liveRoutes } from './live-routes';
 import { liveSnapshots } from './live-snapshots';
@@ -16,9 +17,10 @@ export const mintApi = defineApiArea({
     delayedCache: liveSnapshots(ctx).delayed,
     staleAfterS: ctx.cfg.mint.liveStaleAfterS,
     mintReadStore: createMintReadStore(ctx.db),
-    readModel: createLiveReadModel(ctx.db),
+    readModel: createLiveReadModel(ctx.db, { smartMoney: { ttlMs: ctx.cfg.wallets.readCacheMs, criteria: ctx.cfg.wallets.smart } }),
     predictionStore: createPredictionStore(ctx.db),
     statsStore: createStatsStore(ctx.db),
+    walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
     now: ctx.now,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),

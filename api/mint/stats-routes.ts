@@ -5,12 +5,15 @@ import type { LiveSnapshotCache } from './live-snapshot-cache';
 /** Aggregates scan a day of facts, so they are cached for a few seconds per API process. */
 const CACHE_MS = 10_000;
 
-export function statsRoutes(d: { statsStore: StatsStore; cache: LiveSnapshotCache; now: () => Date }): Router {
+export function statsRoutes(d: { statsStore: StatsStore; cache: LiveSnapshotCache; walletsIndexed: () => Promise<number>; now: () => Date }): Router {
   const r = Router();
-  let cached: { at: number; stats: PlatformStats } | undefined;
+  let cached: { at: number; stats: PlatformStats; wallets: number } | undefined;
   r.get('/api/v1/stats', async (_req, res) => {
     const now = d.now();
-    if (!cached || now.getTime() - cached.at > CACHE_MS) cached = { at: now.getTime(), stats: await d.statsStore.platform(now) };
+    if (!cached || now.getTime() - cached.at > CACHE_MS) {
+      const [stats, wallets] = await Promise.all([d.statsStore.platform(now), d.walletsIndexed()]);
+      cached = { at: now.getTime(), stats, wallets };
+    }
     const s = cached.stats;
     const live = await d.cache.get();
     res.set('Cache-Control', 'public, max-age=10').json({
@@ -23,9 +26,9 @@ export function statsRoutes(d: { statsStore: StatsStore; cache: LiveSnapshotCach
       trades_24h: s.trades24h,
       predictions_logged_total: s.predictionsTotal,
       predictions_24h: s.predictions24h,
-      // The signal feed and the wallet index are not live yet: nothing has been produced.
+      // The signal feed is not live yet: nothing has been produced.
       signals_24h: { ACT: 0, WATCH: 0, SCOUT: 0 },
-      wallets_indexed: 0,
+      wallets_indexed: cached.wallets,
       ingest: {
         last_event_at: s.lastEventAt ? s.lastEventAt.toISOString() : null,
         lag_s: s.lastEventAt ? Math.max(0, (now.getTime() - s.lastEventAt.getTime()) / 1000) : null,

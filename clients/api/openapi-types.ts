@@ -177,9 +177,14 @@ export interface paths {
     };
     /**
      * Live mints with leaderboard wallets among their current top buyers.
-     * @description Live mints where at least `min_smart` leaderboard wallets (`min_total` >= 8 and `smart_score` >= 0.30) are
-     *     currently among the top buyers. Sorted by `smart_wallet_count` descending, ties by `grad_prob` descending
-     *     (nulls last).
+     * @description Live mints where at least `min_smart` leaderboard wallets (`min_total` >= 8 and `smart_score` >= 0.30 under the
+     *     published score version; both configurable per deployment and stated in the body) are currently among the top
+     *     buyers. Sorted by `smart_wallet_count` descending, ties by `grad_prob` descending (nulls last), then by mint.
+     *     Read from the live projection, refreshed with the live list: the mints `/api/v1/live` lists (hidden mints are
+     *     not listed), each with `smart_money_in` (= `smart_wallet_count`) and its smart wallets.
+     *
+     *     **Reveals:** mint addresses, and each smart wallet's 12-character prefix, score and sample size; never a full
+     *     wallet address.
      */
     get: operations['getSmartMoneyActive'];
     put?: never;
@@ -244,7 +249,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Lifetime stats for a wallet, matched by its 12-character prefix. */
+    /**
+     * Lifetime stats for a wallet, by its full address or its 12-character prefix.
+     * @description `address` is a full base58 address (32–44 characters, decoding to a 32-byte key) or its first 12 characters.
+     *     A full address matches exactly that wallet, never another that shares its prefix; a 12-character prefix
+     *     matches every indexed wallet with it, so a prefix two wallets share answers with both (ordered by sample size,
+     *     then address), never a silent pick. `wallets` holds the lifetime records of the matches.
+     *
+     *     A well-formed key that no indexed wallet matches (the wallet never bought a resolved launch) answers **200**
+     *     with `found: false`, `count: 0` and no records: an unindexed wallet is an empty record, not an error (clients
+     *     of this kind of service read `found`). A malformed key is a 422.
+     *
+     *     **Reveals:** to a keyed caller, the records of the matched wallets (counts, rates, `smart_score`, `rank`,
+     *     `percentile`). The full address appears only where the caller sent it (`wallet`, and `wallets[].wallet` of
+     *     a full-address match); a prefix lookup never reveals the addresses behind the prefix.
+     */
     get: operations['getV1Wallet'];
     put?: never;
     post?: never;
@@ -292,9 +311,25 @@ export interface paths {
     };
     /**
      * Top wallets by smart score, sniper-rug rate or the service's own ranking.
-     * @description `smart` ranks by `smart_score` (graduation rate minus rug rate, weighted by sample size); `sniper` ranks by
-     *     `sniper_rug_rate`; `service` is the service's own composite ranking. Only wallets with at least `min_total`
-     *     mints bought are ranked. Pro tier and up.
+     * @description Only wallets with at least `min_total` resolved launches bought are ranked. Every order is total: `score`
+     *     descending, then a count descending, then the address. `score_version` names the definition ranked by.
+     *
+     *     - `smart`: `smart_score` (see `WalletRecord.smart_score` for the versioned formula; `smart-v1` is
+     *       `(graduations − rugs − 1) / (total + 5)`); ties by `total`.
+     *     - `sniper` (`sniper-v1`): wallets whose fast-snipe rate (first buy within 3 s of creation) is at least 0.70,
+     *       ranked by the rug rate of the launches they sniped, shrunk toward the prior rug rate:
+     *       `(sniped_rugged + 1.05) / (fast_snipes + 5)`, highest first (the wallets whose snipes most often end in a
+     *       rug); ties by fast snipes. `sniper_rug_rate` is the observed rate beside it.
+     *     - `service` (`service-v1`), the service's own ranking: graduates called early (bought no later than the
+     *       mint's 60 s score) over every launch bought, shrunk toward the prior graduation rate:
+     *       `(early_graduations + 0.05) / (total + 5)`; only wallets with at least one early graduate; ties by early
+     *       graduates. `graduate` is accepted as another name for it (`x-enum-aliases`): clients of this kind of
+     *       service send it. The response always says `service`.
+     *
+     *     Served from memory per API process for a few seconds (`generated_at` says when it was read). Pro tier and up.
+     *
+     *     **Reveals:** to a Pro or Enterprise caller, ranked wallets by 12-character prefix with their counts and
+     *     scores; never a full address.
      */
     get: operations['getLeaderboard'];
     put?: never;
@@ -660,7 +695,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Wallet lookup by its 12-character prefix. */
+    /**
+     * Wallet lookup by its 12-character prefix.
+     * @description Every indexed wallet whose address starts with `short`: a prefix two wallets share answers with both
+     *     (ordered by sample size, then address), never a silent pick. No match answers **200** with `found: false`.
+     *
+     *     **Reveals:** the records of the matching wallets by prefix only; a full address never appears in the answer.
+     */
     get: operations['getPublicWallet'];
     put?: never;
     post?: never;
@@ -679,7 +720,11 @@ export interface paths {
     };
     /**
      * Redacted public verification of a wallet's observed stats.
-     * @description Observed counts only; deliberately omits smart_score, rank, percentile and any cross-wallet comparison.
+     * @description Observed counts only (graduation, runner and rug counts, fast-snipe rate, total invested); deliberately omits
+     *     smart_score, rank, percentile and any cross-wallet comparison. `wallet` is an exact key: a wallet sharing its
+     *     prefix is never answered. **404** when the wallet is not indexed (nothing observed to verify).
+     *
+     *     **Reveals:** only the address the caller sent, and that wallet's observed stats.
      */
     get: operations['verifyWallet'];
     put?: never;
@@ -1311,6 +1356,8 @@ export interface components {
     };
     /** @description Base58 Solana address (ed25519 public key). */
     SolanaAddress: string;
+    /** @description A full base58 wallet address (32–44 characters) or its first 12 characters. */
+    WalletKey: string;
     /** @description First 12 characters of a base58 wallet address; wallets are matched by it. */
     WalletPrefix: string;
     /** @description SHA-256 digest as 64 lowercase hex characters. */
@@ -1436,7 +1483,10 @@ export interface components {
       sol_in: number;
       /** @description Share of the token supply the wallet holds. */
       share: number;
-      /** @description The wallet's smart score; null when it is not indexed or below the minimum sample (always null until the wallet index is live). */
+      /**
+       * @description The wallet's published `smart_score` (see `WalletRecord.smart_score`), looked up by its full address: null when
+       *     it is not indexed or below the minimum sample (8 resolved launches).
+       */
       smart_score: number | null;
     };
     /** @description Bot, quality and activity signals. */
@@ -1561,6 +1611,11 @@ export interface components {
       post_grad_survival_status: 'suspended' | 'live';
       signals: components['schemas']['MintSignals'];
       top_buyers: components['schemas']['TopBuyer'][];
+      /**
+       * @description How many of `top_buyers` are smart wallets: at least 8 resolved launches bought and `smart_score` >= 0.30 under
+       *     the published score version (both configurable per deployment), each looked up by its full address.
+       */
+      smart_money_in: number;
       /** @description Why the dashboard would auto-hide the mint (e.g. `rug_flagged`, `bundle_dump`); set on /probe results. */
       hide_reason: string | null;
       /** Format: date-time */
@@ -1594,6 +1649,7 @@ export interface components {
       age_s?: number;
     };
     SmartMoneyMint: components['schemas']['EnrichedMint'] & {
+      /** @description The smart wallets among the mint's top buyers; equals `smart_money_in`. */
       smart_wallet_count: number;
       smart_wallets: {
         wallet_prefix: components['schemas']['WalletPrefix'];
@@ -1611,6 +1667,8 @@ export interface components {
       min_total: number;
       /** @description Minimum smart score of a counted wallet (0.30). */
       min_smart_score: number;
+      /** @description The smart score version the counted scores are computed with (e.g. `smart-v1`). */
+      smart_score_version: string;
       count: number;
       mints: components['schemas']['SmartMoneyMint'][];
     };
@@ -1815,38 +1873,94 @@ export interface components {
        */
       verification: string;
     };
+    /**
+     * @description One wallet's lifetime record over the resolved launches (24 h horizon passed) it bought, the launch's creator
+     *     left out of its own launch (definitions `wallet-v1`, docs/wallet-index.md). `wallet`, the full address, is
+     *     present only where the caller sent that exact address; everywhere else a wallet is its `wallet_prefix`.
+     */
     WalletRecord: {
-      wallet: components['schemas']['SolanaAddress'];
+      wallet?: components['schemas']['SolanaAddress'];
       wallet_prefix: components['schemas']['WalletPrefix'];
-      /** @description Resolved mints the wallet bought (its sample size). */
+      /** @description Resolved mints the wallet bought (its sample size); graduations + mids + rugs = total. */
       total: number;
       graduations: number;
-      /** @description Mints bought that reached 5x from the wallet's entry. */
+      /**
+       * @description Mints bought whose peak from the wallet's first buy to the 24 h horizon (and, for graduates, the DEX checkpoints)
+       *     reached 5x the wallet's own volume-weighted entry price.
+       */
       runners: number;
+      /** @description Mints bought that neither graduated nor rugged. */
+      mids: number;
+      /** @description Mints bought labelled rugged (the versioned rug label, `rug-v2`). */
       rugs: number;
       graduation_rate: number | null;
       runner_rate: number | null;
       rug_rate: number | null;
-      /** @description Graduation rate minus rug rate, weighted by sample size; null below the minimum sample. */
+      /**
+       * @description Graduation rate minus rug rate, weighted by sample size through empirical-Bayes shrinkage toward fixed prior
+       *     rates. With n = `total`, g = `graduations`, r = `rugs` and a version's priors p_g, p_r and strength k:
+       *     `smart_score = (g + k·p_g)/(n + k) − (r + k·p_r)/(n + k) = (g − r + k·(p_g − p_r)) / (n + k)`, the difference
+       *     of two beta-binomial posterior means: few launches sit near p_g − p_r, many converge to g/n − r/n.
+       *     Versioned (`smart_score_version`); **`smart-v1`**: p_g = 0.01, p_r = 0.21, k = 5, i.e.
+       *     `smart_score = (g − r − 1) / (n + 5)`. Null below the minimum sample of 8 launches. A smart wallet
+       *     (`smart_money_in`) has `total` >= 8 and `smart_score` >= 0.30.
+       */
       smart_score: number | null;
-      /** @description Rank on the smart leaderboard; null when unranked. */
+      /** @description The version `smart_score`, `rank` and `percentile` are computed with. */
+      smart_score_version: string;
+      /**
+       * @description Rank on the smart leaderboard at `min_total` 8: 1 + ranked wallets strictly ahead (a higher score, or the same
+       *     score on a larger sample), from a snapshot of the ranked set refreshed every few minutes; wallets tied on
+       *     both share it. Null below the minimum sample or before the first snapshot.
+       */
       rank: number | null;
+      /** @description Share of ranked wallets at or below this one (100 for the first); null with `rank`. */
       percentile: number | null;
-      /** @description Share of the wallet's snipes (buys in the first 3 s) that rugged. */
+      /** @description Share of the wallet's fast snipes (first buy within 3 s of creation) whose launch rugged; null without one. */
       sniper_rug_rate: number | null;
-      /** @description Share of the wallet's buys made within 3 s of the mint's creation. */
+      /** @description Launches whose first buy by this wallet came within 3 s of the mint's creation. */
+      fast_snipes: number;
+      /** @description `fast_snipes` ÷ `total` (0 without a sample). */
       fast_snipe_rate: number;
+      /** @description Graduates the wallet first bought no later than 60 s after creation (the mint's last score). */
+      early_graduations: number;
+      /** @description SOL spent on buys (gross, sells not netted). */
       total_invested_sol: number;
-      /** @description Mints the wallet created. */
+      /** @description SOL per buy trade. */
+      avg_buy_sol: number | null;
+      /** @description Mints the wallet created (non-mayhem). */
       launches: number;
-      /** @description Share of the wallet's own launches that reached 5x. */
+      /** @description Share of the wallet's own resolved launches whose 24 h peak reached 5x the launch price; null without one. */
       launches_rate_5x: number | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The wallet's earliest first buy of a resolved launch it bought.
+       */
       first_seen_at: string;
       /** Format: date-time */
       last_seen_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record last changed.
+       */
       updated_at: string;
+    };
+    /** @description The wallets a full address (exactly one or none) or a 12-character prefix (every match) selects. */
+    WalletLookup: {
+      /** @description At least one indexed wallet matched. */
+      found: boolean;
+      /**
+       * @description Whether the key was a full address or a 12-character prefix.
+       * @enum {string}
+       */
+      query: 'address' | 'prefix';
+      /** @description The full address the caller sent; present only when `query` is `address`. */
+      wallet?: components['schemas']['SolanaAddress'];
+      wallet_prefix: components['schemas']['WalletPrefix'];
+      count: number;
+      smart_score_version: string;
+      /** @description The matches, by sample size descending, then address. */
+      wallets: components['schemas']['WalletRecord'][];
     };
     /**
      * @description Observed stats only. Closed on purpose: smart_score, rank, percentile and any cross-wallet comparison must never
@@ -1870,10 +1984,10 @@ export interface components {
     };
     LeaderboardEntry: {
       rank: number;
-      wallet: components['schemas']['SolanaAddress'];
       wallet_prefix: components['schemas']['WalletPrefix'];
-      /** @description The value ranked by (`smart_score`, `sniper_rug_rate` or the service ranking's score). */
+      /** @description The value ranked by, under the response's `score_version`. */
       score: number;
+      /** @description The wallet's published smart score (null below 8 launches). */
       smart_score: number | null;
       total: number;
       graduations: number;
@@ -1882,12 +1996,19 @@ export interface components {
       graduation_rate: number;
       rug_rate: number;
       sniper_rug_rate: number | null;
+      fast_snipe_rate: number;
+      early_graduations: number;
       /** Format: date-time */
       last_seen_at: string;
     };
     Leaderboard: {
-      /** @enum {string} */
+      /**
+       * @description The ranking returned (`service` when `graduate` was asked for).
+       * @enum {string}
+       */
       kind: 'smart' | 'sniper' | 'service';
+      /** @description The definition ranked by (`smart-v1`, `sniper-v1`, `service-v1`, …). */
+      score_version: string;
       min_total: number;
       /** Format: date-time */
       generated_at: string;
@@ -2377,6 +2498,7 @@ export interface components {
         WATCH: number;
         SCOUT: number;
       };
+      /** @description Wallets in the wallet index (each bought at least one resolved launch). */
       wallets_indexed: number;
       ingest: {
         /** Format: date-time */
@@ -2933,6 +3055,8 @@ export interface components {
     MintPath: components['schemas']['SolanaAddress'];
     /** @description The full base58 wallet address. */
     AddressPath: components['schemas']['SolanaAddress'];
+    /** @description A full base58 wallet address, or its first 12 characters. */
+    WalletKeyPath: components['schemas']['WalletKey'];
     /** @description The full base58 wallet address. */
     WalletPath: components['schemas']['SolanaAddress'];
     /** @description The wallet address's first 12 characters. */
@@ -3192,7 +3316,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -3272,14 +3395,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The full base58 wallet address. */
-        address: components['parameters']['AddressPath'];
+        /** @description A full base58 wallet address, or its first 12 characters. */
+        address: components['parameters']['WalletKeyPath'];
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The wallet record. */
+      /** @description The matching wallets' records (none when `found` is false). */
       200: {
         headers: {
           'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
@@ -3288,15 +3411,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WalletRecord'];
+          'application/json': components['schemas']['WalletLookup'];
         };
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -3337,8 +3458,8 @@ export interface operations {
   getLeaderboard: {
     parameters: {
       query?: {
-        /** @description Ranking to return. */
-        kind?: 'smart' | 'sniper' | 'service';
+        /** @description Ranking to return; `graduate` is an alias of `service`. */
+        kind?: 'smart' | 'sniper' | 'service' | 'graduate';
         /** @description Maximum number of wallets returned. */
         limit?: number;
         /** @description Minimum number of mints a wallet bought to be ranked. */
@@ -3366,7 +3487,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -3902,18 +4022,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The wallet record. */
+      /** @description The matching wallets' records (none when `found` is false). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WalletRecord'];
+          'application/json': components['schemas']['WalletLookup'];
         };
       };
-      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
+      503: components['responses']['Unavailable'];
     };
   };
   verifyWallet: {
@@ -3939,7 +4058,7 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
+      503: components['responses']['Unavailable'];
     };
   };
   getPerpsObservatory: {

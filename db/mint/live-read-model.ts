@@ -5,12 +5,16 @@ import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
 import type { TradeEvent } from '../../domain/mint/launch-events';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { topBuyerWallets } from '../../domain/mint/mint-signals';
 import { unknownBuyers } from '../../domain/mint/wallet-freshness';
+import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
+import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createGateStore } from '../accuracy/gate-store';
 import { createPriceStore } from '../market/price-store';
 import { createCreatorStore } from './creator-store';
 import { createLiveStore } from './live-store';
 import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
+import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
 
 /** One mint as the read model holds it: its row, its tape folded up to some moment, each known buyer's freshness. */
 export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
@@ -24,8 +28,10 @@ export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRe
  * signals, alerts and webhooks later); the live projector keeps the states in memory (incremental-live-model.ts)
  * and has them enriched here; scoring reads the same state as of its moment.
  */
-export function createLiveReadModel(db: Knex) {
+export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number; criteria: SmartCriteria } } = {}) {
   const reads = createMintReadStore(db);
+  // Smart money (smart_money_in, top_buyers[].smart_score) from the wallet index, by the top buyers' full addresses.
+  const smartMoney = createSmartMoneyLookup(db, o.smartMoney ?? { ttlMs: 15_000, criteria: DEFAULT_SMART_CRITERIA });
   const live = createLiveStore(db);
   const creators = createCreatorStore(db);
   const prices = createPriceStore(db);
@@ -55,21 +61,29 @@ export function createLiveReadModel(db: Knex) {
   }
 
   /**
-   * The enriched record of each state as of `now`. `ownOutcomes`: a mint old enough to be resolved is not part of
-   * its own creator's record (the probe); live mints are younger than the 24 h horizon, so the projector skips it.
+   * The enriched record of each state as of `now`, with its smart money. `ownOutcomes`: a mint old enough to be
+   * resolved is not part of its own creator's record (the probe); live mints are younger than the 24 h horizon, so
+   * the projector skips it.
    */
-  async function enrich(states: readonly MintState[], now: Date, o: { ownOutcomes: boolean }): Promise<EnrichedMint[]> {
+  async function enrichWithSmartMoney(
+    states: readonly MintState[],
+    now: Date,
+    o: { ownOutcomes: boolean },
+  ): Promise<{ mint: EnrichedMint; smartMoney: SmartMoney }[]> {
     const mints = states.map((s) => s.row.mint);
-    const [, aggregates, own, predictions, price, gate] = await Promise.all([
+    const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
+    const [, aggregates, own, predictions, price, gate, smart] = await Promise.all([
       learnFreshness(states),
       creators.aggregates([...new Set(states.map((s) => s.row.creator))], LABEL_VERSION),
       o.ownOutcomes ? creators.ownOutcomes(mints, LABEL_VERSION) : new Map(),
       live.latestPredictions(mints),
       prices.latestQuote('SOL'),
       gates.read(SURVIVAL_GATE.name),
+      smartMoney.smartMoney(tops),
     ]);
-    return states.map((s) =>
-      enrichMint({
+    return states.map((s) => {
+      const sm = smart.get(s.row.mint)!;
+      const mint = enrichMint({
         tape: s.tape,
         now,
         prediction: predictions.get(s.row.mint) ?? null,
@@ -78,12 +92,19 @@ export function createLiveReadModel(db: Knex) {
         freshness: s.freshness,
         graduatedAt: s.row.graduatedAt,
         survivalLive: gate?.state === 'live',
-      }),
-    );
+        smartScores: smartScoresByPrefix(sm),
+        smartMoneyIn: sm.smartMoneyIn,
+      });
+      return { mint, smartMoney: sm };
+    });
   }
+
+  const enrich = async (states: readonly MintState[], now: Date, o: { ownOutcomes: boolean }): Promise<EnrichedMint[]> =>
+    (await enrichWithSmartMoney(states, now, o)).map((e) => e.mint);
 
   return {
     enrich,
+    enrichWithSmartMoney,
 
     /** The enriched records of these mints from their trades up to `now`, even those the dashboard would hide. */
     async enriched(rows: readonly MintRow[], now: Date): Promise<EnrichedMint[]> {

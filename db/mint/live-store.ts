@@ -9,6 +9,8 @@ export type LiveMintRow = MintRow;
 export const LIVE_SNAPSHOT = 'live';
 /** The Free tier's list: the newest snapshot at least FREE_LIVE_DELAY_S old, with `delay_s` set. */
 export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
+/** The live list's mints with smart wallets among their top buyers, written with it (`/api/v1/smart_money_active`). */
+export const SMART_MONEY_SNAPSHOT = 'smart-money';
 
 /** Reads the live projector needs, and the snapshot it writes. */
 export function createLiveStore(db: Knex) {

@@ -29,8 +29,10 @@ export type EnrichInput = {
   graduatedAt: Date | null;
   /** The post-graduation survival gate is live: survival scores may be published. */
   survivalLive: boolean;
-  /** Smart scores by 12-character wallet prefix, once a wallet index exists. */
+  /** Published smart scores of the top buyers by 12-character prefix (domain/wallets/smart-money.ts). */
   smartScores?: ReadonlyMap<string, number>;
+  /** How many top buyers are smart wallets, each looked up by its full address; 0 when none is (or no index is consulted). */
+  smartMoneyIn?: number;
 };
 
 /**
@@ -87,6 +89,7 @@ export function enrichMint(i: EnrichInput) {
     post_grad_survival_status: i.survivalLive ? ('live' as const) : ('suspended' as const),
     signals: mintSignals(tape, now.getTime(), i.freshness),
     top_buyers: topBuyers(tape, i.smartScores),
+    smart_money_in: i.smartMoneyIn ?? 0,
     hide_reason: hideReason(flags),
     graduated_at: i.graduatedAt ? i.graduatedAt.toISOString() : null,
     updated_at: (tape.lastTradeAt ?? c.at).toISOString(),

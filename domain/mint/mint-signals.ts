@@ -13,7 +13,7 @@ import { freshWalletShare, type Freshness } from './wallet-freshness';
  * - `fresh_wallet_share`: buyers with no launchpad trade before the creation (wallet-freshness.ts); null until
  *   looked up.
  * - top buyers: the 10 wallets with the most net SOL in that still hold tokens; `smart_score` from the wallet
- *   index when it knows the wallet's 12-character prefix, else null.
+ *   index, looked up by the full address (domain/wallets/smart-money.ts), else null.
  */
 export const FLIP_WINDOW_S = 10;
 export const TOP_BUYERS = 10;
@@ -69,14 +69,18 @@ export function mintSignals(tape: MintTape, nowMs: number, freshness: Freshness)
 }
 export type MintSignals = ReturnType<typeof mintSignals>;
 
-export function topBuyers(tape: MintTape, smartScores: ReadonlyMap<string, number> = new Map()) {
+/** The top buyers under their full addresses, best first: the wallets `topBuyers` lists by prefix. */
+export function topBuyerWallets(tape: MintTape): { wallet: string; solIn: number; share: number }[] {
   return tape
     .holderShares()
     .filter((h) => h.wallet !== tape.create.bondingCurve)
     .sort((a, b) => b.solIn - a.solIn || b.share - a.share)
-    .slice(0, TOP_BUYERS)
-    .map((h) => {
-      const prefix = h.wallet.slice(0, WALLET_PREFIX_LENGTH);
-      return { wallet_prefix: prefix, sol_in: r6(h.solIn), share: r6(Math.min(1, h.share)), smart_score: smartScores.get(prefix) ?? null };
-    });
+    .slice(0, TOP_BUYERS);
+}
+
+export function topBuyers(tape: MintTape, smartScores: ReadonlyMap<string, number> = new Map()) {
+  return topBuyerWallets(tape).map((h) => {
+    const prefix = h.wallet.slice(0, WALLET_PREFIX_LENGTH);
+    return { wallet_prefix: prefix, sol_in: r6(h.solIn), share: r6(Math.min(1, h.share)), smart_score: smartScores.get(prefix) ?? null };
+  });
 }

@@ -133,15 +133,29 @@ export function leaderboardSql(kind: LeaderboardKind, minTotal: number, smart: S
   return `SELECT * FROM ((${upper}) UNION ALL (${lower})) ranked ORDER BY score DESC, ${d.sql.tie} DESC, wallet LIMIT $2`;
 }
 
-/** The two indexes a kind's leaderboard walks (per smart score version for `smart`): `total >= 8`, and below 8. */
-export function leaderboardIndexSql(kind: LeaderboardKind, range: 'from-min' | 'below-min', smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION): string {
+/**
+ * The two indexes a kind's leaderboard walks (per smart score version for `smart`): `total >= 8`, and below 8.
+ * `table`: the live table, or the rebuild's `wallet_records_next` (built before the swap, so not concurrently).
+ */
+export function leaderboardIndexSql(
+  kind: LeaderboardKind,
+  range: 'from-min' | 'below-min',
+  smart: SmartScoreVersion = CURRENT_SMART_SCORE_VERSION,
+  o: { table?: string; concurrently?: boolean } = {},
+): string {
   const d = leaderboardDefinition(kind, smart);
-  const name = `wallet_records_${d.version.replace(/-/g, '_')}_${range === 'from-min' ? 'from' : 'below'}_${DEFAULT_MIN_TOTAL}`;
+  const table = o.table ?? 'wallet_records';
+  const name = leaderboardIndexName(kind, range, smart, table);
   const where = range === 'from-min' ? `total >= ${DEFAULT_MIN_TOTAL}` : `total >= 1 AND total < ${DEFAULT_MIN_TOTAL}`;
   // `total` trails the key where the tie is another count: min_total is then checked on the index entry, not
   // by a heap visit per entry (a large min_total walks far down the index).
   const key = `${d.sql.score} DESC, ${d.sql.tie} DESC, wallet${d.sql.tie === 'total' ? '' : ', total'}`;
-  return `CREATE INDEX CONCURRENTLY ${name} ON wallet_records (${key}) WHERE ${where} AND ${d.sql.predicate}`;
+  return `CREATE INDEX ${o.concurrently === false ? '' : 'CONCURRENTLY '}${name} ON ${table} (${key}) WHERE ${where} AND ${d.sql.predicate}`;
+}
+
+export function leaderboardIndexName(kind: LeaderboardKind, range: 'from-min' | 'below-min', smart: SmartScoreVersion, table = 'wallet_records'): string {
+  const d = leaderboardDefinition(kind, smart);
+  return `${table}_${d.version.replace(/-/g, '_')}_${range === 'from-min' ? 'from' : 'below'}_${DEFAULT_MIN_TOTAL}`;
 }
 
 /**
@@ -153,4 +167,15 @@ export function rankAndPercentile(before: number, ranked: number): { rank: numbe
   if (!(Number.isInteger(before) && Number.isInteger(ranked) && before >= 0 && before < ranked))
     throw new RangeError(`no rank with ${before} before it among ${ranked}`);
   return { rank: before + 1, percentile: (100 * (ranked - before)) / ranked };
+}
+
+/**
+ * A wallet's rank on the smart leaderboard from a snapshot of the ranked set grouped by (score, sample size):
+ * `ahead` ranked wallets are strictly ahead of it (a higher score, or the same score on a larger sample), so its
+ * rank is 1 + ahead, shared with every wallet tied with it on both (competition ranking: the leaderboard lists
+ * such ties by address). `ranked` is the snapshot's size; a wallet that entered the ranked set after the snapshot
+ * can have every counted wallet ahead of it, so the size is at least ahead + 1.
+ */
+export function snapshotRank(ahead: number, ranked: number): { rank: number; percentile: number } {
+  return rankAndPercentile(ahead, Math.max(ranked, ahead + 1));
 }

@@ -1,15 +1,13 @@
 import { DEFAULT_MIN_TOTAL, leaderboardDefinition, type LeaderboardKind, type RankedWallet } from './leaderboards';
 import { CURRENT_SMART_SCORE_VERSION, DEFAULT_SMART_CRITERIA, publishedSmartScore, type SmartCriteria, type SmartScoreVersion } from './smart-score';
 import type { SmartMoney } from './smart-money';
-import { redactWallet } from './wallet-address';
+import { redactWallet, type WalletKey } from './wallet-address';
 import { recordRates, type WalletRecord } from './wallet-record';
 
 /**
- * The wallet operations' bodies (openapi WalletRecord, WalletVerification, LeaderboardEntry, SmartMoneyMint),
- * with the privacy rule applied in one place: `wallet` (the full address) appears only where the caller named
- * that very address; everywhere else a wallet is its 12-character prefix. Fields beyond openapi's current
- * schemas (mids, fast_snipes, early_graduations, avg_buy_sol, smart_score_version, score_version) are proposals
- * for the schema (docs/wallet-index.md).
+ * The wallet operations' bodies (openapi WalletLookup, WalletRecord, WalletVerification, Leaderboard,
+ * SmartMoneyMint), with the privacy rule applied in one place: `wallet` (the full address) appears only where the
+ * caller named that very address; everywhere else a wallet is its 12-character prefix.
  */
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const r6n = (x: number | null) => (x === null ? null : r6(x));
@@ -19,7 +17,8 @@ const iso = (d: Date | null, what: string) => {
   return d.toISOString();
 };
 
-export type CreatorCounts = { nLaunches: number; n5x: number };
+/** The wallet's own launches as a creator: all of them, the resolved ones, and those whose 24 h peak reached 5×. */
+export type CreatorCounts = { nLaunches: number; nResolved: number; n5x: number };
 export type WalletViewOptions = {
   /** The caller sent this exact full address (a keyed or verify lookup), so it may be echoed. */
   revealAddress: boolean;
@@ -59,28 +58,37 @@ export function walletRecordView(r: WalletRecord, o: WalletViewOptions) {
     total_invested_sol: r6(rates.totalInvestedSol),
     avg_buy_sol: r6n(rates.avgBuySol),
     launches: o.creator?.nLaunches ?? 0,
-    launches_rate_5x: o.creator && o.creator.nLaunches > 0 ? r6(o.creator.n5x / o.creator.nLaunches) : null,
+    launches_rate_5x: o.creator && o.creator.nResolved > 0 ? r6(o.creator.n5x / o.creator.nResolved) : null,
     first_seen_at: iso(r.firstSeenAt, 'first_seen_at'),
     last_seen_at: iso(r.lastSeenAt, 'last_seen_at'),
     updated_at: o.updatedAt.toISOString(),
   };
 }
 
+export type WalletMatch = { record: WalletRecord; rank: WalletViewOptions['rank']; creator: CreatorCounts | null; updatedAt: Date };
+
 /**
- * `GET /api/wallet/{short}`: every indexed wallet with that prefix (a shared prefix answers with all of them),
- * none by its full address. `matches` come ordered by selectByKey.
+ * `GET /api/v1/wallet/{address}` and `GET /api/wallet/{short}`: the wallets a key selects (selectByKey), as a list,
+ * so a prefix shared by two indexed wallets answers with both. A full address selects that wallet or none and is
+ * echoed (the caller sent it); a prefix never reveals the addresses behind it. An empty list is `found: false`:
+ * a well-formed key no indexed wallet matches (it never bought a resolved launch) is an answer, not an error.
  */
-export function prefixLookupView(
-  prefix: string,
-  matches: readonly { record: WalletRecord; rank: WalletViewOptions['rank']; creator: CreatorCounts | null }[],
-  updatedAt: Date,
-  smart?: SmartScoreVersion,
-) {
-  for (const m of matches) if (!m.record.wallet.startsWith(prefix)) throw new RangeError(`${redactWallet(m.record.wallet)} does not match ${prefix}`);
+export function walletLookupView(key: WalletKey, matches: readonly WalletMatch[], o: { smart?: SmartScoreVersion; criteria?: SmartCriteria } = {}) {
+  for (const m of matches) {
+    const ok = key.kind === 'address' ? m.record.wallet === key.address : m.record.wallet.startsWith(key.prefix);
+    if (!ok) throw new RangeError(`${redactWallet(m.record.wallet)} does not match ${key.prefix}`);
+  }
+  const reveal = key.kind === 'address';
   return {
-    wallet_prefix: prefix,
+    found: matches.length > 0,
+    query: key.kind,
+    ...(key.kind === 'address' ? { wallet: key.address } : {}),
+    wallet_prefix: key.prefix,
     count: matches.length,
-    wallets: matches.map((m) => walletRecordView(m.record, { revealAddress: false, rank: m.rank, creator: m.creator, updatedAt, smart })),
+    smart_score_version: (o.smart ?? CURRENT_SMART_SCORE_VERSION).id,
+    wallets: matches.map((m) =>
+      walletRecordView(m.record, { revealAddress: reveal, rank: m.rank, creator: m.creator, updatedAt: m.updatedAt, smart: o.smart, criteria: o.criteria }),
+    ),
   };
 }
 
@@ -106,7 +114,7 @@ export function walletVerificationView(r: WalletRecord, verifiedAt: Date) {
 export function leaderboardView(
   kind: LeaderboardKind,
   ranked: readonly RankedWallet<WalletRecord>[],
-  o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion },
+  o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion; criteria?: SmartCriteria },
 ) {
   const smart = o.smart ?? CURRENT_SMART_SCORE_VERSION;
   const d = leaderboardDefinition(kind, smart);
@@ -122,7 +130,7 @@ export function leaderboardView(
         rank,
         wallet_prefix: redactWallet(r.wallet),
         score,
-        smart_score: publishedSmartScore(r, smart),
+        smart_score: publishedSmartScore(r, smart, o.criteria ?? DEFAULT_SMART_CRITERIA),
         total: r.total,
         graduations: r.graduated,
         runners: r.ran,

@@ -1,5 +1,6 @@
-import { ActivityFailure, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MintActivities } from '../../activities/mint/mint-activities';
+import type { WalletIndexActivities } from '../../activities/wallets/wallet-index-activities';
 import { graduatedSignal, stateQuery, type GraduationNotice, type LifecycleState, type MintLifecycleInput } from './mint-lifecycle-contract';
 import { nowMs, sleepUntil } from '../workflow-time';
 
@@ -13,11 +14,16 @@ const writer = proxyActivities<MintActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+// The wallet index's update is idempotent by (wallet, mint) too; its own activity, so a failure there never redoes the outcome.
+const walletIndex = proxyActivities<WalletIndexActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
 
 /**
  * One non-mayhem mint from creation to its 24 h resolution: score at 30 s and 60 s, wait for graduation (one
  * signal from ingestion) or the horizon, take DEX price checkpoints after graduation, then resolve the
- * versioned outcome labels. Workflow id `mint:<address>`; timers are durable, so restarts lose nothing.
+ * versioned outcome labels and apply the mint to its buyers' wallet records. Workflow id `mint:<address>`; timers are durable, so restarts lose nothing.
  */
 export async function mintLifecycle(input: MintLifecycleInput): Promise<LifecycleState> {
   const { mint, timing } = input;
@@ -82,6 +88,8 @@ export async function mintLifecycle(input: MintLifecycleInput): Promise<Lifecycl
   state.phase = 'awaiting_resolution';
   await sleepUntil(horizonMs);
   state.outcome = await writer.resolveMint({ mint, horizonAt: new Date(horizonMs).toISOString() });
+  // Lifecycles that resolved before the wallet index existed replay without this step.
+  if (patched('wallet-index')) await walletIndex.applyWalletContributions({ mint, horizonAt: new Date(horizonMs).toISOString() });
   state.phase = 'resolved';
   return state;
 }

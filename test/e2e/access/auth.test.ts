@@ -214,7 +214,7 @@ describe('beta window', () => {
       for (let i = 0; i < 3; i++) codes.push((await call(`${beta.url}/api/v1/stats`, { headers: k.bearer })).status);
       expect(codes).toEqual([200, 200, 200]);
       const free = await issueTestKey(t.db, 'free');
-      expect((await call(`${beta.url}/api/v1/wallets/leaderboard`, { headers: free.bearer })).status).toBe(501); // past the tier check
+      expect((await call(`${beta.url}/api/v1/wallets/leaderboard`, { headers: free.bearer })).status).toBe(200); // past the tier check
       const me = await call(`${beta.url}/api/me`, { headers: free.bearer });
       expect(me.body).toMatchObject({ beta_window_open: true, tier: 'free' });
       expect((await call(`${beta.url}/api/v1/live`, { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);

@@ -267,6 +267,17 @@ function paramSchema(param: Json): Json {
   return deref(param.schema);
 }
 
+/**
+ * Other names an enum accepts for the spec's values (`x-enum-aliases: { graduate: service }`), for clients of this
+ * kind of service that send them. The spec's values must all be there; an alias may only add a name for one of them.
+ */
+function documentedAliases(schema: Json): Record<string, string> {
+  const aliases = schema['x-enum-aliases'];
+  if (aliases === undefined) return {};
+  if (!aliases || typeof aliases !== 'object' || Array.isArray(aliases)) throw new Error('x-enum-aliases must map alias to value');
+  return aliases as Record<string, string>;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Tests
 
@@ -354,8 +365,18 @@ describe('spec section 4 endpoint tables', () => {
         if (expected.maximum !== undefined) expect({ where, maximum: schema.maximum }).toEqual({ where, maximum: expected.maximum });
         if (expected.default !== undefined) expect({ where, default: schema.default }).toEqual({ where, default: expected.default });
         if (expected.enum !== undefined) {
-          const actual = Array.isArray(schema.enum) ? [...(schema.enum as string[])].sort() : schema.enum;
+          const aliases = documentedAliases(schema);
+          const actual = Array.isArray(schema.enum) ? (schema.enum as string[]).filter((v) => !(v in aliases)).sort() : schema.enum;
           expect({ where, enum: actual }).toEqual({ where, enum: [...expected.enum].sort() });
+          // An alias is an extra accepted name for one of the spec's values, listed in the enum and documented.
+          for (const [alias, canonical] of Object.entries(aliases)) {
+            expect({ where, alias, accepted: (schema.enum as string[]).includes(alias), of: canonical }).toEqual({
+              where,
+              alias,
+              accepted: true,
+              of: expected.enum.includes(canonical) ? canonical : '(a value of the spec)',
+            });
+          }
         }
         if (expected.length !== undefined) {
           expect({ where, minLength: schema.minLength, maxLength: schema.maxLength }).toEqual({
@@ -382,6 +403,26 @@ describe('spec section 4 endpoint tables', () => {
       const properties = Object.keys((schema.properties ?? {}) as Json);
       for (const field of spec.body.fields) expect(properties).toContain(field);
     });
+  });
+});
+
+describe('documented enum aliases', () => {
+  it('name a canonical value of their enum and are themselves listed in it', () => {
+    const found: string[] = [];
+    for (const { path: p, method, params } of allOperations()) {
+      for (const param of params) {
+        const schema = paramSchema(param);
+        const aliases = documentedAliases(schema);
+        for (const [alias, canonical] of Object.entries(aliases)) {
+          found.push(`${method} ${p} ${String(param.name)}: ${alias} → ${canonical}`);
+          const values = schema.enum as string[];
+          expect(values).toContain(alias);
+          expect(values).toContain(canonical);
+          expect(canonical in aliases).toBe(false);
+        }
+      }
+    }
+    expect(found).toEqual(['GET /api/v1/wallets/leaderboard kind: graduate → service']);
   });
 });
 

@@ -1,9 +1,9 @@
 import bs58 from 'bs58';
 import { rankWallets } from '../../../domain/wallets/leaderboards';
 import { smartMoneyOnMint } from '../../../domain/wallets/smart-money';
-import { redactWallet } from '../../../domain/wallets/wallet-address';
+import { parseWalletKey, redactWallet, type WalletKey } from '../../../domain/wallets/wallet-address';
 import { emptyRecord, type WalletCounts, type WalletRecord } from '../../../domain/wallets/wallet-record';
-import { leaderboardView, prefixLookupView, smartMoneyFields, walletRecordView, walletVerificationView } from '../../../domain/wallets/wallet-views';
+import { leaderboardView, smartMoneyFields, walletLookupView, walletRecordView, walletVerificationView } from '../../../domain/wallets/wallet-views';
 import { expectConforms } from '../../support/contract';
 
 const key = (fill: number, last = 1) => bs58.encode(Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? last : fill)));
@@ -31,8 +31,23 @@ const a = rec(A, {
 const twin = rec(A_TWIN, { total: 3, graduated: 0, mid: 3, buys: 3, solInvestedLamports: 0.3e9 });
 const b = rec(B, { total: 9, graduated: 5, rugged: 1, mid: 3, fastSnipes: 9, snipedRugged: 1, earlyGraduated: 5, buys: 9, solInvestedLamports: 9e9 });
 
-describe('GET /api/v1/wallet/{address} body', () => {
-  const body = walletRecordView(a, { revealAddress: true, rank: { rank: 3, percentile: 99.5 }, creator: { nLaunches: 4, n5x: 1 }, updatedAt: now });
+/** One record as the lookup operations carry it (openapi WalletLookup.wallets[]). */
+const inLookup = (record: { wallet_prefix: string }) => ({
+  found: true,
+  query: 'prefix',
+  wallet_prefix: record.wallet_prefix,
+  count: 1,
+  smart_score_version: 'smart-v1',
+  wallets: [record],
+});
+
+describe('a wallet record body', () => {
+  const body = walletRecordView(a, {
+    revealAddress: true,
+    rank: { rank: 3, percentile: 99.5 },
+    creator: { nLaunches: 5, nResolved: 4, n5x: 1 },
+    updatedAt: now,
+  });
 
   it('holds the exact record, the published score and its version, and conforms to openapi WalletRecord', () => {
     expect(body).toEqual({
@@ -56,13 +71,13 @@ describe('GET /api/v1/wallet/{address} body', () => {
       early_graduations: 5,
       total_invested_sol: 12.5,
       avg_buy_sol: 0.78125,
-      launches: 4,
+      launches: 5,
       launches_rate_5x: 0.25,
       first_seen_at: '2026-11-01T00:00:00.000Z',
       last_seen_at: '2026-11-05T12:00:00.000Z',
       updated_at: '2026-11-06T00:00:00.000Z',
     });
-    expectConforms('GET', '/api/v1/wallet/{address}', 200, body);
+    expectConforms('GET', '/api/v1/wallet/{address}', 200, inLookup(body));
   });
 
   it('shows no score, rank or percentile below the minimum sample, and no creator rate without launches', () => {
@@ -76,7 +91,7 @@ describe('GET /api/v1/wallet/{address} body', () => {
       sniper_rug_rate: null,
       fast_snipe_rate: 0,
     });
-    expectConforms('GET', '/api/v1/wallet/{address}', 200, small);
+    expectConforms('GET', '/api/v1/wallet/{address}', 200, inLookup(small));
   });
 
   it('refuses a record that was never applied (no seen times)', () => {
@@ -84,17 +99,14 @@ describe('GET /api/v1/wallet/{address} body', () => {
   });
 });
 
-describe('GET /api/wallet/{short} body', () => {
-  it('answers a shared prefix with both records, by prefix only, never a full address', () => {
-    const body = prefixLookupView(
-      redactWallet(A),
-      [
-        { record: a, rank: null, creator: null },
-        { record: twin, rank: null, creator: null },
-      ],
-      now,
-    );
-    expect(body.count).toBe(2);
+describe('GET /api/wallet/{short} and /api/v1/wallet/{address} bodies', () => {
+  const key = (s: string) => parseWalletKey(s) as WalletKey;
+  const match = (record: WalletRecord) => ({ record, rank: null, creator: null, updatedAt: now });
+
+  it('answer a shared prefix with both records, by prefix only, never a full address', () => {
+    const body = walletLookupView(key(redactWallet(A)), [match(a), match(twin)]);
+    expect(body).toMatchObject({ found: true, query: 'prefix', wallet_prefix: redactWallet(A), count: 2, smart_score_version: 'smart-v1' });
+    expect(body).not.toHaveProperty('wallet');
     expect(body.wallets.map((w) => [w.wallet_prefix, w.total])).toEqual([
       [redactWallet(A), 10],
       [redactWallet(A), 3],
@@ -103,10 +115,27 @@ describe('GET /api/wallet/{short} body', () => {
     const text = JSON.stringify(body);
     expect(text).not.toContain(A);
     expect(text).not.toContain(A_TWIN);
+    expectConforms('GET', '/api/wallet/{short}', 200, body);
+    expectConforms('GET', '/api/v1/wallet/{address}', 200, body);
   });
 
-  it('refuses a record that does not carry the prefix', () => {
-    expect(() => prefixLookupView(redactWallet(A), [{ record: b, rank: null, creator: null }], now)).toThrow(/does not match/);
+  it('echo a full address the caller sent, with that wallet only', () => {
+    const body = walletLookupView(key(A), [match(a)]);
+    expect(body).toMatchObject({ found: true, query: 'address', wallet: A, count: 1 });
+    expect(body.wallets[0]).toMatchObject({ wallet: A, total: 10 });
+    expectConforms('GET', '/api/v1/wallet/{address}', 200, body);
+    expect(() => walletLookupView(key(A), [match(twin)])).toThrow(/does not match/);
+  });
+
+  it('say found: false for a well-formed key no indexed wallet matches', () => {
+    const body = walletLookupView(key(B), []);
+    expect(body).toEqual({ found: false, query: 'address', wallet: B, wallet_prefix: redactWallet(B), count: 0, smart_score_version: 'smart-v1', wallets: [] });
+    expectConforms('GET', '/api/v1/wallet/{address}', 200, body);
+    expectConforms('GET', '/api/wallet/{short}', 200, walletLookupView(key(redactWallet(B)), []));
+  });
+
+  it('refuse a record that does not carry the prefix', () => {
+    expect(() => walletLookupView(key(redactWallet(A)), [match(b)])).toThrow(/does not match/);
   });
 });
 
