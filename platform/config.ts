@@ -9,6 +9,7 @@ import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
+import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 
 /** Every area's settings (platform/settings/<area>-settings.ts); a new area adds its own here. */
@@ -23,6 +24,7 @@ const SETTINGS = [
   accessSettings,
   billingSettings,
   messagingSettings,
+  perpsSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
