@@ -5,9 +5,18 @@ import { billingActivities } from './billing';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
+import { perpsActivities } from './perps';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
-export const ACTIVITY_AREAS = [opsActivities, marketActivities, mintActivities, accuracyActivities, accessActivities, billingActivities] as const;
+export const ACTIVITY_AREAS = [
+  opsActivities,
+  marketActivities,
+  mintActivities,
+  accuracyActivities,
+  accessActivities,
+  billingActivities,
+  perpsActivities,
+] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;
 
