@@ -18,9 +18,10 @@ import { numericParameters, strictNumbers } from './http/strict-numbers';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { perpsApi } from './perps';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, perpsApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

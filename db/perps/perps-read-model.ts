@@ -77,10 +77,12 @@ export function createPerpsReadModel(db: Knex) {
     /** The mark price over the last `hours`, the last sample of each `bucketS` bucket, oldest first. */
     async priceSeries(exchange: string, market: string, since: Date, bucketS: number): Promise<{ at: Date; price: number }[]> {
       const { rows } = await db.raw(
-        `SELECT DISTINCT ON (date_bin(?::int * interval '1 second', at, 'epoch'::timestamptz)) at, price
-         FROM perps_mark_prices WHERE exchange = ? AND market = ? AND at >= ?
-         ORDER BY date_bin(?::int * interval '1 second', at, 'epoch'::timestamptz), at DESC`,
-        [bucketS, exchange, market, since, bucketS],
+        // The bucket is computed once: two placeholders would be two expressions to DISTINCT ON and ORDER BY.
+        `SELECT DISTINCT ON (bucket) at, price FROM (
+           SELECT date_bin(?::int * interval '1 second', at, 'epoch'::timestamptz) AS bucket, at, price
+           FROM perps_mark_prices WHERE exchange = ? AND market = ? AND at >= ?) x
+         ORDER BY bucket, at DESC`,
+        [bucketS, exchange, market, since],
       );
       return (rows as { at: Date; price: number }[]).sort((a, b) => a.at.getTime() - b.at.getTime());
     },
