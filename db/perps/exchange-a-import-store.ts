@@ -111,7 +111,8 @@ function fileWriter(trx: Knex.Transaction, f: { fileKey: string; market: string;
       );
     },
     async commit(x) {
-      const list = [...traders];
+      // Sorted: files committed at once then lock the traders' rows in one order and never deadlock one another.
+      const list = [...traders].sort();
       await trx('exchange_a_files')
         .insert({
           file_key: f.fileKey,
@@ -132,9 +133,12 @@ function fileWriter(trx: Knex.Transaction, f: { fileKey: string; market: string;
         })
         .onConflict('file_key')
         .merge();
-      await trx.raw('INSERT INTO exchange_a_market_traders (market, trader) SELECT ?, t FROM unnest(?::text[]) AS t ON CONFLICT DO NOTHING', [f.market, list]);
+      await trx.raw('INSERT INTO exchange_a_market_traders (market, trader) SELECT ?, t FROM unnest(?::text[]) AS t ORDER BY t ON CONFLICT DO NOTHING', [
+        f.market,
+        list,
+      ]);
       await trx.raw(
-        `INSERT INTO exchange_a_dirty_traders AS d (trader, marked_at) SELECT t, ? FROM unnest(?::text[]) AS t
+        `INSERT INTO exchange_a_dirty_traders AS d (trader, marked_at) SELECT t, ? FROM unnest(?::text[]) AS t ORDER BY t
          ON CONFLICT (trader) DO UPDATE SET marked_at = excluded.marked_at, version = d.version + 1`,
         [x.ingestedAt, list],
       );
