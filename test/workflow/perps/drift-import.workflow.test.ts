@@ -1,7 +1,7 @@
 import { driftFileKey } from '../../../clients/drift/drift-file-key';
 import { waitFor } from '../../../scripts/lib/run';
 import { startDriftImport } from '../../../workflows/perps/drift-import-starter';
-import type { DriftImportInput, DriftImportProgress } from '../../../workflows/perps/drift-import-contract';
+import { driftFileWorkflowId, driftImportWorkflowId, type DriftImportInput, type DriftImportProgress } from '../../../workflows/perps/drift-import-contract';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
@@ -66,6 +66,8 @@ const allTrades = () => [...files.values()].flatMap((f) => f.trades);
 describe('exchange_a import of Drift day files', () => {
   it('imports each day file once: rows, checksums, a corrupt file and a missing day recorded; traders and markets computed', async () => {
     const p = await run({ from: '2024-03-01', to: '2024-03-05' });
+    await w.maybeRecordHistory(driftImportWorkflowId(MARKET, '2024-03-01', '2024-03-05'), 'drift-import');
+    await w.maybeRecordHistory(driftFileWorkflowId(MARKET, '2024-03-04'), 'drift-file-import-corrupt');
     const rows = allTrades().length;
     expect(p).toMatchObject({ phase: 'done', days: 5, done: 5, imported: 3, missing: 1, corrupt: 1, failed: 0, rows });
     expect(p.errors).toEqual([{ date: '2024-03-04', error: expect.stringMatching(/oraclePrice|row/) }]);

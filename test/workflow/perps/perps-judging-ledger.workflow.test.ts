@@ -124,6 +124,7 @@ describe('perps horizon judging', () => {
     await mark('BTC', detectedAt + 3300, 103);
 
     const [rl, rs] = (await Promise.all([hl.result(), hs.result()])) as [HorizonOutcome[], HorizonOutcome[]];
+    await w.maybeRecordHistory(hl.workflowId, 'perps-entry-judging');
     const bps = (p: number) => ((p - 100) / 100) * 10_000;
     expect(rl).toEqual([
       { horizon: '5m', status: 'judged', price: 101, moveBps: bps(101), win: true, firstTime: true },
@@ -167,8 +168,11 @@ describe('perps ledger track', () => {
     await entry({ market: 'ETH', side: 'long', detectedAt: new Date(Date.now()) });
     const expectedClosed = Date.now() - 20 * 60_000 >= hourNow; // the last hour settles 20 minutes after it ends
 
-    const run = async () => w.client.workflow.execute(PERPS_LEDGER_WORKFLOW, { taskQueue: w.taskQueue, workflowId: uniqueId('perps-ledger') });
+    const ids: string[] = [];
+    const run = async () =>
+      w.client.workflow.execute(PERPS_LEDGER_WORKFLOW, { taskQueue: w.taskQueue, workflowId: ids[ids.push(uniqueId('perps-ledger')) - 1]! });
     const first = (await run()) as { committed: number; hours: string[] };
+    await w.maybeRecordHistory(ids[0]!, 'perps-ledger-commit');
     const want = [new Date(h3).toISOString(), ...(expectedClosed ? [new Date(h1).toISOString()] : [])];
     // The judging test's entries (the current hour) are not committed yet either.
     expect(first.hours.filter((h) => Date.parse(h) >= h3)).toEqual(want);

@@ -34,7 +34,14 @@ let stream: PerpsStreamRunner | undefined;
 beforeAll(async () => {
   t = await createTestDatabase();
   s = await startPerpsSim({ startAt: Date.now() - 60 * MIN });
-  const env = { ...s.env, PERPS_SNAPSHOT_HOT_S: '5', PERPS_SNAPSHOT_COLD_S: '5', PERPS_DISCOVERY_MIN_NOTIONAL_USD: '20000' };
+  const env = {
+    ...s.env,
+    PERPS_SNAPSHOT_HOT_S: '5',
+    PERPS_SNAPSHOT_COLD_S: '5',
+    PERPS_SNAPSHOT_SWEEP_S: '120',
+    PERPS_MARKETS_INTERVAL_S: '120',
+    PERPS_DISCOVERY_MIN_NOTIONAL_USD: '20000',
+  };
   w = await startWorker(t.db, { env, overrides: { perps: { info: s.client(), weightPerMinute: 1_000_000 } } });
   api = await startApi(t.db, { env });
 }, 60_000);
@@ -196,6 +203,8 @@ describe('perps pollers against the simulated exchange', () => {
     const rec = (await t.db('perps_wallets').where({ wallet: sample.wallet }).first()).record;
     expect(wallet.body.lifetime).toMatchObject({ trades: rec.trades, volume_usd: rec.volumeUsd, realized_pnl_usd: rec.realizedPnlUsd, win_rate: rec.winRate });
 
+    // Both pollers succeeded within their last 3 periods (the markets poll again: this test may outlast 3 × 30 s).
+    await w.client.workflow.execute(PERPS_MARKETS_WORKFLOW, { taskQueue: w.taskQueue, workflowId: uniqueId('perps-markets-again') });
     const o = await get('/api/perps/observatory', '/api/perps/observatory');
     expect(o.body.exchanges[0].status).toBe('ok');
     expect(o.body.lifetime).toMatchObject({
