@@ -6,6 +6,7 @@ import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
 import { walletsActivities } from './wallets';
+import { perpsActivities } from './perps';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
 export const ACTIVITY_AREAS = [
@@ -16,6 +17,7 @@ export const ACTIVITY_AREAS = [
   accessActivities,
   billingActivities,
   walletsActivities,
+  perpsActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -18,11 +18,12 @@ import { numericParameters, strictNumbers } from './http/strict-numbers';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { perpsApi } from './perps';
 import { walletsApi } from './wallets';
 import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, webApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, perpsApi, webApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

@@ -14,6 +14,7 @@ import { buildFeeds } from './build-feeds';
 import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
+import { startPerpsStream } from './perps-stream/run-perps-stream';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
 async function main() {
@@ -53,13 +54,15 @@ async function main() {
     for (const f of feeds) void stats.recordFeedStats(f.name, f.stats(), new Date()).catch(() => undefined);
     log.info({ ...pipeline.counters }, 'ingest progress');
   }, 30_000);
+  // The perps observatory's trades stream (discovery of wallets worth watching) shares this daemon's lifetime.
+  const perps = startPerpsStream({ cfg, db, log });
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'ingest', cfg.heartbeatIntervalS, log);
-  log.info({ feeds: feeds.map((f) => f.name) }, 'ingest started');
+  log.info({ feeds: feeds.map((f) => f.name), perpsStream: cfg.perps.wsUrl }, 'ingest started');
 
   const shutdown = async () => {
     clearInterval(timer);
     stopBeat();
-    await Promise.all(feeds.map((f) => f.stop()));
+    await Promise.all([...feeds.map((f) => f.stop()), perps.stop()]);
     await client.connection.close();
     await db.destroy();
     log.info('ingest stopped');

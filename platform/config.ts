@@ -9,6 +9,7 @@ import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
+import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 import { walletsSettings } from './settings/wallets-settings';
 
@@ -25,6 +26,7 @@ const SETTINGS = [
   billingSettings,
   messagingSettings,
   walletsSettings,
+  perpsSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

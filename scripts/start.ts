@@ -9,6 +9,7 @@ import { ensureTemporalCli, launchLocalTemporal, portOpen } from './lib/local-te
 import { waitFor } from './lib/run';
 import { nodeEntryService } from './lib/supervised-child';
 import { createSupervisor } from './lib/supervisor';
+import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
@@ -33,8 +34,23 @@ const port = (name: keyof typeof args) => {
 };
 const LAYER = { postgres: 0, temporal: 1, daemons: 2 };
 
+/**
+ * The development default's perps exchange: the simulator, unless PERPS_EXCHANGE says otherwise (production's
+ * configuration never names the simulator, so it never runs there). With it, exchange_a reads the simulator's Drift
+ * bucket and the worker imports the configured range at start, unless DRIFT_DATA_URL points elsewhere.
+ */
+function perpsEnv(port: number): Record<string, string> {
+  const exchange = process.env.PERPS_EXCHANGE || 'simulator';
+  if (exchange !== 'simulator') return { PERPS_EXCHANGE: exchange };
+  return {
+    PERPS_EXCHANGE: exchange,
+    DRIFT_DATA_URL: process.env.DRIFT_DATA_URL || `http://127.0.0.1:${port}${SIM_DRIFT_PREFIX.replace(/\/$/, '')}`,
+    PERPS_IMPORT_ON_START: process.env.PERPS_IMPORT_ON_START || 'true',
+  };
+}
+
 async function main() {
-  const cfg = loadConfig();
+  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator' });
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -109,7 +125,16 @@ async function main() {
       TEMPORAL_ADDRESS: temporalAddress,
       EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest',
       LOG_LEVEL: cfg.logLevel,
+      ...perpsEnv(cfg.perps.simulator.port),
     };
+    if (cfg.perps.exchange === 'simulator') {
+      // Before the worker and ingest, which poll it; supervised like them.
+      await supervisor.start({
+        name: 'perps-exchange',
+        layer: LAYER.daemons,
+        start: async () => nodeEntryService('ingest/perps-simulator/main-perps-simulator.ts', env),
+      });
+    }
     for (const [name, entry] of [
       ['worker', 'workers/main-worker.ts'],
       ['api', 'api/server.ts'],
@@ -129,6 +154,7 @@ async function main() {
   API              ${apiUrl}
   Interactive docs ${apiUrl}/docs
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
+  Perps            ${apiUrl}/api/perps/observatory   (${cfg.perps.exchange === 'simulator' ? `the simulated exchange on 127.0.0.1:${cfg.perps.simulator.port}` : cfg.perps.apiUrl})
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)

@@ -759,7 +759,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Perps wallet lifetime stats, open positions, per-horizon win rate, recent entries and leaderboard history. */
+    /**
+     * Perps wallet lifetime stats, open positions, per-horizon win rate, recent entries and leaderboard history.
+     * @description A wallet the observatory watches (or watched) on the live exchange: its record from its fills (trades,
+     *     volume, realised PnL, win rate of closed entries), the positions of its latest snapshot, the judged win
+     *     rate of its smart entries at 5 m, 1 h and 24 h, its latest entries and its daily rank by smart score.
+     *     404 for a wallet never watched.
+     */
     get: operations['getPerpsWallet'];
     put?: never;
     post?: never;
@@ -827,7 +833,23 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Hourly merkle roots over perps smart-money entry leaves. */
+    /**
+     * Hourly merkle roots over perps smart-money entry leaves.
+     * @description The perps ledger track: every closed UTC hour with smart entries (`PerpsEntry` with `smart: true`) is
+     *     committed 20 to 30 minutes after it ends, on the audit ledger's machinery (the same merkle tree, canonical
+     *     JSON and commit record as `/api/ledger/commits`). Each commit's `prev_root_hex` is the previous commit's
+     *     root, so the commits form a hash chain; an hour without smart entries has no commit.
+     *
+     *     A leaf is the RFC 8785 canonical JSON of one smart entry (leaf version 1), a flat object of strings,
+     *     integers and null: `detected_at` (ISO-8601 UTC with milliseconds), `entry_px` (the wallet's marginal
+     *     entry price), `entry_rule_version`, `exchange`, `id` (the entry id), `kind` (`new` | `increase`),
+     *     `leaf_version` (1), `leverage`, `market`, `position_value_usd` (after the entry), `price_at_detection`
+     *     (the mark price the horizons are judged from), `rule_version` (the smart rule), `side`, `size` (base
+     *     units added), `smart_score` (or null), `track` (`perps`), `wallet` (lowercase), `wallet_roi_30d` (or
+     *     null), `whale` (1 or 0). Non-integer numbers are decimal strings (ECMAScript Number::toString of the
+     *     value the API serves). The leaf hash is SHA-256 of the payload's UTF-8 bytes; leaves are ordered by
+     *     (`detected_at`, `id`) and paired as in `/api/ledger/commits`.
+     */
     get: operations['getPerpsLedgerCommits'];
     put?: never;
     post?: never;
@@ -1373,6 +1395,8 @@ export interface components {
     Memo: string;
     /** @description Wallet-link identifier. */
     LinkId: string;
+    /** @description A Hyperliquid (EVM-style) wallet address, `0x` and 40 hex digits; answers carry it in lowercase. */
+    PerpsWalletAddress: string;
     /** @description Perps market symbol. */
     MarketSymbol: string;
     /** @description Non-secret prefix of an API key, shown in place of the key. */
@@ -2677,29 +2701,93 @@ export interface components {
     };
     /** @enum {string} */
     PerpsSide: 'long' | 'short';
+    /**
+     * @description Smart entries judged at one horizon after detection (judge-v1): the move is the mark price then against the
+     *     mark price at detection, in basis points, signed by the entry's side; a win is a move in the entry's direction.
+     */
     HorizonWinRate: {
       /** @enum {string} */
-      horizon: '1h' | '4h' | '24h';
+      horizon: '5m' | '1h' | '24h';
       n: number;
       /** @description Share of entries in profit at the horizon; null while n is 0. */
       win_rate: number | null;
+      /** @description Mean signed move in basis points; null while n is 0. */
+      mean_move_bps?: number | null;
     };
-    /** @description A smart-money entry (a perps ledger leaf). */
+    /**
+     * @description An entry of a watched wallet (entry-v1): a new position, a flip, or an increase of at least 25 %, detected
+     *     from two consecutive snapshots. Immutable once logged; a smart entry (`smart`) is a perps ledger leaf (leaf
+     *     version 1: detected_at, entry_px, entry_rule_version, exchange, id, kind, leaf_version, leverage, market,
+     *     position_value_usd, price_at_detection, rule_version, side, size, smart_score, track, wallet,
+     *     wallet_roi_30d, whale). `price` is the wallet's (marginal) entry price; `notional_usd` is size × the mark
+     *     price at detection. `exchange` is `hyperliquid`, or `hyperliquid-sim` for the development simulator.
+     */
     PerpsEntry: {
       /** Format: int64 */
       entry_id: number;
       exchange: string;
       market: components['schemas']['MarketSymbol'];
-      wallet: components['schemas']['SolanaAddress'];
+      wallet: components['schemas']['PerpsWalletAddress'];
       side: components['schemas']['PerpsSide'];
       /** @description Position size in base units. */
       size: number;
       price: number;
       notional_usd: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Detection time (the later snapshot's).
+       */
       entered_at: string;
       smart_score: number | null;
+      /** @description The wallet qualified as smart money under `rule_version` when the entry was detected. */
+      smart?: boolean;
+      /** @enum {string} */
+      kind?: 'new' | 'increase';
+      leverage?: number;
+      /** @description The position is worth at least 1,000,000 USD. */
+      whale?: boolean;
+      wallet_roi_30d?: number | null;
+      /** @description The mark price at detection, which horizons are judged from. */
+      price_at_detection?: number;
+      /** @description The smart rule (e.g. `perps-smart-v1`). */
+      rule_version?: string;
+      /** @description The entry rule (e.g. `entry-v1`). */
+      entry_rule_version?: string;
     };
+    PerpsLedgerCommitList: {
+      /** @enum {string} */
+      track: 'perps';
+      /** @description Commits of the track in all (the list holds the newest `limit`). */
+      count: number;
+      /** @description Newest first. */
+      commits: components['schemas']['PerpsLedgerCommit'][];
+    };
+    /** @description One hour's commit; `record_digest_hex` is SHA-256 of its canonical commit record (record version 1). */
+    PerpsLedgerCommit: {
+      /** @enum {string} */
+      track: 'perps';
+      /** Format: date-time */
+      hour_start: string;
+      /** Format: date-time */
+      hour_end: string;
+      merkle_root_hex: components['schemas']['HexDigest'];
+      /** @description The previous commit's root; null for the track's first commit. */
+      prev_root_hex: components['schemas']['HexDigest'] | null;
+      leaf_count: number;
+      leaf_version: number;
+      /** @description The entry id of the first leaf in tree order. */
+      first_id: number;
+      /** @description The entry id of the last leaf in tree order. */
+      last_id: number;
+      record_digest_hex: components['schemas']['HexDigest'];
+      /** Format: date-time */
+      committed_at: string;
+    };
+    /**
+     * @description `exchanges`: the live exchange (`hyperliquid`, or `hyperliquid-sim` under the development simulator) is `ok`
+     *     while its markets poll and snapshot sweep last succeeded within 3 periods, `degraded` within 10, else `down`;
+     *     `exchange_a` (Drift's historical files, which end on 2025-01-08) is `ok` once files are imported, else `down`.
+     */
     PerpsObservatory: {
       /** Format: date-time */
       generated_at: string;
@@ -2735,7 +2823,7 @@ export interface components {
       };
     };
     PerpsWallet: {
-      address: components['schemas']['SolanaAddress'];
+      address: components['schemas']['PerpsWalletAddress'];
       lifetime: {
         trades: number;
         volume_usd: number;
@@ -2776,6 +2864,7 @@ export interface components {
       trades: number;
       volume_usd: number;
       realized_pnl_usd: number | null;
+      /** @description Net fees paid, taker fees plus maker fees; negative when maker rebates exceed them. */
       fees_usd: number | null;
       win_rate: number | null;
       markets_traded: number;
@@ -2825,7 +2914,7 @@ export interface components {
         long_notional_usd: number;
         short_notional_usd: number;
         positions: {
-          wallet: components['schemas']['SolanaAddress'];
+          wallet: components['schemas']['PerpsWalletAddress'];
           exchange: string;
           side: components['schemas']['PerpsSide'];
           notional_usd: number;
@@ -3069,6 +3158,8 @@ export interface components {
     MemoPath: components['schemas']['Memo'];
     /** @description The wallet link's identifier. */
     LinkIdPath: components['schemas']['LinkId'];
+    /** @description A Hyperliquid wallet address, `0x` and 40 hex digits (either case). */
+    PerpsAddressPath: components['schemas']['PerpsWalletAddress'];
     /** @description Market symbol, e.g. `SOL-PERP`. */
     MarketPath: components['schemas']['MarketSymbol'];
     /** @description The `ETag` of a snapshot already held; answered with 304 while it is still current. */
@@ -4079,7 +4170,6 @@ export interface operations {
           'application/json': components['schemas']['PerpsObservatory'];
         };
       };
-      501: components['responses']['NotImplemented'];
     };
   };
   getPerpsWallet: {
@@ -4087,8 +4177,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The full base58 wallet address. */
-        address: components['parameters']['AddressPath'];
+        /** @description A Hyperliquid wallet address, `0x` and 40 hex digits (either case). */
+        address: components['parameters']['PerpsAddressPath'];
       };
       cookie?: never;
     };
@@ -4105,7 +4195,6 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getExchangeAWallet: {
@@ -4131,7 +4220,6 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getExchangeAMarkets: {
@@ -4152,7 +4240,6 @@ export interface operations {
           'application/json': components['schemas']['ExchangeAMarkets'];
         };
       };
-      501: components['responses']['NotImplemented'];
     };
   };
   getExchangeAMarket: {
@@ -4178,7 +4265,6 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getPerpsLedgerCommits: {
@@ -4199,11 +4285,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['LedgerCommitList'];
+          'application/json': components['schemas']['PerpsLedgerCommitList'];
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getPerpsMarket: {
@@ -4229,7 +4314,6 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getBurnPending: {
