@@ -24,6 +24,11 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** The tier names the published CLI (`goracle signup --wallet`) sends and reads, beside ours (openapi WalletSignupInitRequest). */
 const CLIENT_TIER_ALIASES: Record<string, HolderAccess> = { builder: 'api', tg_paid: 'signals' };
 const CLIENT_TIER_NAMES: Record<HolderAccess, 'builder' | 'tg_paid'> = { api: 'builder', signals: 'tg_paid' };
+/**
+ * A link whose balance fell short is `ineligible` in the store and the workflow; the API shows the published CLI's
+ * name, which it waits for (the spec names no status but `pending` and `fulfilled`, so theirs is adopted).
+ */
+const shownStatus = (s: WalletLinkRecord['status']) => (s === 'ineligible' ? ('insufficient_balance' as const) : s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -50,7 +55,7 @@ export function walletSignupRoutes(d: {
     const apiKey = visible && d.settings.keyRevealSecret ? unsealKey(l.keyCiphertext!, d.settings.keyRevealSecret) : null;
     return {
       link_id: l.linkId,
-      status: l.status,
+      status: shownStatus(l.status),
       wallet: l.wallet,
       tier: l.access,
       message: l.message,

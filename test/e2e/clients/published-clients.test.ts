@@ -250,6 +250,29 @@ describe('CLI goracle 0.3.0', () => {
     expect(me.stdout).toContain('expires:    — (token-holder / never)');
   }, 120_000);
 
+  it('signup --wallet with too small a balance: the CLI hears insufficient_balance and exits 3 without a key', async () => {
+    const user = await clients.cliUser(api.url);
+    const wallet = testWallet();
+    holder.setBalance(wallet.address, 1_200_000);
+    const signup = user.start(['signup', 'builder', '--wallet', wallet.address]);
+    await waitFor('the CLI to open the signing page', async () => user.opened().length > 0, 30_000);
+    const linkId = new URL(user.opened()[0]!).searchParams.get('wallet_link')!;
+    const link = await get(`/api/signup/wallet/${linkId}`);
+    const signed = await call(`${api.url}/api/signup/wallet/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ link_id: linkId, signature: wallet.sign(link.message) }),
+    });
+    expectConforms('post', '/api/signup/wallet/sign', 200, signed.body);
+    expect(signed.body).toMatchObject({ status: 'insufficient_balance', balance_ui: 1_200_000, threshold_ui: 2_500_000, key: null });
+    const done = await signup.exited;
+    expect(done.code).toBe(3);
+    expect(done.stderr).toContain('✗ Insufficient $GO balance to claim builder.');
+    expect(done.stderr).toContain('Held:   1,200,000 $GO');
+    expect(done.stderr).toContain('Needed: 2,500,000 $GO');
+    expect(user.config().apiKey ?? null).toBeNull();
+  }, 120_000);
+
   it('accuracy prints the headline: runway, hit rates and the monthly trajectory', async () => {
     const user = await clients.cliUser(api.url);
     const out = await user.run(['accuracy']);
