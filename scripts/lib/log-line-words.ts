@@ -9,7 +9,7 @@ export type Words = {
   text: string;
   /** Lines with the same key are throttled together (a dependency that is down fails the same way every time). */
   key: string;
-  /** Said at most once per process run (the first models fitted, the first events written). */
+  /** Said at most once per process run (the first events written). */
   once?: boolean;
 };
 
@@ -37,16 +37,6 @@ function infoWords(process: string, j: PinoLine): Words | undefined {
       return { kind: 'up', text: `worker is polling task queue ${String(j.taskQueue)} on Temporal ${String(j.address)}`, key: 'worker-up' };
     case 'ingest started':
       return { kind: 'up', text: `ingest is reading the ${[j.feeds].flat().join(', ')} feed`, key: 'ingest-up' };
-    case 'models fitted': {
-      const corpus = Number(j.corpus);
-      const why = corpus === 0 ? ' (no resolved mint yet: scores are the 1% prior until mints resolve, 24 h after launch)' : '';
-      return {
-        kind: 'note',
-        text: `${process}: models fitted for ${String(j.age)} s scores on ${corpus} resolved mints${why}`,
-        key: `fit-${String(j.age)}`,
-        once: true,
-      };
-    }
     case 'ingest progress':
       return Number(j.written) > 0
         ? { kind: 'note', text: `${process}: the first events are stored (${String(j.written)} written so far)`, key: 'ingest-first', once: true }

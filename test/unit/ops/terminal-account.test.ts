@@ -33,7 +33,6 @@ describe("npm start's plain words for its processes' output", () => {
     expect(wordsFor('api', request, 'stdout')).toBeUndefined();
     expect(wordsFor('ingest', pino({ msg: 'ingest progress', written: 0 }), 'stdout')).toBeUndefined();
     expect(wordsFor('ingest', pino({ msg: 'ingest progress', written: 42 }), 'stdout')).toMatchObject({ once: true });
-    expect(wordsFor('worker', pino({ msg: 'models fitted', age: 30, corpus: 0 }), 'stdout')?.text).toContain('the 1% prior');
   });
 
   it('passes on plain error lines printed outside the logger (a crash), and no other plain output', () => {
