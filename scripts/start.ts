@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
 import { createDb } from '../platform/db';
 import { migrateToLatest } from '../db/migrate';
+import { watchFirstScores } from './lib/first-scores';
 import { ensureDatabase, prepareSupervisedPostgres } from './lib/local-postgres';
 import { ensureTemporalCli, launchLocalTemporal, portOpen } from './lib/local-temporal';
+import { createProcessOutput, logFileOf, logsDirOf, type OutputMode } from './lib/process-output';
 import { waitFor } from './lib/run';
 import { nodeEntryService } from './lib/supervised-child';
 import { createSupervisor } from './lib/supervisor';
@@ -19,14 +21,20 @@ import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
  *
  * Switches (for a second stack beside a running one, e.g. `npm run chaos` or a test; with DATA_DIR, API_PORT and
  * WORKER_METRICS_PORT from the environment): --pg-port, --temporal-port, --temporal-ui-port.
+ * --output pretty|json: what the processes' output becomes here (lib/process-output.ts). `pretty`, the default on a
+ * terminal, prints a short account in plain words; `json`, the default otherwise (production, CI, tests), passes
+ * every JSON log line through. Either way every line is in `<data>/logs/<process>.log` (`npm run logs`).
  */
 const { values: args } = parseArgs({
   options: {
     'pg-port': { type: 'string', default: '54329' },
     'temporal-port': { type: 'string', default: '7233' },
     'temporal-ui-port': { type: 'string', default: '8233' },
+    output: { type: 'string', default: process.stdout.isTTY ? 'pretty' : 'json' },
   },
 });
+if (args.output !== 'pretty' && args.output !== 'json') throw new Error(`--output must be pretty or json, not ${args.output}`);
+const outputMode: OutputMode = args.output;
 const port = (name: keyof typeof args) => {
   const n = Number(args[name]);
   if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`--${name} must be a port number, not ${args[name]}`);
@@ -55,6 +63,8 @@ async function main() {
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const supervisor = createSupervisor();
+  const output = createProcessOutput({ mode: outputMode, dataDir });
+  let firstScores: { stop: () => void } | undefined;
 
   let stopping = 0;
   const shutdown = async (why: string, code: number) => {
@@ -73,8 +83,10 @@ async function main() {
       return;
     }
     stopping = Date.now();
+    firstScores?.stop();
     console.log(`• ${why}: stopping everything …`);
     await supervisor.stop();
+    await output.close();
     console.log('• stopped');
     process.exit(code);
   };
@@ -90,9 +102,12 @@ async function main() {
     let databaseUrl = cfg.databaseUrl;
     if (!databaseUrl) {
       console.log('• starting local PostgreSQL …');
-      const pg = await prepareSupervisedPostgres(dataDir, 'dev', port('pg-port'));
+      const pg = await prepareSupervisedPostgres(dataDir, 'dev', port('pg-port'), { logFile: logFileOf(dataDir, 'postgres') });
       if (pg.alreadyRunning) console.log(`• PostgreSQL already answers on port ${port('pg-port')}: using it (not started here, so not supervised)`);
-      else await supervisor.start({ name: 'postgres', layer: LAYER.postgres, start: pg.launch });
+      else {
+        await supervisor.start({ name: 'postgres', layer: LAYER.postgres, start: pg.launch });
+        console.log(`• PostgreSQL is up on 127.0.0.1:${port('pg-port')}`);
+      }
       await ensureDatabase(pg.url('postgres'), 'launchpad');
       databaseUrl = pg.url('launchpad');
     }
@@ -107,15 +122,16 @@ async function main() {
         port: port('temporal-port'),
         uiPort: port('temporal-ui-port'),
         dbFile: path.join(dataDir, 'temporal', 'dev.db'),
-        logFile: path.join(dataDir, 'temporal.log'),
+        logFile: logFileOf(dataDir, 'temporal'),
       };
       temporalAddress = `127.0.0.1:${opts.port}`;
       temporalUi = `http://127.0.0.1:${opts.uiPort}`;
       if (await portOpen(opts.port)) console.log(`• Temporal already answers on ${temporalAddress}: using it (not started here, so not supervised)`);
       else {
-        console.log('• starting Temporal dev server (the first run builds the CLI with Go, a few minutes) …');
-        const cli = await ensureTemporalCli();
+        console.log('• starting Temporal dev server …');
+        const cli = await ensureTemporalCli((line) => console.log(`• ${line}`));
         await supervisor.start({ name: 'temporal', layer: LAYER.temporal, start: () => launchLocalTemporal(cli, opts, { detached: true }) });
+        console.log(`• Temporal is up on ${temporalAddress} (Web UI ${temporalUi})`);
       }
     }
 
@@ -140,7 +156,7 @@ async function main() {
       ['api', 'api/server.ts'],
       ['ingest', 'ingest/main-ingest.ts'],
     ] as const) {
-      await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env) });
+      await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env, { sink: output.sink(name) }) });
     }
 
     // Any answer will do: /api/health may well say "degraded" while the worker warms up.
@@ -158,8 +174,10 @@ async function main() {
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
+  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
+    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`));
   } catch (e) {
     if (stopping) return; // a Ctrl-C during start-up: shutdown() is already at work
     console.error(e);

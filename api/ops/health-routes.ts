@@ -96,6 +96,9 @@ export function healthRoutes(d: HealthDeps): Router {
     });
   });
 
+  // The published Python SDK's `health()` (openapi `x-compat`): liveness in its words, touching nothing either.
+  r.get('/health', (_req, res) => void res.set('Cache-Control', 'no-store').json({ ok: true, status: 'alive' }));
+
   r.options('/livez', (_req, res) => void res.set('Allow', 'GET, HEAD, OPTIONS').status(204).end());
   r.get('/livez', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'alive', uptime_s: Math.max(0, (d.now().getTime() - d.startedAt.getTime()) / 1000) });

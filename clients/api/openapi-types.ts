@@ -49,6 +49,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness answer for the published clients, `{"ok":true}`.
+     * @description Not an operation of the product spec: the published Python SDK (`graduate-oracle` 0.1.0, `health()`) calls
+     *     `GET /health` and expects `ok: true`. Like `GET /livez` it touches no dependency and says only that this
+     *     process answers; `GET /api/health` says how healthy the service is.
+     */
+    get: operations['getClientLiveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/status': {
     parameters: {
       query?: never;
@@ -1023,7 +1045,7 @@ export interface paths {
     /**
      * Submit the wallet's signature; mints a key when the holder-token balance suffices.
      * @description Verifies the ed25519 signature over the link's `message`, reads the wallet's holder-token balance and mints a
-     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `ineligible`. The plaintext key is not in
+     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `insufficient_balance`. The plaintext key is not in
      *     this response: poll `GET /api/signup/wallet/{link_id}`. A signature that does not verify answers 422 with
      *     `loc` `["body","signature"]` and leaves the link pending; an unknown `link_id` answers 404; a link that
      *     has already settled answers its status unchanged (no second key); 503 when the balance cannot be read
@@ -1230,6 +1252,12 @@ export interface components {
       checked_at: string;
       tick: components['schemas']['WatchdogTick'] | null;
       alerts: components['schemas']['HealthAlert'][];
+    };
+    ClientLiveness: {
+      /** @constant */
+      ok: true;
+      /** @constant */
+      status: 'alive';
     };
     /** @description What this API process saw of a dependency when it last tried it. */
     DependencyState: {
@@ -1646,6 +1674,15 @@ export interface components {
       graduated_at: string | null;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * Format: int64
+       * @description `v_sol` in lamports, under the name the published CLI (`goracle` 0.3.0, `live` and `probe`) reads.
+       */
+      virtual_sol_reserves?: number;
+      /** @description The same as `signals.bot.bundle_detected` (for the published CLI). */
+      bundle_detected?: boolean;
+      /** @description The same as `signals.bot.manufactured_pump` (for the published CLI). */
+      manufactured_pump?: boolean | null;
     };
     LiveList: {
       /**
@@ -1661,6 +1698,10 @@ export interface components {
       delay_s: number;
       /** @description Mints tracked before `min_prob` and `limit` apply. */
       total_tracked: number;
+      /** @description The same as `total_tracked`, under the name the published CLI (`goracle` 0.3.0, `live`) reads. */
+      n_tracked_total?: number;
+      /** @description Resolved mints the scoring corpus holds (at either age), for the published CLI's `live` header. */
+      n_indexed_curves?: number;
       count: number;
       mints: components['schemas']['EnrichedMint'][];
       /**
@@ -2190,6 +2231,11 @@ export interface components {
        */
       telegram_id?: number;
     };
+    /**
+     * @description `deeplink_solana_pay`, `treasury_wallet`, `new_key` and `new_key_prefix` repeat `deeplinks.solana_pay`,
+     *     `treasury`, `api_key` and (for a minted key) `key_prefix` under the names the published CLI (`goracle` 0.3.0,
+     *     `signup`) reads; see the README's accommodations for existing clients.
+     */
     UpgradeResponse: {
       memo: components['schemas']['Memo'];
       /** @constant */
@@ -2219,7 +2265,22 @@ export interface components {
       key_prefix: components['schemas']['KeyPrefix'];
       /** @description Path to poll, `/api/upgrade/{memo}`. */
       status_url: string;
+      /**
+       * Format: uri
+       * @description The same as `deeplinks.solana_pay` (for the published CLI).
+       */
+      deeplink_solana_pay: string;
+      /** @description The same as `treasury` (for the published CLI). */
+      treasury_wallet: components['schemas']['SolanaAddress'];
+      /** @description The same as `api_key` (for the published CLI). */
+      new_key: string | null;
+      /** @description `key_prefix` when this intent minted the key (`new_key` set), else null (for the published CLI). */
+      new_key_prefix: components['schemas']['KeyPrefix'] | null;
     };
+    /**
+     * @description `fulfilled` and `tx_signature` say `status` is `activated` and repeat `signature` under the names the published
+     *     CLI (`goracle` 0.3.0, `signup` and `resume`) polls for.
+     */
     PaymentIntent: {
       memo: components['schemas']['Memo'];
       /**
@@ -2274,25 +2335,41 @@ export interface components {
       /** @description The transfer that completed the payment; before that, the newest transfer (in the intent's currency) seen under the memo. */
       signature: components['schemas']['TransactionSignature'] | null;
       deeplinks: components['schemas']['Deeplinks'];
+      /** @description True once `status` is `activated` (for the published CLI). */
+      fulfilled: boolean;
+      /** @description The same as `signature` (for the published CLI). */
+      tx_signature: components['schemas']['TransactionSignature'] | null;
     };
     WalletSignupInitRequest: {
       wallet: components['schemas']['SolanaAddress'];
-      tier: components['schemas']['HolderAccess'];
+      /**
+       * @description The holder access to sign up for (`HolderAccess`: `signals` or `api`). `builder` (= `api`) and `tg_paid`
+       *     (= `signals`) are the names the published CLI (`goracle` 0.3.0, `signup --wallet`) sends; the link answers
+       *     with the access it stands for.
+       * @enum {string}
+       */
+      tier: 'signals' | 'api' | 'builder' | 'tg_paid';
     };
     WalletSignupSignRequest: {
       link_id: components['schemas']['LinkId'];
       /** @description Base58 ed25519 signature of the link's `message`. */
       signature: string;
     };
+    /**
+     * @description `key`, `resolved_tier`, `balance_ui`, `threshold_ui` and `key_expired_for_poll` carry what `api_key`, `tier`,
+     *     `balance` and `threshold` say (and whether the key's reveal window has passed) under the names the published
+     *     CLI (`goracle` 0.3.0, `signup --wallet`) polls for.
+     */
     WalletLink: {
       link_id: components['schemas']['LinkId'];
       /**
        * @description `pending` after init; `fulfilled` once a valid signature and a sufficient balance minted the key;
-       *     `ineligible` when the signature verified but the balance was below `threshold`; `expired` when no valid
-       *     signature arrived before `expires_at`.
+       *     `insufficient_balance` when the signature verified but the balance was below `threshold` (the published
+       *     CLI's name, `goracle` 0.3.0, which it waits for); `expired` when no valid signature arrived before
+       *     `expires_at`.
        * @enum {string}
        */
-      status: 'pending' | 'fulfilled' | 'ineligible' | 'expired';
+      status: 'pending' | 'fulfilled' | 'insufficient_balance' | 'expired';
       wallet: components['schemas']['SolanaAddress'];
       tier: components['schemas']['HolderAccess'];
       /** @description The exact message to sign. */
@@ -2317,7 +2394,24 @@ export interface components {
       fulfilled_at: string | null;
       /** Format: date-time */
       api_key_visible_until: string | null;
+      /** @description The same as `api_key` (for the published CLI). */
+      key: string | null;
+      /**
+       * @description `tier` in the published CLI's words: `builder` for `api`, `tg_paid` for `signals`.
+       * @enum {string}
+       */
+      resolved_tier: 'builder' | 'tg_paid';
+      /** @description The same as `balance` (for the published CLI). */
+      balance_ui: number | null;
+      /** @description The same as `threshold` (for the published CLI). */
+      threshold_ui: number;
+      /** @description The link was fulfilled and its key's reveal window has passed, so `api_key` is withheld (for the published CLI). */
+      key_expired_for_poll: boolean;
     };
+    /**
+     * @description `prefix`, `expires_at` (unix seconds), `calls_today` and `daily_limit` repeat `key_prefix`, `plan_expires_at`,
+     *     `quota.used` and `quota.limit` under the names and units the published CLI (`goracle` 0.3.0, `me`) reads.
+     */
     Me: {
       key_prefix: components['schemas']['KeyPrefix'];
       tier: components['schemas']['Tier'];
@@ -2339,6 +2433,17 @@ export interface components {
       beta_window_ends_at: string;
       /** Format: date-time */
       created_at: string;
+      /** @description The same as `key_prefix` (for the published CLI). */
+      prefix: components['schemas']['KeyPrefix'];
+      /**
+       * Format: int64
+       * @description `plan_expires_at` as unix seconds; null for a key without a paid plan end (for the published CLI).
+       */
+      expires_at: number | null;
+      /** @description The same as `quota.used` (for the published CLI). */
+      calls_today: number;
+      /** @description The same as `quota.limit` (for the published CLI). */
+      daily_limit: number;
     };
     /** @description Resolved forward predictions of one (age bucket x confidence band) cell; empty cells are listed with n 0. */
     CalibrationCell: {
@@ -2453,6 +2558,48 @@ export interface components {
           evaluated_at: string;
         };
       };
+      headline?: components['schemas']['AccuracyHeadline'];
+    };
+    HeadlineFigure: {
+      /**
+       * @description `ok` from 30 resolved calls on; `warming` below.
+       * @enum {string}
+       */
+      status: 'ok' | 'warming';
+      /** @description Share of the calls whose mint graduated within 24 h; null without any call. */
+      hit_rate: number | null;
+      n_resolved: number;
+    };
+    /**
+     * @description The headline figures in the shape the published CLI (`goracle` 0.3.0, `accuracy`) reads. A call is a mint's
+     *     first forward prediction (its earliest age bucket) with `grad_prob` at or above `min_prob` (0.70), logged
+     *     before its outcome resolved; it hits when the mint graduated. `last_30d` counts calls logged in the 30 days
+     *     before `computed_at`, `lifetime` every call since this deployment started; `time_to_grad` is the runway from
+     *     the call's score to graduation over the last 30 days' calls that graduated; `trajectory` the hit rate per UTC
+     *     month of the call, oldest first. Reports computed before this block existed lack it.
+     */
+    AccuracyHeadline: {
+      /** @constant */
+      min_prob: 0.7;
+      last_30d: components['schemas']['HeadlineFigure'];
+      lifetime: components['schemas']['HeadlineFigure'];
+      time_to_grad: {
+        /**
+         * @description `ok` from 30 graduated calls on; `warming` below.
+         * @enum {string}
+         */
+        status: 'ok' | 'warming';
+        n_grads: number;
+        /** @description Median seconds from the call to graduation; null without a graduated call. */
+        p50_s: number | null;
+        /** @description Share (0..1, despite the name) of graduated calls that graduated within 30 s of the call. */
+        under_30s_pct: number | null;
+      };
+      trajectory: {
+        month: string;
+        hit_rate: number | null;
+        n: number;
+      }[];
     };
     GateBucket: {
       n: number;
@@ -3226,6 +3373,26 @@ export interface operations {
       };
     };
   };
+  getClientLiveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process answers. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientLiveness'];
+        };
+      };
+    };
+  };
   getStatus: {
     parameters: {
       query?: never;
@@ -3549,7 +3716,10 @@ export interface operations {
   getLeaderboard: {
     parameters: {
       query?: {
-        /** @description Ranking to return; `graduate` is an alias of `service`. */
+        /**
+         * @description Ranking to return. `graduate` is the published Python SDK's name for `service` (`graduate-oracle` 0.1.0,
+         *     `leaderboard(kind="graduate")`) and returns the same ranking.
+         */
         kind?: 'smart' | 'sniper' | 'service' | 'graduate';
         /** @description Maximum number of wallets returned. */
         limit?: number;
