@@ -10,6 +10,7 @@ import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
 import { platformSettings } from './settings/platform-settings';
+import { workerSettings } from './settings/worker-settings';
 
 /** Every area's settings (platform/settings/<area>-settings.ts); a new area adds its own here. */
 const SETTINGS = [
@@ -23,6 +24,7 @@ const SETTINGS = [
   accessSettings,
   billingSettings,
   messagingSettings,
+  workerSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
