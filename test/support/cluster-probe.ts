@@ -25,18 +25,19 @@ export async function scrape(url: string): Promise<Sample[]> {
 export const sampleValue = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
 
+const API_ENTRY = /api\/server\.ts/;
+
+/** The serving processes of an API cluster: the primary's children that run api/server.ts. */
+export const clusterWorkerPids = (primary: number): number[] =>
+  childProcesses(primary)
+    .filter((p) => API_ENTRY.test(p.cmdline))
+    .map((p) => p.pid);
+
 /**
  * The cluster under a launcher (`spawnApiServer`'s tsx): the primary is the launcher's node child running
  * api/server.ts, the serving processes are the primary's children.
  */
 export function clusterPids(launcherPid: number): { primary: number | undefined; workers: number[] } {
-  const primary = childProcesses(launcherPid).find((p) => /api\/server\.ts/.test(p.cmdline))?.pid;
-  return {
-    primary,
-    workers: primary
-      ? childProcesses(primary)
-          .filter((p) => /api\/server\.ts/.test(p.cmdline))
-          .map((p) => p.pid)
-      : [],
-  };
+  const primary = childProcesses(launcherPid).find((p) => API_ENTRY.test(p.cmdline))?.pid;
+  return { primary, workers: primary ? clusterWorkerPids(primary) : [] };
 }
