@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { Client, Connection } from '@temporalio/client';
 import { startDaemon } from '../scripts/lib/daemon-process';
 import { freePort, startLocalTemporal } from '../scripts/lib/local-temporal';
@@ -12,6 +11,7 @@ import { printExtrapolation } from './lib/lifecycle-extrapolation';
 import { printSeries, sampleAt, scoreLateness, type Lateness } from './lib/lifecycle-report';
 import { startSampler, type ProcessGroup } from './lib/lifecycle-sampler';
 import { machineNow, postgresCpuSeconds, postgresPids } from './lib/proc-stat';
+import { loadConfig } from '../platform/config';
 
 /**
  * `npm run bench:lifecycles [-- count [fillPerS [probePerS [probeS]]]] [--scored-fill]`: what tens of thousands of
@@ -151,10 +151,11 @@ async function main() {
     console.log(
       `Temporal dev server ${process.env.TEMPORAL_ADDRESS ? `at ${process.env.TEMPORAL_ADDRESS} (not started here: no RSS)` : '(SQLite file, started here)'}; worker workers/main-worker.ts, NODE_ENV=production, LOG_LEVEL=info`,
     );
-    const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
-    const maxCached = Math.max(Math.floor((Math.max(heapMiB - 200, 0) * 600) / 1024), 10);
+    // The worker inherits this environment: its tuning is what the typed config makes of it.
+    const tuning = loadConfig().worker;
+    const maxCached = tuning.maxCachedWorkflows;
     console.log(
-      `worker tuning: not exposed by workers/build-worker.ts, so the SDK's defaults: maxCachedWorkflows ${maxCached} (from a ${heapMiB.toFixed(0)} MiB heap limit), maxConcurrentWorkflowTaskExecutions 40, maxConcurrentActivityTaskExecutions 100`,
+      `worker tuning (platform/settings/worker-settings.ts): maxCachedWorkflows ${maxCached}, maxConcurrentWorkflowTaskExecutions ${tuning.maxConcurrentWorkflowTaskExecutions}, maxConcurrentActivityTaskExecutions ${tuning.maxConcurrentActivityTaskExecutions}`,
     );
     console.log(`fill: ${COUNT} lifecycles in ${Math.round((fillEnd - t0) / 1000)} s (${fillRate.toFixed(1)} launches/s), ${fillNote}`);
     printSeries(samples, names, t0, 30);

@@ -12,6 +12,7 @@ import { opsSettings } from './settings/ops-settings';
 import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 import { walletsSettings } from './settings/wallets-settings';
+import { workerSettings } from './settings/worker-settings';
 
 /** Every area's settings (platform/settings/<area>-settings.ts); a new area adds its own here. */
 const SETTINGS = [
@@ -27,6 +28,7 @@ const SETTINGS = [
   messagingSettings,
   walletsSettings,
   perpsSettings,
+  workerSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

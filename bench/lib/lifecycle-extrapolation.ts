@@ -51,7 +51,7 @@ export function printExtrapolation(samples: Sample[], w: Windows, o: { groups: s
     const at = (n: number) => (first.rss[g]! + perHeldMiB(g) * n).toFixed(0);
     if (g === 'worker') {
       console.log(
-        `  worker: ≈ ${at(Math.min(o.maxCached, o.dayLaunches))} MiB with the default sticky cache (${o.maxCached} workflows), ≈ ${at(o.dayLaunches)} MiB to keep all ${o.dayLaunches} cached; ≈ ${cores.toFixed(2)} cores`,
+        `  worker: ≈ ${at(Math.min(o.maxCached, o.dayLaunches))} MiB with its sticky cache (${o.maxCached} workflows), ≈ ${at(o.dayLaunches)} MiB to keep all ${o.dayLaunches} cached; ≈ ${cores.toFixed(2)} cores`,
       );
     } else if (g === 'temporal') {
       console.log(`  temporal (dev server): ≈ ${at(o.dayLaunches)} MiB; ≈ ${cores.toFixed(2)} cores`);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 import { platformSettings } from './platform-settings';
 import { bool, defineSettings, port } from './settings';
@@ -8,6 +9,8 @@ export const apiSettings = defineSettings(
     NODE_ENV: platformSettings.env.NODE_ENV,
     API_HOST: z.string().default('127.0.0.1'),
     API_PORT: port().default(8000),
+    /** API processes sharing API_PORT (node cluster); unset: the machine's cores in production, 1 otherwise. */
+    API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
     VALIDATE_RESPONSES: bool.optional(),
     PUBLIC_BASE_URL: z.string().url().optional(),
@@ -24,6 +27,7 @@ export const apiSettings = defineSettings(
     api: {
       host: e.API_HOST,
       port: e.API_PORT,
+      processes: e.API_PROCESSES ?? (e.NODE_ENV === 'production' ? os.availableParallelism() : 1),
       validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
       publicBaseUrl: e.PUBLIC_BASE_URL,
       metrics: { host: e.API_METRICS_HOST, port: e.API_METRICS_PORT },
