@@ -2,12 +2,21 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
+import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
-export const ACTIVITY_AREAS = [opsActivities, marketActivities, mintActivities, accuracyActivities, accessActivities, billingActivities] as const;
+export const ACTIVITY_AREAS = [
+  opsActivities,
+  marketActivities,
+  mintActivities,
+  accuracyActivities,
+  accessActivities,
+  billingActivities,
+  ledgerActivities,
+] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;
 

@@ -5,3 +5,4 @@ export * from './mint';
 export * from './accuracy';
 export * from './access';
 export * from './billing';
+export * from './ledger';

@@ -4,6 +4,7 @@ import { MINT_CONTRACTS } from './mint/mint-contracts';
 import { ACCURACY_CONTRACTS } from './accuracy/accuracy-contracts';
 import { ACCESS_CONTRACTS } from './access/access-contracts';
 import { BILLING_CONTRACTS } from './billing/billing-contracts';
+import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -14,4 +15,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...ACCURACY_CONTRACTS,
   ...ACCESS_CONTRACTS,
   ...BILLING_CONTRACTS,
+  ...LEDGER_CONTRACTS,
 ];
