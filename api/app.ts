@@ -15,12 +15,13 @@ import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { notImplemented } from './http/not-implemented';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
+import { ledgerApi } from './ledger';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, ledgerApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

@@ -1,3 +1,4 @@
+import { createLedgerProofStore } from '../../db/ledger/ledger-proof-store';
 import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
@@ -19,6 +20,7 @@ export const mintApi = defineApiArea({
     readModel: createLiveReadModel(ctx.db),
     predictionStore: createPredictionStore(ctx.db),
     statsStore: createStatsStore(ctx.db),
+    ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
