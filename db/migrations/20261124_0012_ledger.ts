@@ -114,9 +114,11 @@ export async function up(knex: Knex): Promise<void> {
   // Committed records are never changed or removed; the seal only moves forward.
   await knex.raw(`CREATE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_TABLE_NAME = 'ledger_seals' AND TG_OP = 'UPDATE' AND NEW.track = OLD.track
-          AND (OLD.sealed_until IS NULL OR NEW.sealed_until >= OLD.sealed_until) THEN
-        RETURN NEW;
+      -- Nested: plpgsql may evaluate every operand of an AND, and other tables have no sealed_until.
+      IF TG_TABLE_NAME = 'ledger_seals' AND TG_OP = 'UPDATE' THEN
+        IF NEW.track = OLD.track AND (OLD.sealed_until IS NULL OR NEW.sealed_until >= OLD.sealed_until) THEN
+          RETURN NEW;
+        END IF;
       END IF;
       RAISE EXCEPTION 'ledger: % of % refused (the ledger is append-only)', lower(TG_OP), TG_TABLE_NAME USING ERRCODE = 'LG002';
     END $$`);
