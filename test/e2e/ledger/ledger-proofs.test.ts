@@ -7,6 +7,9 @@ import { verifyProofDocument, type ProofDocument } from '../../../domain/ledger/
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { areaContext } from '../../support/area-context';
+import type { Knex } from '../../../platform/db';
+import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
+import { handBuiltMint } from '../../support/hand-built-mint';
 import { insertPredictionRows } from '../../support/ledger-rows';
 
 /**
@@ -32,8 +35,13 @@ const python = (args: string[]) =>
   });
 const proof = (id: number) => call(`${api.url}/api/ledger/proof/${id}`);
 
+// A mint the service has seen, for /api/predictions/by_mint: its one prediction is the single-leaf hour.
+const SEEN_TAG = 'LedgerByMintzzzzzzzzzzzzzzzzzzz';
+const SEEN_MINT = `Mint${SEEN_TAG}1`; // as insertPredictionRows names its first row's mint
+
 beforeAll(async () => {
-  ids.single = await insertPredictionRows(t.db, { hourStart: hour(0), count: 1, tag: 'a' });
+  await createLaunchEventStore(t.db).writeBatch([handBuiltMint({ mint: SEEN_MINT, at: hour(0).getTime() }).create]);
+  ids.single = await insertPredictionRows(t.db, { hourStart: hour(0), count: 1, tag: SEEN_TAG });
   ids.odd = await insertPredictionRows(t.db, { hourStart: hour(2), count: 7, tag: 'b', slots: 3 }); // hour 1 stays empty
   ids.many = await insertPredictionRows(t.db, { hourStart: hour(3), count: 300, tag: 'c', slots: 200 });
   const a = acts();
@@ -125,6 +133,84 @@ describe('GET /api/ledger/proof/{prediction_id}', () => {
     expect(r.body).toMatchObject({ status: 'pending', hour_start: utcHourStart(now).toISOString(), commit_expected_by: expected });
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(600);
     expect((await proof(0)).status).toBe(422);
+  });
+});
+
+describe('what other operations say about the ledger', () => {
+  it('/api/predictions/by_mint marks a committed prediction with its commit and proof link', async () => {
+    const r = await call(`${api.url}/api/predictions/by_mint/${SEEN_MINT}`);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/predictions/by_mint/{mint}', 200, r.body);
+    expect(r.body.predictions).toEqual([
+      expect.objectContaining({
+        prediction_id: ids.single![0],
+        ledger_hour_start: hour(0).toISOString(),
+        committed: true,
+        committed_at: expect.any(String),
+        proof_url: `/api/ledger/proof/${ids.single![0]}`,
+      }),
+    ]);
+  });
+
+  it('/api/scope states the grad_prob track as committed and the others as not yet', async () => {
+    const r = await call(`${api.url}/api/scope`);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/scope', 200, r.body);
+    expect(r.body.audit_trail.tracks.map((x: { track: string; status: string; commits: number }) => [x.track, x.status, x.commits])).toEqual([
+      ['grad_prob', 'live', 3],
+      ['composite', 'planned', 0],
+      ['perps', 'planned', 0],
+    ]);
+    expect(r.body.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });
+    expect(r.body.in_scope).toContain(`audit trail: ${r.body.audit_trail.summary}`);
+  });
+
+  it('/api/v1/composite_ledger lists the composite track, empty until its rows are committed', async () => {
+    const r = await call(`${api.url}/api/v1/composite_ledger`);
+    expect(r.status).toBe(200);
+    expectConforms('get', '/api/v1/composite_ledger', 200, r.body);
+    expect(r.body).toEqual({ track: 'composite', count: 0, commits: [], next_since: null });
+  });
+});
+
+// Last: these change stored rows behind the database's back (a superuser switching its triggers off), as a
+// dishonest operator could, and show that outsiders can tell.
+describe('tampering is detectable', () => {
+  const behindTheTriggers = (f: (trx: Knex.Transaction) => Promise<unknown>) =>
+    t.db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL session_replication_role = replica');
+      await f(trx);
+    });
+
+  it('a stored row changed after its commit gets a proof that both verifiers refuse', async () => {
+    const id = ids.many![17]!;
+    await behindTheTriggers((trx) => trx('predictions').where({ id }).update({ grad_prob: 0.999 }));
+    const r = await proof(id);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body.leaf_payload).grad_prob).toBe('0.999');
+    const c = (await call(`${api.url}/api/ledger/commits`)).body.commits.find((x: { hour_start: string }) => x.hour_start === r.body.hour);
+    expect(
+      verifyProofDocument(r.body as ProofDocument, { track: c.track, hourStart: new Date(c.hour_start), leafCount: c.leaf_count, rootHex: c.merkle_root_hex }),
+    ).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/root/),
+    });
+    const py = await python(['--fetch', api.url, String(id), String(ids.many![18])]);
+    expect(py.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^FAIL proof 0: /), expect.stringMatching(/^OK {3}proof 1: /)]);
+    expect(py.status).toBe(1);
+  });
+
+  it('the hash chain shows a removed commit', async () => {
+    const before = (await call(`${api.url}/api/ledger/commits`)).body.commits.map(recordOf);
+    expect(verifyCommitChain(before)).toEqual({ ok: true });
+    await behindTheTriggers((trx) =>
+      trx('ledger_commits')
+        .where({ track: 'grad_prob', hour_start: hour(2) })
+        .delete(),
+    );
+    const after = (await call(`${api.url}/api/ledger/commits`)).body.commits.map(recordOf);
+    expect(after).toHaveLength(2);
+    expect(verifyCommitChain(after)).toEqual({ ok: false, index: 1, problem: expect.any(String) });
   });
 });
 
