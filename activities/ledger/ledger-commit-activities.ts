@@ -83,12 +83,9 @@ export function createLedgerCommitActivities(d: LedgerCommitDeps) {
       const builder = new HourCommitBuilder(input.track, rows.leafVersion, hourStart, sealed.rowCount);
       const range = { from: hourStart, to: utcHourEnd(hourStart) };
       try {
-        for (let after = null as { atMs: number; id: number } | null; ;) {
-          const page = await rows.readLeaves(range, after, PAGE);
-          for (const leaf of page) builder.add(leaf);
-          const last = page[page.length - 1];
-          if (!last || page.length < PAGE) break;
-          after = { atMs: last.predictedAt.getTime(), id: last.id };
+        const ids = await rows.treeOrder(range);
+        for (let i = 0; i < ids.length; i += PAGE) {
+          for (const leaf of await rows.leavesOf(ids.slice(i, i + PAGE))) builder.add(leaf);
         }
       } catch (e) {
         // A stored row that cannot be a leaf stops this track's chain until someone looks: never skipped silently.

@@ -1,7 +1,7 @@
 import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError, type LedgerLeaf } from '../../domain/ledger/leaf-fields';
 import type { Knex } from '../../platform/db';
-import { afterCursorSql, orderByTreeSql, type LedgerRowSource } from './ledger-row-source';
+import { orderByTreeSql, type LedgerRowSource } from './ledger-row-source';
 
 type PredictionRow = {
   id: number;
@@ -54,15 +54,21 @@ export const GRAD_PROB_ROW_SOURCE: LedgerRowSource = {
   table: 'predictions',
   idColumn: 'id',
   timeColumn: 'predicted_at',
-  async readLeaves(db: Knex, range, after, limit) {
-    const cursor = afterCursorSql(this, after);
-    const { rows } = await db.raw<{ rows: PredictionRow[] }>(
-      `SELECT ${COLUMNS} FROM predictions
-        WHERE predicted_at >= ? AND predicted_at < ? AND ${cursor.sql}
-        ORDER BY ${orderByTreeSql(this)} LIMIT ?`,
-      [range.from, range.to, ...cursor.bindings, limit],
+  async treeOrder(db: Knex, range) {
+    const { rows } = await db.raw<{ rows: { id: string | number }[] }>(
+      `SELECT id FROM predictions WHERE predicted_at >= ? AND predicted_at < ? ORDER BY ${orderByTreeSql(this)}`,
+      [range.from, range.to],
     );
-    return rows.map(leaf);
+    return rows.map((r) => Number(r.id));
+  },
+  async leavesOf(db: Knex, ids) {
+    const { rows } = await db.raw<{ rows: PredictionRow[] }>(`SELECT ${COLUMNS} FROM predictions WHERE id = ANY(?::bigint[])`, [`{${ids.join(',')}}`]);
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return ids.map((id) => {
+      const r = byId.get(id);
+      if (!r) throw new Error(`prediction ${id} is no longer stored`);
+      return leaf(r);
+    });
   },
   async leafOf(db: Knex, id) {
     const { rows } = await db.raw<{ rows: PredictionRow[] }>(`SELECT ${COLUMNS} FROM predictions WHERE id = ?`, [id]);

@@ -1,9 +1,6 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
 import type { Knex } from '../../platform/db';
 
-/** A leaf's position in tree order: its millisecond time, then its id (domain/ledger/ledger-hour.ts). */
-export type LeafCursor = { atMs: number; id: number };
-
 /**
  * How the ledger reads one track's rows: the only part of a track that knows its table. The commit machinery
  * (sealing, committing, proofs, the API) is generic over it; a new track is its leaf format in
@@ -19,10 +16,13 @@ export type LedgerRowSource = {
   idColumn: string;
   timeColumn: string;
   /**
-   * The leaves of rows with time in [from, to), in tree order (millisecond time, then id), after `after`, at most
-   * `limit`: the commit pages through an hour with it.
+   * The ids of the rows with time in [from, to), in tree order (millisecond time, then id): one sort of the hour,
+   * after which the commit reads the rows in pages by id (`leavesOf`). A keyset over the millisecond-cut time
+   * could use no index and would sort the hour again for every page.
    */
-  readLeaves(db: Knex, range: { from: Date; to: Date }, after: LeafCursor | null, limit: number): Promise<LedgerLeaf[]>;
+  treeOrder(db: Knex, range: { from: Date; to: Date }): Promise<number[]>;
+  /** The leaves of these rows, in the order given; a row that is missing is an error. */
+  leavesOf(db: Knex, ids: readonly number[]): Promise<LedgerLeaf[]>;
   /** The leaf of the row as it is stored now (what a proof serves), or null when there is no such row. */
   leafOf(db: Knex, id: number): Promise<LedgerLeaf | null>;
   /** The time of a row (for "not committed yet, expected by"), or null when there is no such row. */
@@ -30,16 +30,7 @@ export type LedgerRowSource = {
 };
 
 /**
- * SQL over a source's table, shared by every track. Times are cut to the millisecond, as leaves record them, so the
+ * Tree order in SQL, shared by every track. Times are cut to the millisecond, as leaves record them, so the
  * database's order is the tree's even for a row written with microseconds.
  */
 export const orderByTreeSql = (s: LedgerRowSource) => `date_trunc('milliseconds', "${s.timeColumn}"), "${s.idColumn}"`;
-
-/** The keyset condition "after this cursor in tree order" for `readLeaves`, as SQL and bindings. */
-export function afterCursorSql(s: LedgerRowSource, after: LeafCursor | null): { sql: string; bindings: (string | number)[] } {
-  if (!after) return { sql: 'TRUE', bindings: [] };
-  return {
-    sql: `(date_trunc('milliseconds', "${s.timeColumn}"), "${s.idColumn}") > (?::timestamptz, ?::bigint)`,
-    bindings: [new Date(after.atMs).toISOString(), after.id],
-  };
-}

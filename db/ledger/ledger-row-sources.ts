@@ -1,7 +1,7 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
 import type { Knex } from '../../platform/db';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
-import type { LeafCursor, LedgerRowSource } from './ledger-row-source';
+import type { LedgerRowSource } from './ledger-row-source';
 
 /**
  * The tracks being committed, each by its row source (ledger-row-source.ts says what a new track adds). A track
@@ -27,7 +27,8 @@ export function rowSourceOf(track: string): LedgerRowSource | undefined {
 export type LedgerRows = {
   track: string;
   leafVersion: number;
-  readLeaves(range: { from: Date; to: Date }, after: LeafCursor | null, limit: number): Promise<LedgerLeaf[]>;
+  treeOrder(range: { from: Date; to: Date }): Promise<number[]>;
+  leavesOf(ids: readonly number[]): Promise<LedgerLeaf[]>;
   leafOf(id: number): Promise<LedgerLeaf | null>;
   timeOf(id: number): Promise<Date | null>;
 };
@@ -36,7 +37,8 @@ export function createLedgerRows(db: Knex, sources: readonly LedgerRowSource[] =
   return sources.map((s) => ({
     track: s.track,
     leafVersion: s.leafVersion,
-    readLeaves: (range, after, limit) => s.readLeaves(db, range, after, limit),
+    treeOrder: (range) => s.treeOrder(db, range),
+    leavesOf: (ids) => s.leavesOf(db, ids),
     leafOf: (id) => s.leafOf(db, id),
     timeOf: (id) => s.timeOf(db, id),
   }));
