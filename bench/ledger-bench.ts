@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { ledgerActivities } from '../activities/ledger';
 import { loadConfig } from '../platform/config';
 import { freePort } from '../scripts/lib/local-temporal';
@@ -10,7 +11,9 @@ import { quantiles } from './lib/process-stats';
  * `npm run bench:ledger [-- rows]`: one UTC hour of `rows` predictions (200,000 by default; a 70,000-launch day
  * has about 6,000 an hour) sealed and committed by the ledger's activities in this process (wall time, peak RSS
  * and heap growth while committing), the storage the commit adds, then inclusion proofs of random predictions
- * through HTTP from the API as its own process (p50/p99, one request at a time and 8 at once).
+ * through HTTP from the API as its own process (p50/p99, one request at a time and 8 at once). Rows are inserted in
+ * scrambled time order, so tree order visits the table's pages at random (production writes an hour roughly in
+ * time order): the commit's reads are the worst case.
  */
 const ROWS = Number(process.argv[2] ?? 200_000);
 const PROOFS = 2000;
@@ -19,6 +22,8 @@ const HOUR = new Date('2026-11-20T12:00:00.000Z');
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
 
 async function main() {
+  // Figures on a shared machine mostly measure waiting for a core: the load is printed with them.
+  const load0 = os.loadavg()[0]!;
   const bench = await freshBenchDatabase('launchpad_bench_ledger');
   const { db } = bench;
   const ids: number[] = [];
@@ -71,7 +76,7 @@ async function main() {
   await bench.stop();
 
   const f = (xs: number[], q: number) => quantiles(xs, q).toFixed(2);
-  console.log(`\nbench:ledger — ${machineLine()}`);
+  console.log(`\nbench:ledger — ${machineLine()}, load average ${load0.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`);
   console.log(`| figure | value |\n|---|---|`);
   console.log(`| rows in the hour | ${ROWS.toLocaleString('en')} |`);
   console.log(`| seal (count and record the hour) | ${sealMs.toFixed(0)} ms |`);
