@@ -5,7 +5,7 @@ import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { loadConfig } from '../../../platform/config';
 import { scheduleSpecs } from '../../../workers/schedules';
 import { ledgerAnchorWorkflowId, type LedgerAnchorResult } from '../../../workflows/ledger/ledger-anchor-contract';
-import { LEDGER_HOUR_COMMIT_WORKFLOW, type LedgerCommitResult } from '../../../workflows/ledger/ledger-commit-contract';
+import { LEDGER_HOUR_COMMIT_WORKFLOW, ledgerCommitWorkflowId, type LedgerCommitResult } from '../../../workflows/ledger/ledger-commit-contract';
 import { LEDGER_TICK_SCHEDULE_ID, LEDGER_TICK_WORKFLOW, type LedgerTickResult } from '../../../workflows/ledger/ledger-tick-contract';
 import { ensureSchedules } from '../../../workflows/schedule-starter';
 import { startMemoNode, type MemoNode } from '../../fakes/solana-memo-chain';
@@ -37,7 +37,9 @@ const start = () =>
     now: () => clock,
     overrides: { ledger: { confirmWaitMs: 2000, pollMs: 100 } },
   });
-const tick = () => w.client.workflow.execute(LEDGER_TICK_WORKFLOW, { taskQueue, workflowId: uniqueId('ledger-tick') }) as Promise<LedgerTickResult>;
+let lastTickId = '';
+const tick = () =>
+  w.client.workflow.execute(LEDGER_TICK_WORKFLOW, { taskQueue, workflowId: (lastTickId = uniqueId('ledger-tick')) }) as Promise<LedgerTickResult>;
 const anchorOf = (k: number) => w.client.workflow.getHandle(ledgerAnchorWorkflowId('grad_prob', hour(k))).result() as Promise<LedgerAnchorResult>;
 const count = async (table: string) => Number((await t.db(table).count({ n: '*' }).first())!.n);
 
@@ -62,17 +64,21 @@ describe('ledger tick', () => {
       { track: 'grad_prob', hourStart: hour(2).toISOString(), leafCount: 3, created: true },
     ]);
     expect(first).toMatchObject({ sealedUntil: hour(3).toISOString(), anchorsStarted: 2, failed: [] });
+    await w.maybeRecordHistory(lastTickId, 'ledger-tick-commits');
+    await w.maybeRecordHistory(ledgerCommitWorkflowId('grad_prob', hour(0)), 'ledger-hour-commit-created');
     const roots = await t.db('ledger_commits').orderBy('hour_start').select('root_hex', 'prev_root_hex');
     expect(roots[1].prev_root_hex).toBe(roots[0].root_hex);
 
     expect((await tick()).committed).toEqual([]);
     // The hour's workflow run again under another id (a duplicate start): the stored commit, not a second one.
+    const dupId = uniqueId('ledger-commit-dup');
     const again = (await w.client.workflow.execute(LEDGER_HOUR_COMMIT_WORKFLOW, {
       taskQueue,
-      workflowId: uniqueId('ledger-commit-dup'),
+      workflowId: dupId,
       args: [{ track: 'grad_prob', hourStart: hour(0).toISOString() }],
     })) as LedgerCommitResult;
     expect(again).toMatchObject({ created: false, leafCount: 5, rootHex: roots[0].root_hex });
+    await w.maybeRecordHistory(dupId, 'ledger-hour-commit-existing');
 
     await w.stop();
     w = await start();
@@ -83,6 +89,7 @@ describe('ledger tick', () => {
     expect(anchors.map((a) => a.memo)).toEqual(roots.map((r) => expect.stringContaining(r.root_hex)));
     expect(node.chain.landed().map((l) => l.signature)).toEqual(anchors.map((a) => a.signature));
     expect(await count('ledger_anchors')).toBe(2);
+    await w.maybeRecordHistory(ledgerAnchorWorkflowId('grad_prob', hour(0)), 'ledger-anchor-landed');
   });
 
   it('refuses, in the database, any row written into, changed or removed from a sealed hour; the scoring store reports the refusal', async () => {
@@ -119,6 +126,7 @@ describe('ledger tick', () => {
     node.rpc.setHttpFault(null);
     const a = await anchorOf(3);
     expect(await t.db('ledger_anchors').where({ commit_id: c.id }).first('signature')).toEqual({ signature: a.signature });
+    await w.maybeRecordHistory(ledgerAnchorWorkflowId('grad_prob', hour(3)), 'ledger-anchor-node-down');
   }, 60_000);
 
   it('runs from the production Temporal Schedule', async () => {
