@@ -2,6 +2,7 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
+import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
@@ -18,6 +19,7 @@ export const ACTIVITY_AREAS = [
   billingActivities,
   walletsActivities,
   perpsActivities,
+  ledgerActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -15,6 +15,7 @@ import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { notImplemented } from './http/not-implemented';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
+import { ledgerApi } from './ledger';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
@@ -23,7 +24,7 @@ import { walletsApi } from './wallets';
 import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, perpsApi, webApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, ledgerApi, perpsApi, webApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

@@ -5,6 +5,7 @@ import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
 import { ingestSettings } from './settings/ingest-settings';
+import { ledgerSettings } from './settings/ledger-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
@@ -29,6 +30,7 @@ const SETTINGS = [
   walletsSettings,
   perpsSettings,
   workerSettings,
+  ledgerSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

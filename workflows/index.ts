@@ -7,3 +7,4 @@ export * from './access';
 export * from './billing';
 export * from './wallets';
 export * from './perps';
+export * from './ledger';

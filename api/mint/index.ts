@@ -1,3 +1,4 @@
+import { createLedgerProofStore } from '../../db/ledger/ledger-proof-store';
 import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
@@ -21,6 +22,7 @@ export const mintApi = defineApiArea({
     predictionStore: createPredictionStore(ctx.db),
     statsStore: createStatsStore(ctx.db),
     walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
+    ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),

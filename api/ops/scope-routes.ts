@@ -1,11 +1,17 @@
 import { Router } from 'express';
 import type { CorpusSummary } from '../../db/mint/corpus-store';
+import type { AuditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
 
-export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; modelVersions: () => Promise<Record<string, string>> }): Router {
+export function scopeRoutes(d: {
+  corpusSummary: () => Promise<CorpusSummary>;
+  modelVersions: () => Promise<Record<string, string>>;
+  auditTrail: () => Promise<AuditTrailStatement>;
+}): Router {
   const r = Router();
   r.get('/api/scope', async (_req, res) => {
     const c = await d.corpusSummary();
+    const audit = await d.auditTrail();
     res.set('Cache-Control', 'public, max-age=60').json({
       launchpad: LAUNCHPAD,
       predictions: PREDICTIONS,
@@ -23,9 +29,10 @@ export function scopeRoutes(d: { corpusSummary: () => Promise<CorpusSummary>; mo
           newest_created_at: h.newestCreatedAt?.toISOString() ?? null,
         })),
       },
-      in_scope: IN_SCOPE,
+      in_scope: [...IN_SCOPE, `audit trail: ${audit.summary}`],
       out_of_scope: OUT_OF_SCOPE,
       model_versions: await d.modelVersions(),
+      audit_trail: audit,
     });
   });
   return r;

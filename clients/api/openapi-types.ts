@@ -452,7 +452,10 @@ export interface paths {
     };
     /**
      * Hourly merkle commits over composite predictions.
-     * @description Commits of the `composite` track, newest first. The composite leaf format is versioned from 1 (`leaf_version`).
+     * @description The newest `limit` commits of the `composite` track, in chain order (oldest first), shaped as in
+     *     `/api/ledger/commits`. The composite leaf format is versioned from 1 (`leaf_version`; fields in the `ledger`
+     *     tag's description). The list is empty until the composite signal's rows are committed (`/api/scope`,
+     *     `audit_trail`).
      */
     get: operations['getCompositeLedger'];
     put?: never;
@@ -623,8 +626,11 @@ export interface paths {
     };
     /**
      * Hourly merkle commits over grad_prob predictions.
-     * @description Commits of the `grad_prob` track, newest first. With `since` (unix seconds), only commits whose `hour_start`
-     *     is at or after it.
+     * @description Commits of the `grad_prob` track in chain order (oldest first): each commit's `prev_root_hex` is the
+     *     `merkle_root_hex` of the one before it. Without `since`, the newest `limit` commits; with `since` (unix
+     *     seconds), the first `limit` commits whose hour starts strictly after it. To read the whole chain, start at
+     *     `since=0` and pass each answer's `next_since` back until `count` is 0. Formats, order and chain: see the
+     *     `ledger` tag's description.
      */
     get: operations['getLedgerCommits'];
     put?: never;
@@ -644,8 +650,16 @@ export interface paths {
     };
     /**
      * Merkle inclusion proof for one prediction.
-     * @description Answers 404 for an unknown prediction and 409 while the prediction's hour is not committed yet (commits follow
-     *     each closed UTC hour).
+     * @description The proof document of a committed grad_prob prediction: the leaf payload (the canonical JSON text, as a
+     *     string, rebuilt from the row as stored now), its hash, the siblings from the leaf up to the root, and the
+     *     committed root, hour and leaf count. Any verifier that follows the `ledger` tag's description accepts it
+     *     as is (`python3 test/verifiers/verify_proof.py` is one, written from it with Python's standard library;
+     *     `npm run verify-proof -- <base-url> <prediction_id>` another). Check `merkle_root_hex` and `leaf_count`
+     *     against the hour's entry in `/api/ledger/commits`, and, when anchored, against the memo on chain.
+     *
+     *     **404** with `status`: `unknown` (no such prediction), `pending` (its hour is not committed yet:
+     *     `hour_start` and `commit_expected_by` say when it will be, with `Retry-After`), or `removed` (it was
+     *     committed but the row is no longer stored).
      */
     get: operations['getLedgerProof'];
     put?: never;
@@ -1403,6 +1417,24 @@ export interface components {
       model_versions: {
         [key: string]: string;
       };
+      /** @description What the ledger commits now, per track (a track is `live` once its rows are being committed). */
+      audit_trail: {
+        summary: string;
+        /** @description Seconds after an hour closes before it is sealed and committed. */
+        grace_s: number;
+        /** @enum {string} */
+        anchoring: 'solana-memo' | 'off';
+        tracks: {
+          track: components['schemas']['LedgerTrack'];
+          /** @enum {string} */
+          status: 'live' | 'planned';
+          leaves: string;
+          commits: number;
+          anchored_commits: number;
+          /** Format: date-time */
+          latest_hour_start: string | null;
+        }[];
+      };
     };
     /** @description Base58 Solana address (ed25519 public key). */
     SolanaAddress: string;
@@ -1868,11 +1900,33 @@ export interface components {
     };
     /** @enum {string} */
     LedgerTrack: 'grad_prob' | 'composite' | 'perps';
+    /**
+     * @description The commit's root published on Solana as an SPL Memo (program `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr`)
+     *     with the text `memo`, signed by `signer`: the transaction's block time proves the root existed by then.
+     *     `confirmed` once the transaction is confirmed (then `signature`, `slot`, `block_time`, `signer` are set),
+     *     `sending` while a memo transaction is out, `none` when no anchoring key is configured or nothing was sent yet.
+     */
+    LedgerAnchor: {
+      /** @enum {string} */
+      status: 'confirmed' | 'sending' | 'none';
+      /** @description `lpapi:ledger:v1:<track>:<YYYY-MM-DDTHHZ>:<merkle_root_hex>`, ASCII. */
+      memo: string;
+      signature: components['schemas']['TransactionSignature'] | null;
+      slot: number | null;
+      /** Format: date-time */
+      block_time: string | null;
+      signer: components['schemas']['SolanaAddress'] | null;
+    };
+    /**
+     * @description One track's commit of one closed UTC hour. Its record (record version 1) is the canonical JSON
+     *     `{"first_id":…,"hour":"<hour_start>","last_id":…,"leaf_count":…,"leaf_version":…,"prev_root":"<hex>"|null,"record_version":1,"root":"<hex>","track":"…"}`
+     *     and `record_digest_hex` is SHA-256 of its UTF-8 bytes.
+     */
     LedgerCommit: {
       track: components['schemas']['LedgerTrack'];
       /**
        * Format: date-time
-       * @description Start of the closed UTC hour (inclusive).
+       * @description Start of the closed UTC hour (inclusive), `YYYY-MM-DDTHH:00:00.000Z`.
        */
       hour_start: string;
       /**
@@ -1880,63 +1934,104 @@ export interface components {
        * @description End of the hour (exclusive).
        */
       hour_end: string;
-      merkle_root_hex: components['schemas']['HexDigest'];
-      leaf_count: number;
+      /**
+       * Format: int64
+       * @description `hour_start` in unix seconds (the `since` cursor).
+       */
+      hour_unix: number;
       leaf_version: number;
+      leaf_count: number;
+      /**
+       * Format: int64
+       * @description Id of the first leaf in tree order.
+       */
+      first_prediction_id: number;
+      /**
+       * Format: int64
+       * @description Id of the last leaf in tree order.
+       */
+      last_prediction_id: number;
+      merkle_root_hex: components['schemas']['HexDigest'];
+      /** @description Root of the track's previous commit; null for its first. */
+      prev_root_hex: components['schemas']['HexDigest'] | null;
+      record_digest_hex: components['schemas']['HexDigest'];
       /** Format: date-time */
       committed_at: string;
+      anchor: components['schemas']['LedgerAnchor'];
     };
     LedgerCommitList: {
       track: components['schemas']['LedgerTrack'];
       count: number;
-      /** @description Newest first. */
+      /** @description Chain order, oldest first. */
       commits: components['schemas']['LedgerCommit'][];
+      /**
+       * Format: int64
+       * @description `hour_unix` of the last commit listed (pass it as `since` for the next ones); the `since` given when none; null when neither.
+       */
+      next_since: number | null;
     };
+    /**
+     * @description An inclusion proof, verifiable with nothing but SHA-256 and a JSON parser (steps in the `ledger` tag's
+     *     description). `leaf_payload` is the canonical JSON text whose UTF-8 bytes `leaf_hash` hashes; `siblings` run
+     *     from the leaf up to just below the root.
+     */
     LedgerProof: {
       /** Format: int64 */
       prediction_id: number;
       track: components['schemas']['LedgerTrack'];
       leaf_version: number;
-      /** @description The committed row; `leaf_hash_hex` is SHA-256 of its canonical JSON (sorted keys, no spaces). */
-      leaf_payload: {
-        /** Format: int64 */
-        prediction_id: number;
-        mint: components['schemas']['SolanaAddress'];
-        /** @enum {integer} */
-        age_bucket: 30 | 60;
-        predicted_prob: number;
-        /** Format: date-time */
-        predicted_at: string;
-        model_version: string;
-      } & {
-        [key: string]: unknown;
-      };
-      leaf_hash_hex: components['schemas']['HexDigest'];
-      /** @description Position of the leaf in the hour's ordered rows (by predicted_at, then mint). */
+      /**
+       * Format: date-time
+       * @description Start of the committed hour, `YYYY-MM-DDTHH:00:00.000Z`.
+       */
+      hour: string;
+      /** Format: date-time */
+      hour_end: string;
+      /** @description Position of the leaf in the hour's tree order (predicted_at to the millisecond, then id). */
       leaf_index: number;
-      /** @description Sibling hashes from the leaf up to the root. */
+      leaf_count: number;
+      /** @description The leaf's canonical JSON text (fields per track and version in the `ledger` tag's description). */
+      leaf_payload: string;
+      leaf_hash: components['schemas']['HexDigest'];
+      /** @description Sibling hashes from the leaf up to the root; `side` is where the sibling sits in the pair. */
       siblings: {
-        hash_hex: components['schemas']['HexDigest'];
-        /**
-         * @description Which side the sibling sits on when hashing the pair.
-         * @enum {string}
-         */
+        hash: components['schemas']['HexDigest'];
+        /** @enum {string} */
         side: 'left' | 'right';
       }[];
       merkle_root_hex: components['schemas']['HexDigest'];
-      /** Format: date-time */
-      hour_start: string;
-      /** Format: date-time */
-      hour_end: string;
-      leaf_count: number;
+      prev_root_hex: components['schemas']['HexDigest'] | null;
+      record_digest_hex: components['schemas']['HexDigest'];
       /** Format: date-time */
       committed_at: string;
-      /**
-       * @description How to verify: h = sha256(canonical JSON of leaf_payload); for each sibling, h = sha256(sibling || h) when
-       *     side is left, sha256(h || sibling) when right, over raw 32-byte digests (an odd node is paired with
-       *     itself); h must equal merkle_root_hex, which must equal the hour's commit in the ledger listing.
-       */
+      anchor: components['schemas']['LedgerAnchor'];
+      /** @description The hour's entry in the commit list. */
+      commit_url: string;
+      /** @description The verification steps in one paragraph. */
       verification: string;
+    };
+    LedgerProofNotFound: {
+      /** @constant */
+      error: 'not_found';
+      message: string;
+      /** Format: int64 */
+      prediction_id: number;
+      /**
+       * @description `unknown`: no such prediction; `pending`: its hour is not committed yet; `removed`: committed, but the row is no longer stored.
+       * @enum {string}
+       */
+      status: 'unknown' | 'pending' | 'removed';
+      /**
+       * Format: date-time
+       * @description The hour the prediction belongs to (null when unknown).
+       */
+      hour_start: string | null;
+      /**
+       * Format: date-time
+       * @description For `pending`: when the hour's commit is due at the latest when the service is up (hour end + grace
+       *     period + one scheduler period); in the past when the commit is overdue.
+       */
+      commit_expected_by: string | null;
     };
     /**
      * @description One wallet's lifetime record over the resolved launches (24 h horizon passed) it bought, the launch's creator
@@ -2839,8 +2934,15 @@ export interface components {
         model_version: string;
         /** Format: date-time */
         ledger_hour_start: string;
-        /** @description The prediction's hour is committed; a proof is available. */
+        /** @description The prediction is committed (in the hour `ledger_hour_start`); `proof_url` serves its proof. */
         committed: boolean;
+        /**
+         * Format: date-time
+         * @description When its hour was committed; null until then.
+         */
+        committed_at: string | null;
+        /** @description Path of its inclusion proof (`/api/ledger/proof/{prediction_id}`); null until committed. */
+        proof_url: string | null;
         did_graduate: boolean | null;
         /** Format: date-time */
         resolved_at: string | null;
@@ -3943,7 +4045,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4133,7 +4234,7 @@ export interface operations {
   getLedgerCommits: {
     parameters: {
       query?: {
-        /** @description Unix seconds; only commits whose hour starts at or after it. */
+        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. */
         since?: number;
         /** @description Maximum number of commits returned. */
         limit?: number;
@@ -4154,7 +4255,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
+      503: components['responses']['Unavailable'];
     };
   };
   getLedgerProof: {
@@ -4178,19 +4279,18 @@ export interface operations {
           'application/json': components['schemas']['LedgerProof'];
         };
       };
-      404: components['responses']['NotFound'];
-      /** @description The prediction exists but its hour is not committed yet. */
-      409: {
+      /** @description Unknown prediction, not committed yet, or no longer stored (`status` says which). */
+      404: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['LedgerProofNotFound'];
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
+      503: components['responses']['Unavailable'];
     };
   };
   getAlertsAudit: {
