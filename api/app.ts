@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import http, { type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { pinoHttp } from 'pino-http';
 import YAML from 'yaml';
 import { createLogThrottle } from '../platform/logger';
 import { accessApi } from './access';
@@ -9,7 +9,9 @@ import { accuracyApi } from './accuracy';
 import { buildApiAreas, type ApiAreaOverrides, type ApiContext } from './api-area';
 import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
+import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
+import type { AnsweredEarly } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { notImplemented } from './http/not-implemented';
@@ -43,24 +45,24 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   app.set('trust proxy', 'loopback');
 
   // Latency by route template (bounded labels: see route-label.ts); /api/live also feeds the /api/status window.
+  // The access log writes errors, slow requests and a sample at info (every request at debug): see access-log.ts.
+  const accessLog = createAccessLog(ctx.log, ctx.cfg.api.accessLog);
+  const answeredEarly: AnsweredEarly = (req, res, route, ms) => {
+    ctx.metrics.httpDuration.observe({ route, method: 'GET', status: String(res.statusCode) }, ms / 1000);
+    accessLog(req, res, ms, 'GET');
+  };
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const route = routeLabel(req, res);
-      ctx.metrics.httpDuration.observe({ route, method: requestMethod(req, res), status: String(res.statusCode) }, ms / 1000);
+      const method = requestMethod(req, res);
+      ctx.metrics.httpDuration.observe({ route, method, status: String(res.statusCode) }, ms / 1000);
       if (route === '/api/live') ctx.liveLatency.record(Date.now(), ms);
+      accessLog(req, res, ms, method);
     });
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      // A 503 is a dependency outage, logged once per cause by the error handler: its access line carries no stack.
-      customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : 'info'),
-      customErrorObject: (_req, res, _err, val) => (res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime } : val),
-    }),
-  );
   app.use(headAsGet);
 
   for (const pages of areas.pages) app.use(pages);
@@ -89,5 +91,8 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
       onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
     }),
   );
+  // A server made by `app.listen` first answers the fresh prepared public reads, before Express (public-reads.ts).
+  const listener = ctx.publicReads.before(app, answeredEarly);
+  app.listen = ((...args: Parameters<Server['listen']>) => http.createServer(listener).listen(...args)) as Express['listen'];
   return app;
 }

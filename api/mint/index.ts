@@ -20,6 +20,7 @@ export const mintApi = defineApiArea({
     predictionStore: createPredictionStore(ctx.db),
     statsStore: createStatsStore(ctx.db),
     now: ctx.now,
+    readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });
