@@ -14,6 +14,7 @@ import { refuseDeepJson } from './http/body-errors';
 import type { AnsweredEarly } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
+import { operationsWithoutInputs, skipWithoutInputs } from './http/no-input-operations';
 import { notImplemented } from './http/not-implemented';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
@@ -29,11 +30,14 @@ export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 /** Bodies are small JSON objects; anything larger is refused before parsing. */
 const BODY_LIMIT = '32kb';
 
-/** The validator's middlewares with `extra` placed right before its schema check (after it has matched the operation). */
-function beforeSchemaCheck(validator: RequestHandler[], extra: RequestHandler): RequestHandler[] {
+/**
+ * The validator's middlewares with `extra` placed right before its schema check (after it has matched the operation),
+ * and that check skipped for operations without inputs (no-input-operations.ts).
+ */
+function aroundSchemaCheck(validator: RequestHandler[], extra: RequestHandler, noInputs: Set<string>): RequestHandler[] {
   const at = validator.findIndex((m) => m.name === 'requestMiddleware');
   if (at < 0) throw new Error('express-openapi-validator: requestMiddleware not found; check strictNumbers against this version');
-  return [...validator.slice(0, at), extra, ...validator.slice(at)];
+  return [...validator.slice(0, at), extra, skipWithoutInputs(validator[at]!, noInputs), ...validator.slice(at + 1)];
 }
 
 /** The app: the fixed middleware every operation passes (metrics, logs, validation, the error handler) around the areas' parts. */
@@ -67,7 +71,9 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
 
   for (const pages of areas.pages) app.use(pages);
 
-  app.use(express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  // Only a request that carries a body is handed to the JSON parser (the parser's own test, without its call).
+  const json = express.json({ limit: BODY_LIMIT, verify: refuseDeepJson });
+  app.use((req, res, next) => (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? next() : json(req, res, next)));
   const validator = OpenApiValidator.middleware({
     apiSpec: API_SPEC_PATH,
     // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
@@ -77,7 +83,8 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
     validateSecurity: false,
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
-  app.use(beforeSchemaCheck(validator, strictNumbers(numericParameters(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'))))));
+  const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
+  app.use(aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec)));
 
   for (const guard of areas.guards) app.use(guard);
   for (const routes of areas.routes) app.use(routes);
