@@ -16,6 +16,7 @@ import { errorHandler } from './http/error-handler';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { operationsWithoutInputs, skipWithoutInputs } from './http/no-input-operations';
 import { notImplemented } from './http/not-implemented';
+import { routeByOperation } from './http/operation-routing';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
 import { marketApi } from './market';
@@ -87,7 +88,7 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   app.use(aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec)));
 
   for (const guard of areas.guards) app.use(guard);
-  for (const routes of areas.routes) app.use(routes);
+  app.use(routeByOperation(areas.routes));
 
   app.use(notImplemented);
   app.use(notFoundJson);
