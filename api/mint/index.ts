@@ -24,6 +24,7 @@ export const mintApi = defineApiArea({
     walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
     ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
+    readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });

@@ -1,40 +1,55 @@
 import { Router } from 'express';
 import type { StatsStore, PlatformStats } from '../../db/mint/stats-store';
+import { sendPreparedRead } from '../http/prepared-body';
+import { createPreparedRead } from '../http/prepared-read';
 import type { LiveSnapshotCache } from './live-snapshot-cache';
 
 /** Aggregates scan a day of facts, so they are cached for a few seconds per API process. */
 const CACHE_MS = 10_000;
 
-export function statsRoutes(d: { statsStore: StatsStore; cache: LiveSnapshotCache; walletsIndexed: () => Promise<number>; now: () => Date }): Router {
+const CACHE_CONTROL = 'public, max-age=10';
+
+export function statsRoutes(d: {
+  statsStore: StatsStore;
+  cache: LiveSnapshotCache;
+  walletsIndexed: () => Promise<number>;
+  now: () => Date;
+  readCacheTtlMs: number;
+}): Router {
   const r = Router();
   let cached: { at: number; stats: PlatformStats; wallets: number } | undefined;
-  r.get('/api/v1/stats', async (_req, res) => {
-    const now = d.now();
-    if (!cached || now.getTime() - cached.at > CACHE_MS) {
-      const [stats, wallets] = await Promise.all([d.statsStore.platform(now), d.walletsIndexed()]);
-      cached = { at: now.getTime(), stats, wallets };
-    }
-    const s = cached.stats;
-    const live = await d.cache.get();
-    res.set('Cache-Control', 'public, max-age=10').json({
-      generated_at: new Date(cached.at).toISOString(),
-      mints_tracked_live: live ? live.parsed().total_tracked : 0,
-      launches_24h: s.launches24h,
-      mayhem_excluded_24h: s.mayhem24h,
-      graduations_24h: s.graduations24h,
-      graduation_rate_24h: s.launches24h > 0 ? Math.min(1, s.graduations24h / s.launches24h) : null,
-      trades_24h: s.trades24h,
-      predictions_logged_total: s.predictionsTotal,
-      predictions_24h: s.predictions24h,
-      // The signal feed is not live yet: nothing has been produced.
-      signals_24h: { ACT: 0, WATCH: 0, SCOUT: 0 },
-      wallets_indexed: cached.wallets,
-      ingest: {
-        last_event_at: s.lastEventAt ? s.lastEventAt.toISOString() : null,
-        lag_s: s.lastEventAt ? Math.max(0, (now.getTime() - s.lastEventAt.getTime()) / 1000) : null,
-        gaps_24h: s.gaps24h,
-      },
-    });
-  });
+  // Keyed (the access guard runs first), so always through the app; the body is built once per `readCacheTtlMs`.
+  const stats = createPreparedRead(
+    async () => {
+      const now = d.now();
+      if (!cached || now.getTime() - cached.at > CACHE_MS) {
+        const [stats, wallets] = await Promise.all([d.statsStore.platform(now), d.walletsIndexed()]);
+        cached = { at: now.getTime(), stats, wallets };
+      }
+      const s = cached.stats;
+      const live = await d.cache.get();
+      return {
+        generated_at: new Date(cached.at).toISOString(),
+        mints_tracked_live: live ? live.parsed().total_tracked : 0,
+        launches_24h: s.launches24h,
+        mayhem_excluded_24h: s.mayhem24h,
+        graduations_24h: s.graduations24h,
+        graduation_rate_24h: s.launches24h > 0 ? Math.min(1, s.graduations24h / s.launches24h) : null,
+        trades_24h: s.trades24h,
+        predictions_logged_total: s.predictionsTotal,
+        predictions_24h: s.predictions24h,
+        // The signal feed is not live yet: nothing has been produced.
+        signals_24h: { ACT: 0, WATCH: 0, SCOUT: 0 },
+        wallets_indexed: cached.wallets,
+        ingest: {
+          last_event_at: s.lastEventAt ? s.lastEventAt.toISOString() : null,
+          lag_s: s.lastEventAt ? Math.max(0, (now.getTime() - s.lastEventAt.getTime()) / 1000) : null,
+          gaps_24h: s.gaps24h,
+        },
+      };
+    },
+    { ttlMs: d.readCacheTtlMs },
+  );
+  r.get('/api/v1/stats', async (req, res) => sendPreparedRead(req, res, await stats.get(), CACHE_CONTROL));
   return r;
 }

@@ -41,6 +41,8 @@ export const opsApi = defineApiArea({
       /** The models being published now, by `<predictor>@<age>`. */
       modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
       now: ctx.now,
+      readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
+      publicReads: ctx.publicReads,
     };
   },
   parts: (d) => ({

@@ -10,7 +10,7 @@ type Frame = CpuProfile['nodes'][number]['callFrame'];
  */
 const CONCERNS: [string, (f: Frame) => boolean][] = [
   ['validator: route lookup (lookupRoute)', (f) => f.functionName === 'lookupRoute'],
-  ['access log (pino-http, pino, redaction, write)', (f) => /\/(pino-http|pino|sonic-boom|@pinojs|pino-std-serializers)\//.test(f.url)],
+  ['access log (pino-http, pino, redaction, write)', (f) => /\/(pino-http|pino|sonic-boom|@pinojs|pino-std-serializers)\/|api\/http\/access-log/.test(f.url)],
   ['metrics (prom-client)', (f) => f.url.includes('/prom-client/')],
   ['error answers (HttpError, error handler)', (f) => f.functionName === 'HttpError' || /api\/http\/(error-handler|validation-detail)/.test(f.url)],
   ['validator: request check', (f) => /openapi\.request\.validator|req\.parameter\.mutator|\/ajv\//.test(f.url)],
