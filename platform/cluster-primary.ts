@@ -41,6 +41,9 @@ export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<
   const fork = (i: number) => {
     const slot = slots[i]!;
     slot.timer = undefined;
+    // The kernel hands each connection to a process that accepts it (SCHED_NONE), not the primary: with round robin
+    // the primary passes accepted sockets over IPC, and those it passed to a process killed that instant hung.
+    cluster.schedulingPolicy = cluster.SCHED_NONE;
     const worker = cluster.fork();
     slot.worker = worker;
     slot.upSince = Date.now();
