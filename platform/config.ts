@@ -10,6 +10,7 @@ import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
 import { platformSettings } from './settings/platform-settings';
+import { signalsSettings } from './settings/signals-settings';
 import { walletsSettings } from './settings/wallets-settings';
 
 /** Every area's settings (platform/settings/<area>-settings.ts); a new area adds its own here. */
@@ -25,6 +26,7 @@ const SETTINGS = [
   billingSettings,
   messagingSettings,
   walletsSettings,
+  signalsSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
