@@ -18,10 +18,11 @@ import { numericParameters, strictNumbers } from './http/strict-numbers';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { signalsApi } from './signals';
 import { walletsApi } from './wallets';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

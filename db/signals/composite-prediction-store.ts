@@ -44,6 +44,14 @@ export type CompositePredictionRow = {
   marketCapUsd: number;
   tier: Tier;
   gp60: number | null;
+  gp30: number | null;
+  tierRulesVersion: string;
+  compositeVersion: number;
+  thresholdQuantile: number;
+  thresholdSamples: number;
+  priceAtCrossSol: number;
+  solUsdAtCross: number;
+  labelVersion: string | null;
   leafVersion: number;
   resolvesAt: Date;
   didGraduate: boolean | null;
@@ -84,6 +92,14 @@ const toRow = (r: any): CompositePredictionRow => ({
   marketCapUsd: r.mc_at_cross_usd,
   tier: r.tier,
   gp60: r.gp_60,
+  gp30: r.gp_30,
+  tierRulesVersion: r.tier_rules_version,
+  compositeVersion: r.composite_version,
+  thresholdQuantile: r.threshold_quantile,
+  thresholdSamples: Number(r.threshold_samples),
+  priceAtCrossSol: r.price_at_cross_sol,
+  solUsdAtCross: r.sol_usd_at_cross,
+  labelVersion: r.label_version,
   leafVersion: r.leaf_version,
   resolvesAt: r.resolves_at,
   didGraduate: r.did_graduate,
