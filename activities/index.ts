@@ -5,6 +5,7 @@ import { billingActivities } from './billing';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
+import { signalsActivities } from './signals';
 import { walletsActivities } from './wallets';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
@@ -16,6 +17,7 @@ export const ACTIVITY_AREAS = [
   accessActivities,
   billingActivities,
   walletsActivities,
+  signalsActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

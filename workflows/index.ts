@@ -6,3 +6,4 @@ export * from './accuracy';
 export * from './access';
 export * from './billing';
 export * from './wallets';
+export * from './signals';

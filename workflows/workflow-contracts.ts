@@ -5,6 +5,7 @@ import { ACCURACY_CONTRACTS } from './accuracy/accuracy-contracts';
 import { ACCESS_CONTRACTS } from './access/access-contracts';
 import { BILLING_CONTRACTS } from './billing/billing-contracts';
 import { WALLETS_CONTRACTS } from './wallets/wallets-contracts';
+import { SIGNALS_CONTRACTS } from './signals/signals-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -16,4 +17,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...ACCESS_CONTRACTS,
   ...BILLING_CONTRACTS,
   ...WALLETS_CONTRACTS,
+  ...SIGNALS_CONTRACTS,
 ];
