@@ -15,7 +15,11 @@ export type Delivery = { predictionId: number; tier: Tier; gp60: number | null; 
  * the advisory lock, inserts the signal with cursor = greatest(max + 1, now in µs). The lock is released after the
  * commit is visible, so cursor order is commit order and `cursor > since` never skips a later commit.
  */
-export function createSignalStore(db: Knex) {
+export function createSignalStore(
+  db: Knex,
+  /** Test seams that widen the race: a pause before the cursor lock and one after the insert, before commit. */
+  o: { beforeCursor?: () => Promise<void>; beforeCommit?: () => Promise<void> } = {},
+) {
   return {
     /** Delivers once: null when the prediction was tiered already (another process, a retry). */
     async deliver(d: Delivery): Promise<{ id: number; cursor: number } | null> {
@@ -31,6 +35,7 @@ export function createSignalStore(db: Knex) {
           payload: JSON.stringify({ prediction_id: d.predictionId, signal: d.body }),
           created_at: d.tieredAt,
         });
+        await o.beforeCursor?.();
         await trx.raw('SELECT pg_advisory_xact_lock(?)', [SIGNAL_CURSOR_LOCK]);
         const r = await trx.raw(
           `INSERT INTO signals (prediction_id, tier, payload, delivered_at, cursor)
@@ -39,6 +44,7 @@ export function createSignalStore(db: Knex) {
            RETURNING id, cursor`,
           [d.predictionId, d.tier, JSON.stringify(d.body)],
         );
+        await o.beforeCommit?.();
         return { id: Number(r.rows[0].id), cursor: Number(r.rows[0].cursor) };
       });
     },
