@@ -11,6 +11,8 @@ export const ingestSettings = defineSettings(
     SIMULATOR_SEED: z.coerce.number().int().default(42),
     SIMULATOR_LAUNCHES_PER_S: z.coerce.number().min(0.001).max(50).default(0.3),
     SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+    /** Give the simulator's smart wallets a wallet-index record at start, so composite signals cross on a fresh demo. */
+    SIMULATOR_SEED_SMART_WALLETS: z.enum(['true', 'false']).default('true'),
     SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
     SOLANA_WS_URL: z.string().url().default('wss://api.mainnet-beta.solana.com'),
     PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
@@ -22,7 +24,12 @@ export const ingestSettings = defineSettings(
       feeds: csv(e.INGEST_FEEDS),
       replayFile: e.REPLAY_FILE,
       replaySpeed: e.REPLAY_SPEED,
-      simulator: { seed: e.SIMULATOR_SEED, launchesPerS: e.SIMULATOR_LAUNCHES_PER_S, graduationShare: e.SIMULATOR_GRADUATION_SHARE },
+      simulator: {
+        seed: e.SIMULATOR_SEED,
+        launchesPerS: e.SIMULATOR_LAUNCHES_PER_S,
+        graduationShare: e.SIMULATOR_GRADUATION_SHARE,
+        seedSmartWallets: e.SIMULATOR_SEED_SMART_WALLETS === 'true',
+      },
       solanaRpcUrl: e.SOLANA_RPC_URL,
       solanaWsUrl: e.SOLANA_WS_URL,
       pumpPortalWsUrl: e.PUMPPORTAL_WS_URL,

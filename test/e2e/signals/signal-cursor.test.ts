@@ -16,7 +16,7 @@ const { t, api } = useApi();
 const WRITERS = 4;
 const PER_WRITER = 30;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const jitter = (max: number) => sleep(Math.floor(Math.random() * max));
 
 describe('GET /api/v1/signals cursor', () => {
