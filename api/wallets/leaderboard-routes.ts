@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { WalletReadStore } from '../../db/wallets/wallet-read-store';
 import { canonicalLeaderboardKind, DEFAULT_MIN_TOTAL, type LeaderboardKind, type RankedWallet } from '../../domain/wallets/leaderboards';
-import type { SmartScoreVersion } from '../../domain/wallets/smart-score';
+import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smart-score';
 import type { WalletRecord } from '../../domain/wallets/wallet-record';
 import { leaderboardView } from '../../domain/wallets/wallet-views';
 import type { ReadCache } from './read-cache';
@@ -12,6 +12,7 @@ const MAX_LIMIT = 200;
 export type LeaderboardRouteDeps = {
   walletReadStore: WalletReadStore;
   scoreVersion: () => Promise<SmartScoreVersion>;
+  smartCriteria: SmartCriteria;
   leaderboardCache: ReadCache<{ record: WalletRecord; score: number }[]>;
 };
 
@@ -32,7 +33,7 @@ export function leaderboardRoutes(d: LeaderboardRouteDeps): Router {
       d.walletReadStore.leaderboard(kind, minTotal, MAX_LIMIT, smart),
     );
     const ranked: RankedWallet<WalletRecord>[] = value.slice(0, limit).map((w, i) => ({ rank: i + 1, score: w.score, record: w.record }));
-    res.set('Cache-Control', 'no-store').json(leaderboardView(kind, ranked, { minTotal, generatedAt: new Date(at), smart }));
+    res.set('Cache-Control', 'no-store').json(leaderboardView(kind, ranked, { minTotal, generatedAt: new Date(at), smart, criteria: d.smartCriteria }));
   });
   return r;
 }

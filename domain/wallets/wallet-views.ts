@@ -114,7 +114,7 @@ export function walletVerificationView(r: WalletRecord, verifiedAt: Date) {
 export function leaderboardView(
   kind: LeaderboardKind,
   ranked: readonly RankedWallet<WalletRecord>[],
-  o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion },
+  o: { minTotal?: number; generatedAt: Date; smart?: SmartScoreVersion; criteria?: SmartCriteria },
 ) {
   const smart = o.smart ?? CURRENT_SMART_SCORE_VERSION;
   const d = leaderboardDefinition(kind, smart);
@@ -130,7 +130,7 @@ export function leaderboardView(
         rank,
         wallet_prefix: redactWallet(r.wallet),
         score,
-        smart_score: publishedSmartScore(r, smart),
+        smart_score: publishedSmartScore(r, smart, o.criteria ?? DEFAULT_SMART_CRITERIA),
         total: r.total,
         graduations: r.graduated,
         runners: r.ran,

@@ -1,0 +1,102 @@
+import { walletRebuildProgressQuery, type WalletRebuildProgress } from '../../../workflows/wallets/wallet-rebuild-contract';
+import { startWalletRebuild } from '../../../workflows/wallets/wallet-rebuild-starter';
+import { toWalletRecord } from '../../../db/wallets/wallet-read-store';
+import { issueTestKey } from '../../support/access-keys';
+import { call, startApi } from '../../support/api-harness';
+import { expectConforms } from '../../support/contract';
+import { createTestDatabase } from '../../support/test-db';
+import { buildWalletHistory } from '../../support/wallet-history';
+import { startWorker } from '../../support/worker-harness';
+
+/**
+ * The rebuild on the real Temporal test server: a resolved simulated market, one mint's label repaired in
+ * mint_outcomes behind the index's back, then a rebuild that publishes a new scoring version (smart-v2, other
+ * priors) in small batches across continue-as-new. The rebuilt records equal the live ones with the repaired label's
+ * buyers moved (nothing counted twice), the API keeps answering while it runs, its progress is a query and a memo,
+ * and afterwards the API scores with smart-v2 and says so.
+ */
+const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let w: Awaited<ReturnType<typeof startWorker>>;
+let api: Awaited<ReturnType<typeof startApi>>;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  w = await startWorker(t.db, { now: () => now });
+  api = await startApi(t.db, { now: () => now, env: { WALLETS_READ_CACHE_MS: '0' } });
+});
+afterAll(async () => {
+  await api.close();
+  await w.stop();
+  await t.drop();
+});
+
+const records = async () => (await t.db('wallet_records').orderBy('wallet')).map(toWalletRecord);
+
+it('rebuilds the index from the trades with a repaired label and a new scoring version, without stopping the API', async () => {
+  const history = await buildWalletHistory(t.db, { now, seed: 41, minutes: 12, horizonMin: 5 });
+  const before = await records();
+  expect(before.length).toBeGreaterThan(100);
+
+  // A mid re-labelled rugged in mint_outcomes only: the live index still counts it as applied, a rebuild reads it anew.
+  const mid = await t
+    .db('mint_outcomes')
+    .whereIn(
+      'mint',
+      history.resolved.map((c) => c.mint),
+    )
+    .where({ graduated: false, rugged: false })
+    .orderBy('mint')
+    .first();
+  await t.db('mint_outcomes').where({ mint: mid.mint }).update({ rugged: true });
+  const buyers = new Map((await t.db('wallet_mint_contributions').where({ mint: mid.mint })).map((r) => [r.wallet as string, r.fast_snipe as boolean]));
+  expect(buyers.size).toBeGreaterThan(0);
+
+  const v2 = { id: 'smart-v2', priorGraduationRate: 0.02, priorRugRate: 0.3, priorStrength: 10 };
+  const handle = await startWalletRebuild(w.client, w.taskQueue, {
+    rebuildId: 'repair-and-v2',
+    scoreVersion: v2,
+    batchMints: 25,
+    defaultHorizonS: 300,
+    batchesPerRun: 3,
+  });
+  // The API keeps serving the live index (here as soon as the rebuild starts; the swap is one short transaction).
+  const probe = before[0]!;
+  const during = await call(`${api.url}/api/wallet/${probe.wallet.slice(0, 12)}`);
+  expect(during.status).toBe(200);
+  expectConforms('get', '/api/wallet/{short}', 200, during.body);
+
+  const done: WalletRebuildProgress = await handle.result();
+  expect(done).toMatchObject({ phase: 'done', scoreVersion: 'smart-v2', mintsDone: done.totalMints, wallets: before.length });
+  expect(done.totalMints).toBe(history.resolved.length);
+  expect(done.batches).toBeGreaterThanOrEqual(Math.ceil(history.resolved.length / 25));
+  expect(done.runs).toBeGreaterThan(1); // continued as new, progress carried
+  const last = w.client.workflow.getHandle(handle.workflowId);
+  expect(await last.query(walletRebuildProgressQuery)).toEqual(done);
+  const memo = (await last.describe()).memo as { progress: { phase: string; mints: string } };
+  expect(memo.progress).toMatchObject({ phase: 'done', mints: `${done.totalMints} / ${done.totalMints}` });
+
+  const after = await records();
+  expect(after.map((r) => r.wallet)).toEqual(before.map((r) => r.wallet));
+  after.forEach((a, i) => {
+    const b = before[i]!;
+    const moved = buyers.has(b.wallet) ? 1 : 0;
+    const snipe = buyers.get(b.wallet) ? 1 : 0;
+    expect(a).toEqual({ ...b, mid: b.mid - moved, rugged: b.rugged + moved, snipedRugged: b.snipedRugged + snipe });
+  });
+
+  // The API publishes smart-v2: (g − r + k·(p_g − p_r)) / (n + k) with k = 10, p_g = 0.02, p_r = 0.3.
+  const state = await t.db('wallet_index_state').first();
+  expect(state.score_version).toBe('smart-v2');
+  const lb = await call(`${api.url}/api/v1/wallets/leaderboard?kind=smart&min_total=1&limit=20`, { headers: (await issueTestKey(t.db, 'pro')).bearer });
+  expect(lb.status).toBe(200);
+  expectConforms('get', '/api/v1/wallets/leaderboard', 200, lb.body);
+  expect(lb.body.score_version).toBe('smart-v2');
+  const byPrefix = new Map(after.map((r) => [r.wallet.slice(0, 12), r]));
+  for (const e of lb.body.wallets) {
+    const r = byPrefix.get(e.wallet_prefix)!;
+    expect(e.score).toBeCloseTo((r.graduated - r.rugged + 10 * (0.02 - 0.3)) / (r.total + 10), 12);
+  }
+  const ranks = await t.db('wallet_rank_snapshots').where({ score_version: 'smart-v2' }).first();
+  expect(ranks).toBeDefined();
+}, 300_000);
