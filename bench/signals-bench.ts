@@ -144,6 +144,13 @@ async function latencyAndPolls() {
   }
   const tiers = Object.fromEntries(['ACT', 'WATCH', 'SCOUT'].map((t) => [t, rows.filter((r) => r.tier === t).length]));
   const cursor = Number((await db('signals').max('cursor as c').first())?.c ?? 0);
+  const crosses = Number((await db('composite_predictions').count('* as n').first())?.n ?? 0);
+  const withheld = Number((await db('composite_withheld').count('* as n').first())?.n ?? 0);
+  const state = await db('composite_threshold_state').first();
+  const threshold = state ? RollingThreshold.deserialize(state.state).threshold(Date.now()) : null;
+  const smartMints = Number(
+    (await db.raw(`SELECT count(DISTINCT t.mint) AS n FROM trades t JOIN wallet_records w ON w.wallet = t.trader WHERE t.is_buy`)).rows[0].n,
+  );
   await db.destroy();
 
   // 2. Poll cost: 200 pollers, each once a second with its latest cursor.
@@ -167,7 +174,19 @@ async function latencyAndPolls() {
     atCross,
     waited,
     refreshMs,
-    poll: { rps: Math.round(latencies.length / spanS), p50: pct(latencies, 50), p99: pct(latencies, 99), non200: polled.length - latencies.length },
+    crosses,
+    withheld,
+    threshold,
+    smartMints,
+    mints: created.size,
+    poll: {
+      rps: Math.round(latencies.length / spanS),
+      p50: pct(latencies, 50),
+      p99: pct(latencies, 99),
+      outcomes: Object.entries(polled.reduce<Record<string, number>>((a, x) => ({ ...a, [String(x.outcome)]: (a[String(x.outcome)] ?? 0) + 1 }), {}))
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' '),
+    },
     max,
   };
 }
@@ -202,12 +221,15 @@ async function main() {
   const r = await latencyAndPolls();
   const f = (x: number) => (Number.isFinite(x) ? String(Math.round(x)) : 'n/a');
   console.log(`\nbench:signals — ${machineLine()}, ${DURATION_S}s at ${LAUNCHES_PER_S} launches/s, refresh every 2 s, poll every 100 ms`);
-  console.log(`signals: ${r.signals} delivered (${JSON.stringify(r.tiers)}), ${r.seen} seen by the poller`);
+  console.log(
+    `${r.mints} launches, ${r.smartMints} bought by a smart wallet; ${r.crosses} crosses (${r.withheld} withheld), ${r.signals} signals delivered ${JSON.stringify(r.tiers)}, ${r.seen} seen by the poller; ` +
+      `threshold ${r.threshold?.value?.toFixed(3)} (${r.threshold?.kind}, q ${r.threshold?.quantile}, ${r.threshold?.samples} samples)`,
+  );
   console.log('| lateness | n | p50 ms | p99 ms |\n|---|---|---|---|');
   console.log(`| cross trade → in /api/v1/signals (tier known at the cross) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`);
   console.log(`| 60 s score logged → in /api/v1/signals (cross waited for it) | ${r.waited.length} | ${f(pct(r.waited, 50))} | ${f(pct(r.waited, 99))} |`);
   console.log(`| live refresh (evaluation included) | ${r.refreshMs.length} | ${f(pct(r.refreshMs, 50))} | ${f(pct(r.refreshMs, 99))} |`);
-  console.log(`poll cost, 200 pollers × 1/s: ${r.poll.rps} req/s answered, p50 ${f(r.poll.p50)} ms, p99 ${f(r.poll.p99)} ms, ${r.poll.non200} not 200`);
+  console.log(`poll cost, 200 pollers × 1/s: ${r.poll.rps} req/s answered, p50 ${f(r.poll.p50)} ms, p99 ${f(r.poll.p99)} ms (${r.poll.outcomes})`);
   console.log(`poll capacity, one API process, 16 connections: ${r.max.rps} req/s, p50 ${r.max.p50} ms, p99 ${r.max.p99} ms (${r.max.status})`);
   console.log(
     `threshold after 24 simulated hours: ${(mem.samples / 1e6).toFixed(1)}M samples, ${mem.size.buckets} buckets / ${mem.size.bins} bins, ` +
