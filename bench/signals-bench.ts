@@ -164,7 +164,10 @@ async function latencyAndPolls() {
   const polled = load.samples.filter((s) => s.sentAt >= from + 2000);
   const latencies = polled.filter((s) => s.outcome === 200).map((s) => s.doneAt - s.sentAt);
   const spanS = (Math.max(...polled.map((s) => s.sentAt)) - Math.min(...polled.map((s) => s.sentAt))) / 1000;
+  // Let the backlog of the open-loop run drain before the closed-loop measures.
+  await sleep(10_000);
   const max = await measure(`${api.base}/api/v1/signals?since=${cursor}`, { connections: 16, durationS: 8, headers });
+  const floor = await measure(`${api.base}/api/health`, { connections: 16, durationS: 8 });
   await api.stop();
   await bench.stop();
   return {
@@ -188,6 +191,7 @@ async function latencyAndPolls() {
         .join(' '),
     },
     max,
+    floor,
   };
 }
 
@@ -231,6 +235,7 @@ async function main() {
   console.log(`| live refresh (evaluation included) | ${r.refreshMs.length} | ${f(pct(r.refreshMs, 50))} | ${f(pct(r.refreshMs, 99))} |`);
   console.log(`poll cost, 200 pollers × 1/s: ${r.poll.rps} req/s answered, p50 ${f(r.poll.p50)} ms, p99 ${f(r.poll.p99)} ms (${r.poll.outcomes})`);
   console.log(`poll capacity, one API process, 16 connections: ${r.max.rps} req/s, p50 ${r.max.p50} ms, p99 ${r.max.p99} ms (${r.max.status})`);
+  console.log(`the machine's floor, /api/health, 16 connections: ${r.floor.rps} req/s, p50 ${r.floor.p50} ms, p99 ${r.floor.p99} ms (${r.floor.status})`);
   console.log(
     `threshold after 24 simulated hours: ${(mem.samples / 1e6).toFixed(1)}M samples, ${mem.size.buckets} buckets / ${mem.size.bins} bins, ` +
       `heap ${mem.gcExposed ? `${(mem.heap / 2 ** 20).toFixed(2)} MiB` : 'n/a (run with --expose-gc)'}, state JSON ${(mem.json / 1024).toFixed(0)} KiB, ` +
