@@ -109,7 +109,8 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     await pipeline.handle(events);
     await pipeline.handle(events); // a second feed delivering the same events
     const state = await waitResult(mint);
-    await w.maybeRecordHistory(mintWorkflowId(mint), 'mint-not-graduated');
+    // Recorded under a new name since the wallet index step: mint-not-graduated.json is the history from before it.
+    await w.maybeRecordHistory(mintWorkflowId(mint), 'mint-not-graduated-wallet-index');
     expect(state.scores.map((s) => [s.bucket, s.status])).toEqual([
       [30, 'scored'],
       [60, 'scored'],
@@ -120,6 +121,11 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     expect(rows.map((r) => r.age_bucket)).toEqual([30, 60]);
     for (const r of rows) expect(r.grad_prob).toBeGreaterThan(0);
     expect(await t.db('trades').where({ mint }).count('* as n').first()).toEqual({ n: 2 });
+    // The resolution step applied the mint to its two buyers' wallet records, once.
+    const buyers = events.slice(1).map((e) => (e as TradeEvent).trader);
+    const wallets = await t.db('wallet_records').whereIn('wallet', buyers).orderBy('wallet');
+    expect(wallets.map((x) => [x.wallet, x.total, x.mid, x.graduated, x.rugged])).toEqual([...buyers].sort().map((b) => [b, 1, 1, 0, 0]));
+    expect(await t.db('wallet_index_mints').where({ mint }).first()).toMatchObject({ buyers: 2, graduated: false });
 
     const r = await call(`${api.url}/api/predictions/by_mint/${mint}`);
     expect(r.status).toBe(200);

@@ -1,3 +1,4 @@
+import { WALLET_RANKS_WORKFLOW } from '../../../workflows/wallets/wallet-ranks-contract';
 import { walletRebuildProgressQuery, type WalletRebuildProgress } from '../../../workflows/wallets/wallet-rebuild-contract';
 import { startWalletRebuild } from '../../../workflows/wallets/wallet-rebuild-starter';
 import { toWalletRecord } from '../../../db/wallets/wallet-read-store';
@@ -34,7 +35,7 @@ afterAll(async () => {
 const records = async () => (await t.db('wallet_records').orderBy('wallet')).map(toWalletRecord);
 
 it('rebuilds the index from the trades with a repaired label and a new scoring version, without stopping the API', async () => {
-  const history = await buildWalletHistory(t.db, { now, seed: 41, minutes: 12, horizonMin: 5 });
+  const history = await buildWalletHistory(t.db, { now, seed: 41, minutes: 20, horizonMin: 5 });
   const before = await records();
   expect(before.length).toBeGreaterThan(100);
 
@@ -99,4 +100,25 @@ it('rebuilds the index from the trades with a repaired label and a new scoring v
   }
   const ranks = await t.db('wallet_rank_snapshots').where({ score_version: 'smart-v2' }).first();
   expect(ranks).toBeDefined();
+  await w.maybeRecordHistory(handle.workflowId, 'wallet-index-rebuild-first-run', handle.firstExecutionRunId);
+  await w.maybeRecordHistory(handle.workflowId, 'wallet-index-rebuild-last-run');
 }, 300_000);
+
+it('refreshes the rank snapshot of the published version: rank and percentile on a wallet record', async () => {
+  const all = await records();
+  const ranked = all.filter((r) => r.total >= 8);
+  expect(ranked.length).toBeGreaterThan(0);
+  const workflowId = `wallet-ranks-test-${Date.now()}`;
+  const r = await w.client.workflow.execute(WALLET_RANKS_WORKFLOW, { taskQueue: w.taskQueue, workflowId, args: [] });
+  expect(r).toMatchObject({ scoreVersion: 'smart-v2', ranked: ranked.length });
+  await w.maybeRecordHistory(workflowId, 'wallet-ranks');
+
+  // Rank = 1 + ranked wallets strictly ahead in the smart order (score, then sample size); percentile from it.
+  const v2 = (x: { graduated: number; rugged: number; total: number }) => (x.graduated - x.rugged + 10 * (0.02 - 0.3)) / (x.total + 10);
+  const w0 = ranked[0]!;
+  const ahead = ranked.filter((x) => v2(x) > v2(w0) || (v2(x) === v2(w0) && x.total > w0.total)).length;
+  const body = (await call(`${api.url}/api/v1/wallet/${w0.wallet}`, { headers: (await issueTestKey(t.db, 'pro')).bearer })).body;
+  expectConforms('get', '/api/v1/wallet/{address}', 200, body);
+  expect(body).toMatchObject({ smart_score_version: 'smart-v2', wallets: [{ wallet: w0.wallet, rank: ahead + 1 }] });
+  expect(body.wallets[0].smart_score).toBeCloseTo(v2(w0), 12);
+}, 120_000);
