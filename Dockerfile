@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# patches/ (patch-package, run by postinstall): express-openapi-validator's route matchers compiled once.
+COPY patches ./patches
 # `npm install` rather than `npm ci`: the lock omits other platforms' optional binaries, which npm 11's ci rejects.
 RUN npm install --no-audit --no-fund
 COPY . .

@@ -113,6 +113,16 @@ module.exports = tseslint.config(
   layer(['workers/**/*.ts'], 'workers/ compose activity areas; the API and ingest are other processes.', {
     folders: folders('api', 'ingest'),
   }),
+  layer(['web/**/*.ts'], 'web/ is the dashboard’s browser code: it reaches the API over HTTP, through the typed client (clients/api) only.', {
+    folders: folders('db', 'activities', 'workflows', 'workers', 'ingest', 'models', 'platform', 'domain', 'scripts', 'bench', 'test'),
+    packages: [...nodeBuiltins, 'knex', 'pg', 'express', 'pino', ...TEMPORAL],
+    patterns: [
+      {
+        regex: String.raw`(^|/)clients/(?!api/)|(^|\.\./)api(/|$)`,
+        message: 'web/ may use the typed client of this API only, never the server’s code.',
+      },
+    ],
+  }),
   layer(
     ['workflows/**/*-starter.ts'],
     'A starter starts its workflow from any process: the Temporal client and contracts only, never stores or workflow code.',

@@ -2,11 +2,13 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
+import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
 import { signalsActivities } from './signals';
 import { walletsActivities } from './wallets';
+import { perpsActivities } from './perps';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
 export const ACTIVITY_AREAS = [
@@ -18,6 +20,8 @@ export const ACTIVITY_AREAS = [
   billingActivities,
   walletsActivities,
   signalsActivities,
+  perpsActivities,
+  ledgerActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

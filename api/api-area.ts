@@ -7,6 +7,7 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { createDependencyProbe, type DependencyProbe } from './http/dependency-probe';
+import { createPublicReads, type PublicReads } from './http/public-reads';
 
 /** Temporal as the API reaches it: commands that run as workflows, and whether the service answers (for /api/health). */
 export type ApiTemporal = { client: Client; taskQueue: string; probe: DependencyProbe };
@@ -24,6 +25,8 @@ export type ApiContext = {
   temporal: ApiTemporal | undefined;
   /** Latencies of /api/live in this process, recorded by the app and reported by /api/status. */
   liveLatency: LatencyWindow;
+  /** The public reads answered from memory before the app (api/http/public-reads.ts); routes register theirs. */
+  publicReads: PublicReads;
 };
 
 export function createApiContext(o: {
@@ -50,6 +53,7 @@ export function createApiContext(o: {
     version: o.version,
     temporal,
     liveLatency: new LatencyWindow(5 * 60_000),
+    publicReads: createPublicReads(),
   };
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import http, { type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { pinoHttp } from 'pino-http';
 import YAML from 'yaml';
 import { createLogThrottle } from '../platform/logger';
 import { accessApi } from './access';
@@ -9,31 +9,41 @@ import { accuracyApi } from './accuracy';
 import { buildApiAreas, type ApiAreaOverrides, type ApiContext } from './api-area';
 import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
+import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
+import type { AnsweredEarly } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
+import { operationsWithoutInputs, skipWithoutInputs } from './http/no-input-operations';
 import { notImplemented } from './http/not-implemented';
+import { routeByOperation } from './http/operation-routing';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
+import { ledgerApi } from './ledger';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { perpsApi } from './perps';
 import { signalsApi } from './signals';
 import { walletsApi } from './wallets';
+import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi] as const;
+export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi, ledgerApi, perpsApi, webApi] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 
 /** Bodies are small JSON objects; anything larger is refused before parsing. */
 const BODY_LIMIT = '32kb';
 
-/** The validator's middlewares with `extra` placed right before its schema check (after it has matched the operation). */
-function beforeSchemaCheck(validator: RequestHandler[], extra: RequestHandler): RequestHandler[] {
+/**
+ * The validator's middlewares with `extra` placed right before its schema check (after it has matched the operation),
+ * and that check skipped for operations without inputs (no-input-operations.ts).
+ */
+function aroundSchemaCheck(validator: RequestHandler[], extra: RequestHandler, noInputs: Set<string>): RequestHandler[] {
   const at = validator.findIndex((m) => m.name === 'requestMiddleware');
   if (at < 0) throw new Error('express-openapi-validator: requestMiddleware not found; check strictNumbers against this version');
-  return [...validator.slice(0, at), extra, ...validator.slice(at)];
+  return [...validator.slice(0, at), extra, skipWithoutInputs(validator[at]!, noInputs), ...validator.slice(at + 1)];
 }
 
 /** The app: the fixed middleware every operation passes (metrics, logs, validation, the error handler) around the areas' parts. */
@@ -45,29 +55,31 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   app.set('trust proxy', 'loopback');
 
   // Latency by route template (bounded labels: see route-label.ts); /api/live also feeds the /api/status window.
+  // The access log writes errors, slow requests and a sample at info (every request at debug): see access-log.ts.
+  const accessLog = createAccessLog(ctx.log, ctx.cfg.api.accessLog);
+  const answeredEarly: AnsweredEarly = (req, res, route, ms) => {
+    ctx.metrics.httpDuration.observe({ route, method: 'GET', status: String(res.statusCode) }, ms / 1000);
+    accessLog(req, res, ms, 'GET');
+  };
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const route = routeLabel(req, res);
-      ctx.metrics.httpDuration.observe({ route, method: requestMethod(req, res), status: String(res.statusCode) }, ms / 1000);
+      const method = requestMethod(req, res);
+      ctx.metrics.httpDuration.observe({ route, method, status: String(res.statusCode) }, ms / 1000);
       if (route === '/api/live') ctx.liveLatency.record(Date.now(), ms);
+      accessLog(req, res, ms, method);
     });
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      // A 503 is a dependency outage, logged once per cause by the error handler: its access line carries no stack.
-      customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : 'info'),
-      customErrorObject: (_req, res, _err, val) => (res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime } : val),
-    }),
-  );
   app.use(headAsGet);
 
   for (const pages of areas.pages) app.use(pages);
 
-  app.use(express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  // Only a request that carries a body is handed to the JSON parser (the parser's own test, without its call).
+  const json = express.json({ limit: BODY_LIMIT, verify: refuseDeepJson });
+  app.use((req, res, next) => (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? next() : json(req, res, next)));
   const validator = OpenApiValidator.middleware({
     apiSpec: API_SPEC_PATH,
     // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
@@ -77,10 +89,11 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
     validateSecurity: false,
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
-  app.use(beforeSchemaCheck(validator, strictNumbers(numericParameters(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'))))));
+  const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
+  app.use(aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec)));
 
   for (const guard of areas.guards) app.use(guard);
-  for (const routes of areas.routes) app.use(routes);
+  app.use(routeByOperation(areas.routes));
 
   app.use(notImplemented);
   app.use(notFoundJson);
@@ -91,5 +104,8 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
       onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
     }),
   );
+  // A server made by `app.listen` first answers the fresh prepared public reads, before Express (public-reads.ts).
+  const listener = ctx.publicReads.before(app, answeredEarly);
+  app.listen = ((...args: Parameters<Server['listen']>) => http.createServer(listener).listen(...args)) as Express['listen'];
   return app;
 }

@@ -1,3 +1,4 @@
+import { createHistoryStore } from '../db/mint/history-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createStatsStore } from '../db/mint/stats-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
@@ -9,10 +10,13 @@ import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
+import { syntheticHistoryPlan } from '../domain/history/synthetic-history-plan';
 import { buildFeeds } from './build-feeds';
 import { simulatedSmartWallets } from './simulator/simulated-smart-wallets';
+import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
+import { startPerpsStream } from './perps-stream/run-perps-stream';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
 async function main() {
@@ -34,6 +38,18 @@ async function main() {
   });
   // Whatever an earlier run committed but did not hand to Temporal is re-driven first.
   await pipeline.sweep();
+  // The embedded default starts with a few simulated days behind it, so its models are fitted from the first minute.
+  const history = syntheticHistoryPlan({
+    nodeEnv: cfg.env,
+    feeds: cfg.ingest.feeds,
+    launches: cfg.ingest.simulator.historyLaunches,
+    seed: cfg.ingest.simulator.seed,
+    launchesPerS: cfg.ingest.simulator.launchesPerS,
+    graduationShare: cfg.ingest.simulator.graduationShare,
+    horizonS: DEFAULT_TIMING.resolveAfterS,
+    nowMs: Date.now(),
+  });
+  if (history) await seedSyntheticHistory(history, createHistoryStore(db), log);
   const resumeAfter = Object.fromEntries(await Promise.all(cfg.ingest.feeds.map(async (f) => [f, await store.resumeSignature(f)] as const)));
   const feeds = buildFeeds(cfg, log, resumeAfter);
   log.info({ resumeAfter }, 'feeds resume after');
@@ -44,13 +60,15 @@ async function main() {
     for (const f of feeds) void stats.recordFeedStats(f.name, f.stats(), new Date()).catch(() => undefined);
     log.info({ ...pipeline.counters }, 'ingest progress');
   }, 30_000);
+  // The perps observatory's trades stream (discovery of wallets worth watching) shares this daemon's lifetime.
+  const perps = startPerpsStream({ cfg, db, log });
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'ingest', cfg.heartbeatIntervalS, log);
-  log.info({ feeds: feeds.map((f) => f.name) }, 'ingest started');
+  log.info({ feeds: feeds.map((f) => f.name), perpsStream: cfg.perps.wsUrl }, 'ingest started');
 
   const shutdown = async () => {
     clearInterval(timer);
     stopBeat();
-    await Promise.all(feeds.map((f) => f.stop()));
+    await Promise.all([...feeds.map((f) => f.stop()), perps.stop()]);
     await client.connection.close();
     await db.destroy();
     log.info('ingest stopped');

@@ -5,13 +5,16 @@ import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
 import { ingestSettings } from './settings/ingest-settings';
+import { ledgerSettings } from './settings/ledger-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
+import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 import { signalsSettings } from './settings/signals-settings';
 import { walletsSettings } from './settings/wallets-settings';
+import { workerSettings } from './settings/worker-settings';
 
 /** Every area's settings (platform/settings/<area>-settings.ts); a new area adds its own here. */
 const SETTINGS = [
@@ -27,6 +30,9 @@ const SETTINGS = [
   messagingSettings,
   walletsSettings,
   signalsSettings,
+  perpsSettings,
+  workerSettings,
+  ledgerSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

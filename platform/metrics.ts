@@ -3,9 +3,9 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 /** One Prometheus registry per process, built by its composition root. */
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics(processName: string) {
+export function createMetrics(processName: string, labels: Record<string, string> = {}) {
   const registry = new Registry();
-  registry.setDefaultLabels({ process: processName });
+  registry.setDefaultLabels({ process: processName, ...labels });
   collectDefaultMetrics({ register: registry });
   return {
     registry,

@@ -4,11 +4,14 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
 import { createDb } from '../platform/db';
 import { migrateToLatest } from '../db/migrate';
+import { watchFirstScores } from './lib/first-scores';
 import { ensureDatabase, prepareSupervisedPostgres } from './lib/local-postgres';
 import { ensureTemporalCli, launchLocalTemporal, portOpen } from './lib/local-temporal';
+import { createProcessOutput, logFileOf, logsDirOf, type OutputMode } from './lib/process-output';
 import { waitFor } from './lib/run';
 import { nodeEntryService } from './lib/supervised-child';
 import { createSupervisor } from './lib/supervisor';
+import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
@@ -18,14 +21,20 @@ import { createSupervisor } from './lib/supervisor';
  *
  * Switches (for a second stack beside a running one, e.g. `npm run chaos` or a test; with DATA_DIR, API_PORT and
  * WORKER_METRICS_PORT from the environment): --pg-port, --temporal-port, --temporal-ui-port.
+ * --output pretty|json: what the processes' output becomes here (lib/process-output.ts). `pretty`, the default on a
+ * terminal, prints a short account in plain words; `json`, the default otherwise (production, CI, tests), passes
+ * every JSON log line through. Either way every line is in `<data>/logs/<process>.log` (`npm run logs`).
  */
 const { values: args } = parseArgs({
   options: {
     'pg-port': { type: 'string', default: '54329' },
     'temporal-port': { type: 'string', default: '7233' },
     'temporal-ui-port': { type: 'string', default: '8233' },
+    output: { type: 'string', default: process.stdout.isTTY ? 'pretty' : 'json' },
   },
 });
+if (args.output !== 'pretty' && args.output !== 'json') throw new Error(`--output must be pretty or json, not ${args.output}`);
+const outputMode: OutputMode = args.output;
 const port = (name: keyof typeof args) => {
   const n = Number(args[name]);
   if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`--${name} must be a port number, not ${args[name]}`);
@@ -33,12 +42,29 @@ const port = (name: keyof typeof args) => {
 };
 const LAYER = { postgres: 0, temporal: 1, daemons: 2 };
 
+/**
+ * The development default's perps exchange: the simulator, unless PERPS_EXCHANGE says otherwise (production's
+ * configuration never names the simulator, so it never runs there). With it, exchange_a reads the simulator's Drift
+ * bucket and the worker imports the configured range at start, unless DRIFT_DATA_URL points elsewhere.
+ */
+function perpsEnv(port: number): Record<string, string> {
+  const exchange = process.env.PERPS_EXCHANGE || 'simulator';
+  if (exchange !== 'simulator') return { PERPS_EXCHANGE: exchange };
+  return {
+    PERPS_EXCHANGE: exchange,
+    DRIFT_DATA_URL: process.env.DRIFT_DATA_URL || `http://127.0.0.1:${port}${SIM_DRIFT_PREFIX.replace(/\/$/, '')}`,
+    PERPS_IMPORT_ON_START: process.env.PERPS_IMPORT_ON_START || 'true',
+  };
+}
+
 async function main() {
-  const cfg = loadConfig();
+  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator' });
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const supervisor = createSupervisor();
+  const output = createProcessOutput({ mode: outputMode, dataDir });
+  let firstScores: { stop: () => void } | undefined;
 
   let stopping = 0;
   const shutdown = async (why: string, code: number) => {
@@ -57,8 +83,10 @@ async function main() {
       return;
     }
     stopping = Date.now();
+    firstScores?.stop();
     console.log(`• ${why}: stopping everything …`);
     await supervisor.stop();
+    await output.close();
     console.log('• stopped');
     process.exit(code);
   };
@@ -74,9 +102,12 @@ async function main() {
     let databaseUrl = cfg.databaseUrl;
     if (!databaseUrl) {
       console.log('• starting local PostgreSQL …');
-      const pg = await prepareSupervisedPostgres(dataDir, 'dev', port('pg-port'));
+      const pg = await prepareSupervisedPostgres(dataDir, 'dev', port('pg-port'), { logFile: logFileOf(dataDir, 'postgres') });
       if (pg.alreadyRunning) console.log(`• PostgreSQL already answers on port ${port('pg-port')}: using it (not started here, so not supervised)`);
-      else await supervisor.start({ name: 'postgres', layer: LAYER.postgres, start: pg.launch });
+      else {
+        await supervisor.start({ name: 'postgres', layer: LAYER.postgres, start: pg.launch });
+        console.log(`• PostgreSQL is up on 127.0.0.1:${port('pg-port')}`);
+      }
       await ensureDatabase(pg.url('postgres'), 'launchpad');
       databaseUrl = pg.url('launchpad');
     }
@@ -91,15 +122,16 @@ async function main() {
         port: port('temporal-port'),
         uiPort: port('temporal-ui-port'),
         dbFile: path.join(dataDir, 'temporal', 'dev.db'),
-        logFile: path.join(dataDir, 'temporal.log'),
+        logFile: logFileOf(dataDir, 'temporal'),
       };
       temporalAddress = `127.0.0.1:${opts.port}`;
       temporalUi = `http://127.0.0.1:${opts.uiPort}`;
       if (await portOpen(opts.port)) console.log(`• Temporal already answers on ${temporalAddress}: using it (not started here, so not supervised)`);
       else {
-        console.log('• starting Temporal dev server (the first run builds the CLI with Go, a few minutes) …');
-        const cli = await ensureTemporalCli();
+        console.log('• starting Temporal dev server …');
+        const cli = await ensureTemporalCli((line) => console.log(`• ${line}`));
         await supervisor.start({ name: 'temporal', layer: LAYER.temporal, start: () => launchLocalTemporal(cli, opts, { detached: true }) });
+        console.log(`• Temporal is up on ${temporalAddress} (Web UI ${temporalUi})`);
       }
     }
 
@@ -109,13 +141,22 @@ async function main() {
       TEMPORAL_ADDRESS: temporalAddress,
       EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest',
       LOG_LEVEL: cfg.logLevel,
+      ...perpsEnv(cfg.perps.simulator.port),
     };
+    if (cfg.perps.exchange === 'simulator') {
+      // Before the worker and ingest, which poll it; supervised like them.
+      await supervisor.start({
+        name: 'perps-exchange',
+        layer: LAYER.daemons,
+        start: async () => nodeEntryService('ingest/perps-simulator/main-perps-simulator.ts', env),
+      });
+    }
     for (const [name, entry] of [
       ['worker', 'workers/main-worker.ts'],
       ['api', 'api/server.ts'],
       ['ingest', 'ingest/main-ingest.ts'],
     ] as const) {
-      await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env) });
+      await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env, { sink: output.sink(name) }) });
     }
 
     // Any answer will do: /api/health may well say "degraded" while the worker warms up.
@@ -129,11 +170,14 @@ async function main() {
   API              ${apiUrl}
   Interactive docs ${apiUrl}/docs
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
+  Perps            ${apiUrl}/api/perps/observatory   (${cfg.perps.exchange === 'simulator' ? `the simulated exchange on 127.0.0.1:${cfg.perps.simulator.port}` : cfg.perps.apiUrl})
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
+  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
+    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`));
   } catch (e) {
     if (stopping) return; // a Ctrl-C during start-up: shutdown() is already at work
     console.error(e);

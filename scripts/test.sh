@@ -4,10 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "• type check"; npx tsc -p tsconfig.json --noEmit
+echo "• type check"; npx tsc -p tsconfig.json --noEmit && npx tsc -p web/tsconfig.json --noEmit
 echo "• eslint"; npx eslint .
 echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
+echo "• typed client"; npx tsx scripts/gen-client.ts --check
 
 mkdir -p .cache/test
 status=0

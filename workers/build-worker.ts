@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Activities } from '../activities';
 import type { Metrics } from '../platform/metrics';
+import type { WorkerTuning } from '../platform/settings/worker-settings';
 import type { MetricsSinks } from '../workflows/metrics-sink';
 import { activityMetricsInterceptor } from './activity-metrics-interceptor';
 import type { InjectedSinks } from '@temporalio/worker';
@@ -13,6 +14,8 @@ export type BuildWorkerOptions = {
   metrics: Metrics;
   /** A prebuilt bundle (tests bundle once per run); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Sticky cache and concurrency (platform/settings/worker-settings.ts); the SDK's defaults when absent. */
+  tuning?: WorkerTuning;
 };
 
 export function buildWorker(o: BuildWorkerOptions): Promise<Worker> {
@@ -35,5 +38,9 @@ export function buildWorker(o: BuildWorkerOptions): Promise<Worker> {
       workflowModules: o.workflowBundle ? undefined : [require.resolve('../workflows/interceptors')],
     },
     sinks,
+    ...definedOnly(o.tuning ?? {}),
   });
 }
+
+/** The SDK takes an explicit `undefined` as a value; an unset knob must be left out to keep its default. */
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

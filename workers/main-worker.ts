@@ -37,12 +37,13 @@ async function main() {
     activities: areas.activities,
     metrics,
     workflowBundle,
+    tuning: cfg.worker,
   });
   await ensureSchedules(client, cfg.temporal.taskQueue, scheduleSpecs(cfg), true);
   const stopAreas = await areas.start();
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'worker', cfg.heartbeatIntervalS, log);
   const metricsServer = serveMetrics(metrics.registry, cfg.api.host, cfg.workerMetricsPort);
-  log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort }, 'worker started');
+  log.info({ taskQueue: cfg.temporal.taskQueue, address, metricsPort: cfg.workerMetricsPort, tuning: cfg.worker }, 'worker started');
 
   // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();

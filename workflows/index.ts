@@ -7,3 +7,5 @@ export * from './access';
 export * from './billing';
 export * from './wallets';
 export * from './signals';
+export * from './perps';
+export * from './ledger';

@@ -6,6 +6,8 @@ import { ACCESS_CONTRACTS } from './access/access-contracts';
 import { BILLING_CONTRACTS } from './billing/billing-contracts';
 import { WALLETS_CONTRACTS } from './wallets/wallets-contracts';
 import { SIGNALS_CONTRACTS } from './signals/signals-contracts';
+import { PERPS_CONTRACTS } from './perps/perps-contracts';
+import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -18,4 +20,6 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...BILLING_CONTRACTS,
   ...WALLETS_CONTRACTS,
   ...SIGNALS_CONTRACTS,
+  ...PERPS_CONTRACTS,
+  ...LEDGER_CONTRACTS,
 ];

@@ -1,5 +1,6 @@
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
+import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } from '../../domain/accuracy/accuracy-headline';
 import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
@@ -16,14 +17,25 @@ export function createAccuracyActivities(d: AccuracyDeps) {
     async recomputeAccuracy(): Promise<{ predictions: number; survivalGate: string; computedAt: string }> {
       const now = d.now();
       const since = new Date(now.getTime() - d.accuracyWindowDays * 86_400_000);
-      const [predictions, checkpoints, currentVersions, prevGate] = await Promise.all([
+      // The headline's final months are carried from the previous report (domain/accuracy/accuracy-headline.ts).
+      const previous = (await d.accuracyStore.readReport()) as { computed_at?: string; headline?: { trajectory?: TrajectoryMonth[] } } | undefined;
+      const carried =
+        previous?.headline?.trajectory && previous.computed_at
+          ? { computedAt: new Date(previous.computed_at), trajectory: previous.headline.trajectory }
+          : undefined;
+      const reads = headlineReadFrom(now, carried);
+      const [predictions, checkpoints, currentVersions, prevGate, calls] = await Promise.all([
         d.accuracyStore.forwardPredictions(since, LABEL_VERSION, RUG_LABEL_VERSION),
         d.accuracyStore.checkpoints(since),
         d.accuracyStore.currentVersions(),
         d.gateStore.read(SURVIVAL_GATE.name),
+        d.accuracyStore.headlineCalls(reads.callsFrom, CALL_MIN_PROB, LABEL_VERSION),
       ]);
       const survivalGate = evaluateSurvivalGate(prevGate, survivalForward(predictions, sustainLabels(checkpoints)), now);
-      const report = buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions });
+      const report = {
+        ...buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions }),
+        headline: buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] }),
+      };
       await d.db.transaction(async (trx) => {
         await d.gateStore.write(trx, SURVIVAL_GATE.name, survivalGate);
         await d.accuracyStore.writeReport(trx, report);

@@ -18,6 +18,7 @@ import { createMintActivities } from './mint-activities';
 export const mintActivities = defineActivityArea({
   name: 'mint',
   deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => ({
+    indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),

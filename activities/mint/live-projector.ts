@@ -20,8 +20,13 @@ export type LiveProjectorDeps = {
   smartCriteria: SmartCriteria;
   /** The composite signal, re-evaluated at every refresh over the same states (absent: not evaluated). */
   compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate'>;
+  /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
+  indexedCurves: () => Promise<number>;
   now: () => Date;
 };
+
+/** How long the corpus count is reused: a count of mint_outcomes every refresh would cost more than the refresh. */
+const INDEXED_CURVES_TTL_MS = 60_000;
 
 /**
  * Keeps the live list current: the incremental live model folds new trades into the tracked mints, the read model
@@ -30,6 +35,11 @@ export type LiveProjectorDeps = {
  */
 export function createLiveProjector(d: LiveProjectorDeps) {
   const delayLine = createLiveDelayLine(FREE_LIVE_DELAY_S, 15);
+  let indexed: { n: number; at: number } | undefined;
+  const indexedCurves = async (now: Date) => {
+    if (!indexed || now.getTime() - indexed.at > INDEXED_CURVES_TTL_MS) indexed = { n: await d.indexedCurves(), at: now.getTime() };
+    return indexed.n;
+  };
 
   /** The listed mints with at least one smart wallet among their top buyers, in smart_money_active's order. */
   async function writeSmartMoney(now: Date, detailed: Awaited<ReturnType<LiveReadModel['enrichWithSmartMoney']>>, listed: readonly { mint: string }[]) {
@@ -69,6 +79,9 @@ export function createLiveProjector(d: LiveProjectorDeps) {
       refresh_interval_s: d.refreshIntervalS,
       delay_s: 0,
       total_tracked: listed.length,
+      // The published CLI's names (README: accommodations for existing clients).
+      n_tracked_total: listed.length,
+      n_indexed_curves: await indexedCurves(now),
       count: top.length,
       mints: top,
     };

@@ -22,6 +22,8 @@ export type MintDeps = {
   now: () => Date;
 };
 
+export type ScoreResult = { predictionId: number; gradProb: number; inserted: boolean } | { refused: 'ledger_hour_sealed' };
+
 export function createMintActivities(d: MintDeps) {
   const mustGetMint = async (mint: string) => {
     const m = await d.mintReadStore.getMint(mint);
@@ -35,7 +37,7 @@ export function createMintActivities(d: MintDeps) {
      * Scores a mint at `asOf` from its facts up to then with every model, and logs the immutable prediction
      * once, with what else was known at that moment (rug flags, creator record, signals).
      */
-    async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<{ predictionId: number; gradProb: number; inserted: boolean }> {
+    async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<ScoreResult> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
       const { tape, trades, freshness, creator } = await d.readModel.scoringView(create, asOf);
@@ -47,7 +49,7 @@ export function createMintActivities(d: MintDeps) {
         ageS: (asOf.getTime() - create.at.getTime()) / 1000,
         freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
       });
-      const r = await d.predictionStore.insertOnce({
+      const r = await d.predictionStore.insertUnlessSealed({
         mint: input.mint,
         ageBucket: input.bucket,
         asOf,
@@ -69,6 +71,8 @@ export function createMintActivities(d: MintDeps) {
           signals: mintSignals(tape, asOf.getTime(), freshness),
         },
       });
+      // The ledger already sealed the hour of this timestamp: a score this late is skipped, not retried.
+      if ('refused' in r) return r;
       return { predictionId: r.id, gradProb: r.gradProb, inserted: r.inserted };
     },
 

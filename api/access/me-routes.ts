@@ -32,6 +32,11 @@ export function meRoutes(d: { apiKeyStore: ApiKeyStore; settings: AccessSettings
       beta_window_open: betaWindowOpen(now, d.settings.keyRequiredAfter),
       beta_window_ends_at: d.settings.keyRequiredAfter.toISOString(),
       created_at: key.createdAt.toISOString(),
+      // The published CLI's names and units for the same things (README: accommodations for existing clients).
+      prefix: key.prefix,
+      expires_at: key.planExpiresAt ? Math.floor(key.planExpiresAt.getTime() / 1000) : null,
+      calls_today: quota.used,
+      daily_limit: quota.limit,
     });
   });
   return r;

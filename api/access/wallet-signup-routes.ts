@@ -20,6 +20,15 @@ export type WalletSignupSettings = {
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The tier names the published CLI (`goracle signup --wallet`) sends and reads, beside ours (openapi WalletSignupInitRequest). */
+const CLIENT_TIER_ALIASES: Record<string, HolderAccess> = { builder: 'api', tg_paid: 'signals' };
+const CLIENT_TIER_NAMES: Record<HolderAccess, 'builder' | 'tg_paid'> = { api: 'builder', signals: 'tg_paid' };
+/**
+ * A link whose balance fell short is `ineligible` in the store and the workflow; the API shows the published CLI's
+ * name, which it waits for (the spec names no status but `pending` and `fulfilled`, so theirs is adopted).
+ */
+const shownStatus = (s: WalletLinkRecord['status']) => (s === 'ineligible' ? ('insufficient_balance' as const) : s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -43,9 +52,10 @@ export function walletSignupRoutes(d: {
   const view = (l: WalletLinkRecord, req: Request, withKey: boolean) => {
     const visible = withKey && l.status === 'fulfilled' && l.keyCiphertext !== null && l.keyVisibleUntil !== null && d.now() < l.keyVisibleUntil;
     const base = d.settings.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+    const apiKey = visible && d.settings.keyRevealSecret ? unsealKey(l.keyCiphertext!, d.settings.keyRevealSecret) : null;
     return {
       link_id: l.linkId,
-      status: l.status,
+      status: shownStatus(l.status),
       wallet: l.wallet,
       tier: l.access,
       message: l.message,
@@ -54,10 +64,16 @@ export function walletSignupRoutes(d: {
       expires_at: l.expiresAt.toISOString(),
       balance: l.balance,
       threshold: l.threshold,
-      api_key: visible && d.settings.keyRevealSecret ? unsealKey(l.keyCiphertext!, d.settings.keyRevealSecret) : null,
+      api_key: apiKey,
       key_prefix: l.keyPrefix,
       fulfilled_at: iso(l.fulfilledAt),
       api_key_visible_until: iso(l.keyVisibleUntil),
+      // The published CLI's names for the same things (README: accommodations for existing clients).
+      key: apiKey,
+      resolved_tier: CLIENT_TIER_NAMES[l.access],
+      balance_ui: l.balance,
+      threshold_ui: l.threshold,
+      key_expired_for_poll: l.status === 'fulfilled' && (l.keyVisibleUntil === null || d.now() >= l.keyVisibleUntil),
     };
   };
 
@@ -74,7 +90,8 @@ export function walletSignupRoutes(d: {
   }
 
   r.post('/api/signup/wallet/init', async (req, res) => {
-    const { wallet, tier } = req.body as { wallet: string; tier: HolderAccess };
+    const { wallet, tier: asked } = req.body as { wallet: string; tier: string };
+    const tier: HolderAccess = CLIENT_TIER_ALIASES[asked] ?? (asked as HolderAccess);
     // Bad input is answered as such even while the workflow service is away.
     const badWallet = walletAddressError(['body', 'wallet'], wallet);
     if (badWallet) throw badWallet;

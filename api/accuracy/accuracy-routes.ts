@@ -6,6 +6,9 @@ import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { unavailable } from '../http/http-error';
+import { sendPreparedRead } from '../http/prepared-body';
+import { createPreparedRead } from '../http/prepared-read';
+import type { PublicReads } from '../http/public-reads';
 
 export type AccuracyRouteDeps = {
   accuracyStore: AccuracyStore;
@@ -14,45 +17,59 @@ export type AccuracyRouteDeps = {
   modelRefitEveryS: number;
   accuracyRefreshS: number;
   now: () => Date;
+  readCacheTtlMs: number;
+  publicReads: PublicReads;
 };
 
 /** A fit older than this many refit periods is stale: the worker that should refit it is not doing so. */
 export const FRESH_REFIT_PERIODS = 2;
 
+const ACCURACY_CACHE_CONTROL = 'public, max-age=30';
+
 export function accuracyRoutes(d: AccuracyRouteDeps): Router {
   const r = Router();
 
-  // The background recompute writes one row; this reads it as is.
-  r.get('/api/accuracy', async (_req, res) => {
-    const body = await d.accuracyStore.readReport();
-    if (!body) throw unavailable('the accuracy page has not been computed yet; it is recomputed in the background every few minutes', d.accuracyRefreshS);
-    res.set('Cache-Control', 'public, max-age=30').json(body);
-  });
+  // The background recompute writes one row; this reads it as is, once per `readCacheTtlMs`.
+  const accuracy = createPreparedRead(
+    async () => {
+      const body = await d.accuracyStore.readReport();
+      if (!body) throw unavailable('the accuracy page has not been computed yet; it is recomputed in the background every few minutes', d.accuracyRefreshS);
+      return body;
+    },
+    { ttlMs: d.readCacheTtlMs },
+  );
+  d.publicReads.register('/api/accuracy', accuracy, ACCURACY_CACHE_CONTROL);
+  r.get('/api/accuracy', async (req, res) => sendPreparedRead(req, res, await accuracy.get(), ACCURACY_CACHE_CONTROL));
 
-  r.get('/api/predictor/health', async (_req, res) => {
-    const now = d.now();
-    const [fits, gate] = await Promise.all([d.modelFitStore.latestFits(), d.gateStore.read(SURVIVAL_GATE.name)]);
-    const predictors = PREDICTORS.flatMap((name) =>
-      SCORE_AGES.map((age) => {
-        const f = fits.find((x) => x.predictor === name && x.ageBucket === age);
-        const ageS = f ? Math.max(0, (now.getTime() - f.fittedAt.getTime()) / 1000) : null;
-        const suspended = name === 'post_grad_survival' && gate?.state !== 'live';
-        return {
-          name,
-          age_bucket: age,
-          status: suspended ? ('suspended' as const) : (f?.status ?? ('warming' as const)),
-          model_version: f?.version ?? null,
-          samples: { total: f?.samplesTotal ?? 0, positive: f?.samplesPositive ?? 0, negative: f ? f.samplesTotal - f.samplesPositive : 0 },
-          min_samples: f?.minSamples ?? MIN_SAMPLES[name],
-          calibration_method: f?.calibrationMethod ?? null,
-          calibration_samples: f?.calibrationSamples ?? 0,
-          calibrated_at: f ? f.fittedAt.toISOString() : null,
-          calibration_age_s: ageS,
-          calibration_fresh: ageS !== null && ageS <= FRESH_REFIT_PERIODS * d.modelRefitEveryS,
-        };
-      }),
-    );
-    res.set('Cache-Control', 'no-store').json({ checked_at: now.toISOString(), refit_interval_s: d.modelRefitEveryS, predictors });
-  });
+  const health = createPreparedRead(
+    async () => {
+      const now = d.now();
+      const [fits, gate] = await Promise.all([d.modelFitStore.latestFits(), d.gateStore.read(SURVIVAL_GATE.name)]);
+      const predictors = PREDICTORS.flatMap((name) =>
+        SCORE_AGES.map((age) => {
+          const f = fits.find((x) => x.predictor === name && x.ageBucket === age);
+          const ageS = f ? Math.max(0, (now.getTime() - f.fittedAt.getTime()) / 1000) : null;
+          const suspended = name === 'post_grad_survival' && gate?.state !== 'live';
+          return {
+            name,
+            age_bucket: age,
+            status: suspended ? ('suspended' as const) : (f?.status ?? ('warming' as const)),
+            model_version: f?.version ?? null,
+            samples: { total: f?.samplesTotal ?? 0, positive: f?.samplesPositive ?? 0, negative: f ? f.samplesTotal - f.samplesPositive : 0 },
+            min_samples: f?.minSamples ?? MIN_SAMPLES[name],
+            calibration_method: f?.calibrationMethod ?? null,
+            calibration_samples: f?.calibrationSamples ?? 0,
+            calibrated_at: f ? f.fittedAt.toISOString() : null,
+            calibration_age_s: ageS,
+            calibration_fresh: ageS !== null && ageS <= FRESH_REFIT_PERIODS * d.modelRefitEveryS,
+          };
+        }),
+      );
+      return { checked_at: now.toISOString(), refit_interval_s: d.modelRefitEveryS, predictors };
+    },
+    { ttlMs: d.readCacheTtlMs },
+  );
+  d.publicReads.register('/api/predictor/health', health, 'no-store');
+  r.get('/api/predictor/health', async (req, res) => sendPreparedRead(req, res, await health.get(), 'no-store'));
   return r;
 }

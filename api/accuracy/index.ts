@@ -6,7 +6,7 @@ import { accuracyRoutes } from './accuracy-routes';
 
 export const accuracyApi = defineApiArea({
   name: 'accuracy',
-  deps: ({ cfg, db, now }) => ({
+  deps: ({ cfg, db, now, publicReads }) => ({
     accuracyStore: createAccuracyStore(db),
     modelFitStore: createModelFitStore(db),
     gateStore: createGateStore(db),
@@ -14,6 +14,8 @@ export const accuracyApi = defineApiArea({
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,
     now,
+    readCacheTtlMs: cfg.api.readCacheTtlMs,
+    publicReads,
   }),
   parts: (d) => ({ routes: [accuracyRoutes(d)] }),
 });

@@ -88,6 +88,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
         d.log.warn({ err, memo: intent.memo }, 'payment workflow not started; the outbox sweep will start it');
       }
     }
+    const deeplinks = intentLinks(intent, d.publicBaseUrl);
     res.set('Cache-Control', 'no-store').json({
       memo: intent.memo,
       status: 'pending',
@@ -98,10 +99,15 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       tier,
       plan,
       expires_at: intent.expiresAt.toISOString(),
-      deeplinks: intentLinks(intent, d.publicBaseUrl),
+      deeplinks,
       api_key: plaintext,
       key_prefix: intent.keyPrefix,
       status_url: `/api/upgrade/${intent.memo}`,
+      // The published CLI's names for the same things (README: accommodations for existing clients).
+      deeplink_solana_pay: deeplinks.solana_pay,
+      treasury_wallet: intent.treasury,
+      new_key: plaintext,
+      new_key_prefix: plaintext === null ? null : intent.keyPrefix,
     });
   });
 
@@ -109,6 +115,7 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
     const i = await d.paymentIntentStore.get(req.params.memo);
     if (!i) throw notFound(`no payment intent with memo ${req.params.memo}`);
     const received = await d.treasuryStore.receivedFor(i.memo, paymentUnitOf(i));
+    const signature = i.paidSignature ?? received.newestSignature;
     res.set('Cache-Control', 'no-store').json({
       memo: i.memo,
       status: i.status,
@@ -128,8 +135,11 @@ export function upgradeRoutes(d: UpgradeRouteDeps): Router {
       expires_at: i.expiresAt.toISOString(),
       activated_at: iso(i.activatedAt),
       plan_expires_at: iso(i.planExpiresAt),
-      signature: i.paidSignature ?? received.newestSignature,
+      signature,
       deeplinks: intentLinks(i, d.publicBaseUrl),
+      // The published CLI polls for these names (README: accommodations for existing clients).
+      fulfilled: i.status === 'activated',
+      tx_signature: signature,
     });
   });
 

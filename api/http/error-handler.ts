@@ -54,8 +54,8 @@ export function errorHandler(d: ErrorHandlerDeps): ErrorRequestHandler {
   };
 }
 
-/** A status, its headers and its body (none for a 204). */
-type Answer = Pick<HttpError, 'status' | 'headers'> & { body?: HttpError['body'] };
+/** A status, its headers and its body (none for a 204); `safe` when its 422 detail has been through safeDetail already. */
+type Answer = Pick<HttpError, 'status' | 'headers'> & { body?: HttpError['body']; safe?: true };
 
 function send(res: Response, a: Answer): void {
   res.status(a.status).set(a.headers);
@@ -64,7 +64,7 @@ function send(res: Response, a: Answer): void {
     return;
   }
   const detail = (a.body as { detail?: ValidationItem[] }).detail;
-  res.json(Array.isArray(detail) ? { detail: safeDetail(detail) } : a.body);
+  res.json(Array.isArray(detail) && !a.safe ? { detail: safeDetail(detail) } : a.body);
 }
 
 function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHandlerDeps): Answer {
@@ -92,7 +92,8 @@ function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHand
       ],
     });
   }
-  if (status === 400 && Array.isArray(err.errors)) return new HttpError(422, { detail: toValidationDetail(err.errors, req) });
+  // The commonest bad input: the spec's 422 built straight from the validator's list (a plain answer, no second Error).
+  if (status === 400 && Array.isArray(err.errors)) return { status: 422, headers: {}, body: { detail: toValidationDetail(err.errors, req) }, safe: true };
 
   const dep = dependencyFailure(err);
   if (dep) {

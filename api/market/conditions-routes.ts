@@ -2,29 +2,42 @@ import { Router } from 'express';
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
 import { HISTORY_DAYS } from '../../domain/market/market-temperature';
 import { unavailable } from '../http/http-error';
+import { sendPreparedRead } from '../http/prepared-body';
+import { createPreparedRead } from '../http/prepared-read';
 
 /** The temperature is recomputed by a scheduled workflow; the API serves its one stored row. */
-export function conditionsRoutes(d: { marketConditionsStore: MarketConditionsStore; conditionsRefreshS: number; conditionsMinHistoryH: number }): Router {
+export function conditionsRoutes(d: {
+  marketConditionsStore: MarketConditionsStore;
+  conditionsRefreshS: number;
+  conditionsMinHistoryH: number;
+  readCacheTtlMs: number;
+}): Router {
   const r = Router();
-  r.get('/api/v1/conditions', async (_req, res) => {
-    const s = await d.marketConditionsStore.latest();
-    const retry = Math.min(300, d.conditionsRefreshS);
-    if (!s) throw unavailable('market conditions have not been computed yet; the refresher runs every few minutes', retry);
-    if (s.state === 'warming' || !s.conditions) {
-      throw unavailable(
-        `warming up: ${s.historyHours} of the ${d.conditionsMinHistoryH} complete hours of our own history needed to rank the market against`,
-        retry,
-      );
-    }
-    const c = s.conditions;
-    res.set('Cache-Control', `public, max-age=${Math.min(60, d.conditionsRefreshS)}`).json({
-      computed_at: s.computedAt.toISOString(),
-      temperature: c.temperature,
-      label: c.label,
-      history_days: HISTORY_DAYS,
-      history_coverage_days: Math.min(HISTORY_DAYS, Math.round((c.historyHours / 24) * 100) / 100),
-      components: c.components,
-    });
-  });
+  const cacheControl = `public, max-age=${Math.min(60, d.conditionsRefreshS)}`;
+  // Keyed (the access guard runs first), so always through the app; the row is read once per `readCacheTtlMs`.
+  const conditions = createPreparedRead(
+    async () => {
+      const s = await d.marketConditionsStore.latest();
+      const retry = Math.min(300, d.conditionsRefreshS);
+      if (!s) throw unavailable('market conditions have not been computed yet; the refresher runs every few minutes', retry);
+      if (s.state === 'warming' || !s.conditions) {
+        throw unavailable(
+          `warming up: ${s.historyHours} of the ${d.conditionsMinHistoryH} complete hours of our own history needed to rank the market against`,
+          retry,
+        );
+      }
+      const c = s.conditions;
+      return {
+        computed_at: s.computedAt.toISOString(),
+        temperature: c.temperature,
+        label: c.label,
+        history_days: HISTORY_DAYS,
+        history_coverage_days: Math.min(HISTORY_DAYS, Math.round((c.historyHours / 24) * 100) / 100),
+        components: c.components,
+      };
+    },
+    { ttlMs: d.readCacheTtlMs },
+  );
+  r.get('/api/v1/conditions', async (req, res) => sendPreparedRead(req, res, await conditions.get(), cacheControl));
   return r;
 }

@@ -13,6 +13,7 @@ export const marketApi = defineApiArea({
     conditionsRefreshS: cfg.conditions.refreshS,
     conditionsMinHistoryH: cfg.conditions.minHistoryH,
     now,
+    readCacheTtlMs: cfg.api.readCacheTtlMs,
   }),
   parts: (d) => ({ routes: [nativeCoinPriceRoutes(d), conditionsRoutes(d)] }),
 });

@@ -1,3 +1,4 @@
+import { createLedgerProofStore } from '../../db/ledger/ledger-proof-store';
 import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
@@ -25,7 +26,9 @@ export const mintApi = defineApiArea({
     walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
     signals24h: (since: Date) => createSignalStore(ctx.db).countsSince(since),
     compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
+    ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
+    readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });

@@ -1,19 +1,10 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { callerAccess } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
-import { freshness, requireSnapshot, type LiveSnapshotCache, type PreparedBody } from './live-snapshot-cache';
+import { sendPrepared } from '../http/prepared-body';
+import { freshness, requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
-
-/** Sends prepared JSON bytes, compressed when the client accepts gzip (a 500-mint list shrinks about tenfold). */
-async function sendPrepared(req: Request, res: Response, body: PreparedBody): Promise<void> {
-  res.type('application/json').vary('Accept-Encoding');
-  if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    res.set('Content-Encoding', 'gzip').send(await body.gzipped());
-    return;
-  }
-  res.send(body.bytes);
-}
 
 export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache; staleAfterS: number; now: () => Date }): Router {
   const r = Router();

@@ -1,10 +1,7 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { LiveStore } from '../../db/mint/live-store';
 import { unavailable } from '../http/http-error';
+import { prepareBody, type PreparedBody } from '../http/prepared-body';
 import type { EnrichedMint } from '../../domain/mint/enriched-mint';
-
-const gzipAsync = promisify(gzip);
 
 type LiveBody = {
   generated_at: string;
@@ -16,9 +13,6 @@ type LiveBody = {
   stale?: true;
   age_s?: number;
 };
-
-/** A response body serialised once and compressed once, then sent as bytes to every client that asks. */
-export type PreparedBody = { bytes: Buffer; gzipped: () => Promise<Buffer> };
 
 export type LiveSnapshot = {
   version: number;
@@ -39,12 +33,6 @@ export type LiveSnapshot = {
 const MAX_WAIT_WITH_SNAPSHOT_MS = 100;
 /** Distinct (limit, min_prob) bodies kept per version; clients poll a handful, fuzzers try thousands. */
 const MAX_FILTERED = 256;
-
-export function prepareBody(bytes: Buffer): PreparedBody {
-  let gz: Promise<Buffer> | undefined;
-  // Compressed on the thread pool, off the event loop, at most once.
-  return { bytes, gzipped: () => (gz ??= gzipAsync(bytes, { level: 6 })) };
-}
 
 /**
  * The API's copy of the projector's latest snapshot. A cheap version check at most every `pollMs` keeps
@@ -79,14 +67,14 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
       builtAt: s.builtAt,
       delayS,
       etag: `"live-${s.version}"`,
-      body: prepareBody(Buffer.from(s.body)),
+      body: prepareBody(Buffer.from(s.body), { etag: `"live-${s.version}"` }),
       parsed: parse,
       filtered: (limit, minProb) => {
         const key = `${limit}:${minProb}`;
         let b = filtered.get(key);
         if (!b) {
           const kept = keep(minProb, limit);
-          b = prepareBody(Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept })));
+          b = prepareBody(Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept })), { etag: `"live-${s.version}-${key}"` });
           if (filtered.size >= MAX_FILTERED) filtered.clear();
           filtered.set(key, b);
         }
@@ -97,7 +85,8 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
         const key = `${ageS}:${filter?.limit}:${filter?.minProb}`;
         if (lastStale?.key !== key) {
           const kept = filter ? keep(filter.minProb, filter.limit) : parse().mints;
-          lastStale = { key, body: prepareBody(Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept, stale: true, age_s: ageS }))) };
+          const bytes = Buffer.from(JSON.stringify({ ...parse(), count: kept.length, mints: kept, stale: true, age_s: ageS }));
+          lastStale = { key, body: prepareBody(bytes, { etag: `"live-${s.version}-stale-${key}"` }) };
         }
         return lastStale.body;
       },

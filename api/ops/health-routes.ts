@@ -4,6 +4,9 @@ import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import { usedPct } from '../../domain/ops/watchdog-rules';
 import { freshness, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
 import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
+import { sendPreparedRead } from '../http/prepared-body';
+import { createPreparedRead } from '../http/prepared-read';
+import type { PublicReads } from '../http/public-reads';
 
 /** A tick older than this means the watchdog schedule or the worker has stopped. */
 const STALE_TICK_S = 180;
@@ -23,83 +26,96 @@ export type HealthDeps = {
   compositeStatus: (now: Date) => Promise<CompositeStatus>;
   startedAt: Date;
   now: () => Date;
+  readCacheTtlMs: number;
+  publicReads: PublicReads;
 };
+
+const CACHE_CONTROL = 'no-store';
 
 /**
  * `GET /api/health` always answers 200 while the process runs: `status` says how healthy the service is, from
  * the watchdog's newest tick and the API's own view of its dependencies. With Postgres down it answers from
- * memory (the last tick and alerts it read). `GET /livez` touches nothing: the liveness probe (outside the API's
+ * memory (the last tick and alerts it read). The answer is built at most once per `readCacheTtlMs` (its
+ * `checked_at` says when). `GET /livez` touches nothing: the liveness probe (outside the API's
  * operations, like /docs).
  */
 export function healthRoutes(d: HealthDeps): Router {
   const r = Router();
   let remembered: { tick: Tick; alerts: Alerts } | undefined;
 
-  r.get('/api/health', async (_req, res) => {
-    const now = d.now();
-    const [reads, temporal, live, composite] = await Promise.all([
-      withTimeout(Promise.all([d.watchdogStore.latestTick(), d.watchdogStore.openAlerts()]), READ_TIMEOUT_MS, 'health read').then(
-        ([tick, alerts]) => ({ ok: true as const, tick, alerts }),
-        (e: unknown) => ({ ok: false as const, reason: publicReason(e) }),
-      ),
-      d.temporalProbe?.check(),
-      withTimeout(d.liveCache.get(), READ_TIMEOUT_MS, 'live snapshot').catch(() => d.liveCache.peek()),
-      withTimeout(d.compositeStatus(now), READ_TIMEOUT_MS, 'composite status').catch(() => undefined),
-    ]);
-    if (reads.ok) remembered = { tick: reads.tick, alerts: reads.alerts };
-    const postgres: ProbeState = reads.ok ? { state: 'up', checkedAt: now, error: null } : { state: 'down', checkedAt: now, error: reads.reason };
-    const { tick, alerts } = remembered ?? { tick: undefined, alerts: [] };
+  const health = createPreparedRead(
+    async () => {
+      const now = d.now();
+      const [reads, temporal, live, composite] = await Promise.all([
+        withTimeout(Promise.all([d.watchdogStore.latestTick(), d.watchdogStore.openAlerts()]), READ_TIMEOUT_MS, 'health read').then(
+          ([tick, alerts]) => ({ ok: true as const, tick, alerts }),
+          (e: unknown) => ({ ok: false as const, reason: publicReason(e) }),
+        ),
+        d.temporalProbe?.check(),
+        withTimeout(d.liveCache.get(), READ_TIMEOUT_MS, 'live snapshot').catch(() => d.liveCache.peek()),
+        withTimeout(d.compositeStatus(now), READ_TIMEOUT_MS, 'composite status').catch(() => undefined),
+      ]);
+      if (reads.ok) remembered = { tick: reads.tick, alerts: reads.alerts };
+      const postgres: ProbeState = reads.ok ? { state: 'up', checkedAt: now, error: null } : { state: 'down', checkedAt: now, error: reads.reason };
+      const { tick, alerts } = remembered ?? { tick: undefined, alerts: [] };
 
-    const liveFresh = live ? freshness(live, now, d.liveStaleAfterS) : undefined;
-    const liveState = !liveFresh ? 'missing' : liveFresh.stale ? 'stale' : 'fresh';
-    const dependencyDown = postgres.state === 'down' || temporal?.state === 'down' || liveState === 'stale';
-    const ageS = tick ? Math.max(0, (now.getTime() - tick.at.getTime()) / 1000) : null;
-    const status = dependencyDown ? 'degraded' : !tick ? 'unknown' : ageS! > STALE_TICK_S ? 'stale' : alerts.length ? 'degraded' : 'ok';
+      const liveFresh = live ? freshness(live, now, d.liveStaleAfterS) : undefined;
+      const liveState = !liveFresh ? 'missing' : liveFresh.stale ? 'stale' : 'fresh';
+      const dependencyDown = postgres.state === 'down' || temporal?.state === 'down' || liveState === 'stale';
+      const ageS = tick ? Math.max(0, (now.getTime() - tick.at.getTime()) / 1000) : null;
+      const status = dependencyDown ? 'degraded' : !tick ? 'unknown' : ageS! > STALE_TICK_S ? 'stale' : alerts.length ? 'degraded' : 'ok';
 
-    res.set('Cache-Control', 'no-store').json({
-      status,
-      checked_at: now.toISOString(),
-      tick: tick
-        ? {
-            id: tick.id,
-            at: tick.at.toISOString(),
-            age_s: ageS,
-            disk: {
-              path: tick.disk.path,
-              total_bytes: tick.disk.totalBytes,
-              free_bytes: tick.disk.freeBytes,
-              used_pct: usedPct(tick.disk.totalBytes, tick.disk.freeBytes),
-            },
-            memory: {
-              total_bytes: tick.memory.totalBytes,
-              available_bytes: tick.memory.availableBytes,
-              used_pct: usedPct(tick.memory.totalBytes, tick.memory.availableBytes),
-            },
-            stuck_workflows: { count: tick.stuck.count, by_type: tick.stuck.byType },
-            stale_heartbeats: tick.staleHeartbeats,
-          }
-        : null,
-      alerts: alerts.map((a) => ({
-        code: a.code,
-        severity: a.severity,
-        message: a.message,
-        raised_at: a.raisedAt.toISOString(),
-        value: a.value,
-        threshold: a.threshold,
-      })),
-      dependencies: {
-        postgres: view(postgres),
-        temporal: temporal ? view(temporal) : { state: 'not_configured', checked_at: null, error: null },
-        ...(composite ? { composite_signal: composite } : {}),
-        live_projector: {
-          state: liveState,
-          snapshot_built_at: live ? live.builtAt.toISOString() : null,
-          age_s: liveFresh ? liveFresh.ageS : null,
-          stale_after_s: d.liveStaleAfterS,
+      return {
+        status,
+        checked_at: now.toISOString(),
+        tick: tick
+          ? {
+              id: tick.id,
+              at: tick.at.toISOString(),
+              age_s: ageS,
+              disk: {
+                path: tick.disk.path,
+                total_bytes: tick.disk.totalBytes,
+                free_bytes: tick.disk.freeBytes,
+                used_pct: usedPct(tick.disk.totalBytes, tick.disk.freeBytes),
+              },
+              memory: {
+                total_bytes: tick.memory.totalBytes,
+                available_bytes: tick.memory.availableBytes,
+                used_pct: usedPct(tick.memory.totalBytes, tick.memory.availableBytes),
+              },
+              stuck_workflows: { count: tick.stuck.count, by_type: tick.stuck.byType },
+              stale_heartbeats: tick.staleHeartbeats,
+            }
+          : null,
+        alerts: alerts.map((a) => ({
+          code: a.code,
+          severity: a.severity,
+          message: a.message,
+          raised_at: a.raisedAt.toISOString(),
+          value: a.value,
+          threshold: a.threshold,
+        })),
+        dependencies: {
+          postgres: view(postgres),
+          temporal: temporal ? view(temporal) : { state: 'not_configured', checked_at: null, error: null },
+          ...(composite ? { composite_signal: composite } : {}),
+          live_projector: {
+            state: liveState,
+            snapshot_built_at: live ? live.builtAt.toISOString() : null,
+            age_s: liveFresh ? liveFresh.ageS : null,
+            stale_after_s: d.liveStaleAfterS,
+          },
         },
-      },
-    });
-  });
+      };
+    },
+    { ttlMs: d.readCacheTtlMs },
+  );
+  d.publicReads.register('/api/health', health, CACHE_CONTROL);
+  r.get('/api/health', async (req, res) => sendPreparedRead(req, res, await health.get(), CACHE_CONTROL));
+
+  // The published Python SDK's `health()` (openapi `x-compat`): liveness in its words, touching nothing either.
+  r.get('/health', (_req, res) => void res.set('Cache-Control', 'no-store').json({ ok: true, status: 'alive' }));
 
   r.options('/livez', (_req, res) => void res.set('Allow', 'GET, HEAD, OPTIONS').status(204).end());
   r.get('/livez', (_req, res) => {

@@ -1,4 +1,7 @@
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createLedgerCommitStore } from '../../db/ledger/ledger-commit-store';
+import { LEDGER_ROW_SOURCES } from '../../db/ledger/ledger-row-sources';
+import { auditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../../db/ops/watchdog-store';
@@ -8,7 +11,6 @@ import { API_SPEC_PATH } from '../api-spec';
 import { liveSnapshots } from '../mint/live-snapshots';
 import { docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
-import { landingRoutes } from './landing-routes';
 import { scopeRoutes } from './scope-routes';
 import { statusRoutes } from './status-routes';
 
@@ -30,13 +32,23 @@ export const opsApi = defineApiArea({
       watchdogIntervalS: ctx.cfg.watchdog.intervalS,
       expectedDaemons: ctx.cfg.expectedDaemons,
       corpusSummary: () => createCorpusStore(ctx.db).summary(),
+      /** The ledger tracks being committed (those with a row source) and their commits so far. */
+      auditTrail: async () =>
+        auditTrailStatement({
+          liveTracks: LEDGER_ROW_SOURCES.map((s) => s.track),
+          facts: await createLedgerCommitStore(ctx.db).facts(),
+          graceS: ctx.cfg.ledger.graceS,
+          anchoring: ctx.cfg.ledger.anchor !== null,
+        }),
       /** The models being published now, by `<predictor>@<age>`. */
       modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
       now: ctx.now,
+      readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
+      publicReads: ctx.publicReads,
     };
   },
   parts: (d) => ({
     pages: docsRoutes(API_SPEC_PATH),
-    routes: [landingRoutes(), healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
+    routes: [healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
   }),
 });

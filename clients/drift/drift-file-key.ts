@@ -1,4 +1,5 @@
 import { DRIFT_DATA_ENDS } from '../../domain/perps/drift-trade';
+import { utcDaysBetween } from '../../domain/perps/utc-days';
 
 /**
  * Where Drift's v2 historical data keeps a day of trade records, relative to the program prefix
@@ -36,9 +37,4 @@ export function driftFileKey(ref: DriftFileRef): string {
 }
 
 /** Every UTC day from `from` to `to` inclusive (both `yyyy-mm-dd`). */
-export function daysBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end; t += 86_400_000)
-    out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
-}
+export const daysBetween = utcDaysBetween;

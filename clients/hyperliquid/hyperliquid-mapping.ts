@@ -79,6 +79,7 @@ export function toWalletFill(f: FillWire): WalletFill {
     closedPnlUsd: f.closedPnl,
     feeUsd: f.fee,
     hash: f.hash,
+    tid: f.tid ?? null,
     liquidation: f.liquidation != null || /liquidat/i.test(f.dir),
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { HeadlineCall } from '../../domain/accuracy/accuracy-headline';
 import type { CheckpointRow, CurrentVersions, ForwardPrediction } from '../../domain/accuracy/accuracy-report';
 
 export const ACCURACY_REPORT = 'accuracy';
@@ -48,6 +49,34 @@ export function createAccuracyStore(db: Knex) {
         rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
         peakMult: r.peak_mult_24h,
       }));
+    },
+
+    /**
+     * Calls logged since `since`: per mint its first forward prediction (lowest age bucket) at or above `minProb`,
+     * logged before its outcome resolved, with the outcome and the runway from the call's score to graduation.
+     */
+    async headlineCalls(since: Date, minProb: number, labelVersion: string): Promise<HeadlineCall[]> {
+      // A mint's two buckets are scored within a minute: reading from a little earlier finds its first call even when
+      // that one lies just before `since` (and then the mint is left out, its call being older).
+      const rows = await db
+        .select('*')
+        .from(
+          db('predictions as p')
+            .join('prediction_outcomes as po', 'po.prediction_id', 'p.id')
+            .join('mint_outcomes as o', 'o.mint', 'p.mint')
+            .join('mints as m', 'm.mint', 'p.mint')
+            .where('p.predicted_at', '>=', new Date(since.getTime() - 300_000))
+            .where('p.grad_prob', '>=', minProb)
+            .whereRaw('p.predicted_at < po.resolved_at')
+            .where('po.label_version', labelVersion)
+            .where('o.label_version', labelVersion)
+            .distinctOn('p.mint')
+            .orderBy([{ column: 'p.mint' }, { column: 'p.age_bucket' }])
+            .select('p.mint', 'p.predicted_at', 'po.graduated', db.raw('o.time_to_graduation_s - EXTRACT(EPOCH FROM (p.as_of - m.created_at)) AS runway_s'))
+            .as('calls'),
+        )
+        .where('predicted_at', '>=', since);
+      return rows.map((r) => ({ mint: r.mint, predictedAt: r.predicted_at, graduated: r.graduated, runwayS: r.runway_s === null ? null : Number(r.runway_s) }));
     },
 
     /** Post-graduation DEX checkpoints taken since `since`. */

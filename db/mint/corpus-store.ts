@@ -3,6 +3,7 @@ import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import { RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
 
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
 /** One resolved prediction row with every label the models learn from. */
@@ -15,9 +16,11 @@ export type ModelCorpusRecord = CorpusRecord & {
   sustained30m: boolean | null;
   /** Peak price after `observedAt` ÷ the price then; null when the prediction has no outcome row. */
   peakMult: number | null;
+  /** `live`: this deployment's own resolved prediction; otherwise history it did not predict (history-store.ts). */
+  source: 'live' | HistorySource;
 };
-/** What the service has resolved so far: the corpus every model is fitted from (GET /api/scope). */
-export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null };
+/** What the corpus every model is fitted from holds (GET /api/scope): the resolved mints, plus any history. */
+export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null; history: HistorySummary[] };
 
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
 
@@ -31,6 +34,49 @@ export function createCorpusStore(db: Knex) {
    * models could see then.
    */
   async function modelCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const [live, history] = await Promise.all([
+      liveCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+      historyCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+    ]);
+    if (history.length === 0) return live;
+    // The newest `limit` of both by observation time: as this deployment resolves its own mints, they push the
+    // older history out of the corpus.
+    return [...live, ...history].sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()).slice(0, limit);
+  }
+
+  async function historyCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const rows = await db('history_observations')
+      .where({ age_bucket: ageBucket, label_version: labelVersion })
+      .orderBy('as_of', 'desc')
+      .limit(limit)
+      .select(
+        'mint',
+        'source',
+        'features',
+        'rug_features',
+        'as_of',
+        'graduated',
+        'rugged',
+        'rug_label_version',
+        'sustained_30m',
+        'resolved_at',
+        'peak_mult_24h',
+      );
+    return rows.map((r) => ({
+      mint: r.mint,
+      features: r.features,
+      rugFeatures: r.rug_features,
+      graduated: r.graduated,
+      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+      sustained30m: r.sustained_30m ?? null,
+      peakMult: r.peak_mult_24h,
+      resolvedAt: r.resolved_at,
+      observedAt: r.as_of,
+      source: r.source,
+    }));
+  }
+
+  async function liveCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('predictions as p')
       .join('mint_outcomes as o', 'o.mint', 'p.mint')
       .leftJoin('prediction_outcomes as po', 'po.prediction_id', 'p.id')
@@ -62,18 +108,20 @@ export function createCorpusStore(db: Knex) {
       peakMult: r.peak_mult_24h ?? null,
       resolvedAt: r.resolved_at,
       observedAt: r.as_of,
+      source: 'live' as const,
     }));
   }
 
   return {
     modelCorpus,
 
-    /** The corpus is the set of mints this deployment resolved at 24 h. */
+    /** The mints this deployment resolved at 24 h, and the history beside them. */
     async summary(): Promise<CorpusSummary> {
-      const r = await db('mint_outcomes')
-        .select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest'))
-        .first();
-      return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null };
+      const [r, history] = await Promise.all([
+        db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first(),
+        createHistoryStore(db).summary(),
+      ]);
+      return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null, history };
     },
 
     /** The grad_prob corpus alone (the benchmark and backtest read it). */

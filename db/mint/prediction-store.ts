@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
 
 export type NewPrediction = {
   mint: string;
@@ -36,8 +37,12 @@ export type PredictionWithOutcome = {
 
 export function createPredictionStore(db: Knex) {
   return {
-    /** Immutable and once per (mint, age bucket): a retried activity gets the first row back, never a second. */
+    /**
+     * Immutable and once per (mint, age bucket): a retried activity gets the first row back, never a second. A row
+     * whose hour the ledger has already sealed is refused by the database (`LedgerHourSealedError`), unless it exists.
+     */
     async insertOnce(p: NewPrediction): Promise<{ id: number; gradProb: number; inserted: boolean }> {
+      const existing = () => db('predictions').where({ mint: p.mint, age_bucket: p.ageBucket }).first('id', 'grad_prob');
       const inserted = await db('predictions')
         .insert({
           mint: p.mint,
@@ -59,10 +64,25 @@ export function createPredictionStore(db: Knex) {
         })
         .onConflict(['mint', 'age_bucket'])
         .ignore()
-        .returning(['id', 'grad_prob']);
+        .returning(['id', 'grad_prob'])
+        .catch(async (e: unknown) => {
+          // The seal trigger runs before the conflict check: a retry of a row stored earlier is refused too.
+          if (isLedgerSealedError(e) && (await existing())) return [];
+          throw isLedgerSealedError(e) ? new LedgerHourSealedError((e as Error).message) : e;
+        });
       if (inserted[0]) return { id: inserted[0].id, gradProb: inserted[0].grad_prob, inserted: true };
-      const existing = await db('predictions').where({ mint: p.mint, age_bucket: p.ageBucket }).first('id', 'grad_prob');
-      return { id: existing.id, gradProb: existing.grad_prob, inserted: false };
+      const row = await existing();
+      return { id: row.id, gradProb: row.grad_prob, inserted: false };
+    },
+
+    /** `insertOnce`, with a refusal by the ledger's seal as a result rather than an error. */
+    async insertUnlessSealed(p: NewPrediction): Promise<{ id: number; gradProb: number; inserted: boolean } | { refused: 'ledger_hour_sealed' }> {
+      try {
+        return await this.insertOnce(p);
+      } catch (e) {
+        if (e instanceof LedgerHourSealedError) return { refused: 'ledger_hour_sealed' };
+        throw e;
+      }
     },
 
     async byMint(mint: string): Promise<PredictionWithOutcome[]> {

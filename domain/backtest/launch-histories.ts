@@ -1,6 +1,9 @@
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../mint/launch-events';
 import { peakMultFrom, priceAt, resolveOutcome, type MintOutcome } from '../mint/outcome-labels';
+import { MintTape } from '../mint/mint-tape';
+import { freshAmongFirstBuyers, type Freshness } from '../mint/wallet-freshness';
 import { computeFeatures, type MintFeatures } from '../scoring/mint-features';
+import { computeRugFeatures, type RugFeatures } from '../scoring/rug-features';
 import { SCORE_AGES, type ScoreAge } from '../scoring/score-age';
 import { LabelTrades } from './label-trades';
 
@@ -20,6 +23,8 @@ export type Observation = {
   /** Creation + age: when production would have scored it. */
   observedAt: Date;
   features: MintFeatures;
+  /** The rug model's view at that moment, with wallet freshness as the stream had seen it (see FreshnessLookup). */
+  rugFeatures: RugFeatures;
   /** Curve price at that moment (runner odds are measured from it, never from launch). */
   priceSol: number;
   /** Peak price within the horizon after the observation ÷ the price at it (outcome-labels' peakMultFrom). */
@@ -41,7 +46,13 @@ export type FoldCounts = {
   graduationsSeen: number;
 };
 
-type Open = { create: CreateEvent; horizonMs: number; trades: LabelTrades; graduatedAt: Date | null };
+type Open = { create: CreateEvent; horizonMs: number; trades: LabelTrades; graduatedAt: Date | null; lastEventMs: number };
+
+/**
+ * Whether a buyer was fresh (had never traded on the launchpad) when a mint was created, as production's
+ * wallet-freshness defines it. Omitted, no buyer counts as fresh.
+ */
+export type FreshnessLookup = (wallet: string, mintCreatedAtMs: number) => boolean;
 
 export class LaunchHistoryFolder {
   readonly counts: FoldCounts = { events: 0, launches: 0, mayhemSkipped: 0, orphanTrades: 0, lateEvents: 0, duplicateTrades: 0, graduationsSeen: 0 };
@@ -52,6 +63,9 @@ export class LaunchHistoryFolder {
   private readonly done = new Set<string>();
   private readonly mayhem = new Set<string>();
   private clockMs = -Infinity;
+  /** First trade time of every wallet the stream has shown: freshness is "first trade at or after the creation". */
+  private readonly firstTradeMs = new Map<string, number>();
+  private readonly isFresh: FreshnessLookup = (wallet, createdAtMs) => (this.firstTradeMs.get(wallet) ?? Infinity) >= createdAtMs;
 
   constructor(private readonly horizonS: number) {
     if (!(horizonS > Math.max(...SCORE_AGES))) throw new RangeError(`horizon must exceed the scoring ages, got ${horizonS} s`);
@@ -61,6 +75,7 @@ export class LaunchHistoryFolder {
   push(e: LaunchEvent): ResolvedLaunch[] {
     this.counts.events++;
     this.clockMs = Math.max(this.clockMs, e.at.getTime());
+    if (e.kind === 'trade' && !this.firstTradeMs.has(e.trader)) this.firstTradeMs.set(e.trader, e.at.getTime());
     if (e.kind === 'create') this.onCreate(e);
     else if (this.mayhem.has(e.mint)) {
       // Never scored, never kept.
@@ -70,12 +85,15 @@ export class LaunchHistoryFolder {
       if (!m) {
         if (e.kind === 'trade') this.counts.orphanTrades++;
       } else if (e.at.getTime() > m.horizonMs) this.counts.lateEvents++;
-      else if (e.kind === 'trade') {
-        if (!m.trades.add(e)) this.counts.duplicateTrades++;
-      } else if (m.graduatedAt === null) {
-        // Complete marks graduation; a migrate without a complete seen (a dropped frame) implies it.
-        m.graduatedAt = e.at;
-        this.counts.graduationsSeen++;
+      else {
+        m.lastEventMs = Math.max(m.lastEventMs, e.at.getTime());
+        if (e.kind === 'trade') {
+          if (!m.trades.add(e)) this.counts.duplicateTrades++;
+        } else if (m.graduatedAt === null) {
+          // Complete marks graduation; a migrate without a complete seen (a dropped frame) implies it.
+          m.graduatedAt = e.at;
+          this.counts.graduationsSeen++;
+        }
       }
     }
     return this.resolveUntil(this.clockMs);
@@ -84,6 +102,22 @@ export class LaunchHistoryFolder {
   /** Mints still inside their horizon when the data ends: their labels are not known. */
   get unresolved(): number {
     return this.open.size;
+  }
+
+  /**
+   * Resolves now, at their horizon, the open mints that a source guarantees are over: no event since
+   * `quietBeforeMs` (the simulator forgets a mint after a quiet spell and never trades it again, so its label
+   * is already final). A real feed gives no such guarantee; only a generator that knows it may call this.
+   */
+  resolveQuiet(quietBeforeMs: number): ResolvedLaunch[] {
+    const out: ResolvedLaunch[] = [];
+    for (const [mint, m] of this.open) {
+      if (m.lastEventMs >= quietBeforeMs) continue;
+      this.open.delete(mint);
+      this.done.add(mint);
+      out.push(this.resolveLaunch(m));
+    }
+    return out;
   }
 
   private onCreate(c: CreateEvent): void {
@@ -95,7 +129,13 @@ export class LaunchHistoryFolder {
       return;
     }
     const lastScoreMs = c.at.getTime() + Math.max(...SCORE_AGES) * 1000;
-    this.open.set(c.mint, { create: c, horizonMs: c.at.getTime() + this.horizonS * 1000, trades: new LabelTrades(c, lastScoreMs), graduatedAt: null });
+    this.open.set(c.mint, {
+      create: c,
+      horizonMs: c.at.getTime() + this.horizonS * 1000,
+      trades: new LabelTrades(c, lastScoreMs),
+      graduatedAt: null,
+      lastEventMs: c.at.getTime(),
+    });
     this.queue.push(c.mint);
   }
 
@@ -103,13 +143,17 @@ export class LaunchHistoryFolder {
     const out: ResolvedLaunch[] = [];
     while (this.queueHead < this.queue.length) {
       const mint = this.queue[this.queueHead]!;
-      const m = this.open.get(mint)!;
+      const m = this.open.get(mint);
+      if (!m) {
+        this.queueHead++; // resolved early by resolveQuiet
+        continue;
+      }
       // Strictly past: an event at the horizon itself still counts towards the label.
       if (!(nowMs > m.horizonMs)) break;
       this.queueHead++;
       this.open.delete(mint);
       this.done.add(mint);
-      out.push(resolveLaunch(m));
+      out.push(this.resolveLaunch(m));
     }
     if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
       this.queue.splice(0, this.queueHead);
@@ -117,14 +161,20 @@ export class LaunchHistoryFolder {
     }
     return out;
   }
-}
 
-function resolveLaunch(m: Open): ResolvedLaunch {
-  return labelLaunch(m.create, m.trades.trades(), m.graduatedAt, new Date(m.horizonMs));
+  private resolveLaunch(m: Open): ResolvedLaunch {
+    return labelLaunch(m.create, m.trades.trades(), m.graduatedAt, new Date(m.horizonMs), this.isFresh);
+  }
 }
 
 /** Features at each scoring age and the outcome labels of one mint, from its trades (any order) by the production code. */
-export function labelLaunch(create: CreateEvent, tradesAnyOrder: readonly TradeEvent[], graduatedAt: Date | null, horizonAt: Date): ResolvedLaunch {
+export function labelLaunch(
+  create: CreateEvent,
+  tradesAnyOrder: readonly TradeEvent[],
+  graduatedAt: Date | null,
+  horizonAt: Date,
+  isFresh: FreshnessLookup = () => false,
+): ResolvedLaunch {
   const trades = [...tradesAnyOrder].sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot ?? 0) - (b.slot ?? 0));
   const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt, checkpointPricesSol: [] });
   const observations = SCORE_AGES.map((ageS): Observation => {
@@ -134,9 +184,18 @@ export function labelLaunch(create: CreateEvent, tradesAnyOrder: readonly TradeE
       ageS,
       observedAt,
       features: computeFeatures(create, trades, ageS),
+      rugFeatures: rugFeaturesAt(create, trades, observedAt, isFresh),
       priceSol,
       peakMultFromCall: peakMultFrom(priceSol, observedAt, trades, horizonAt),
     };
   });
   return { mint: create.mint, createdAt: create.at, resolvedAt: horizonAt, outcome, observations };
+}
+
+/** The rug features production logs with a score at `observedAt`: the tape of the trades up to then. */
+function rugFeaturesAt(create: CreateEvent, trades: readonly TradeEvent[], observedAt: Date, isFresh: FreshnessLookup): RugFeatures {
+  const tape = new MintTape(create);
+  for (const t of trades) if (t.at.getTime() <= observedAt.getTime()) tape.apply(t);
+  const known: Freshness = new Map(tape.firstBuyers.map((w) => [w, isFresh(w, create.at.getTime())]));
+  return computeRugFeatures(tape, freshAmongFirstBuyers(tape, known));
 }

@@ -54,6 +54,7 @@ export function enrichMint(i: EnrichInput) {
   const p = i.prediction;
   const showScore = p !== null && ageS < GRAD_PROB_SHOWN_UNTIL_S;
   const odds = showScore ? p.runnerOdds : null;
+  const signals = mintSignals(tape, now.getTime(), i.freshness);
   return {
     mint: c.mint,
     name: c.name,
@@ -87,12 +88,16 @@ export function enrichMint(i: EnrichInput) {
     rug_prob: p?.rugProb ?? null,
     post_grad_survival_prob: i.survivalLive ? (p?.survivalProb ?? null) : null,
     post_grad_survival_status: i.survivalLive ? ('live' as const) : ('suspended' as const),
-    signals: mintSignals(tape, now.getTime(), i.freshness),
+    signals,
     top_buyers: topBuyers(tape, i.smartScores),
     smart_money_in: i.smartMoneyIn ?? 0,
     hide_reason: hideReason(flags),
     graduated_at: i.graduatedAt ? i.graduatedAt.toISOString() : null,
     updated_at: (tape.lastTradeAt ?? c.at).toISOString(),
+    // The published CLI (`goracle live`, `probe`) reads these names: v_sol in lamports, two bot signals at the top.
+    virtual_sol_reserves: Math.round(tape.vSol),
+    bundle_detected: signals.bot.bundle_detected,
+    manufactured_pump: signals.bot.manufactured_pump,
   };
 }
 export type EnrichedMint = ReturnType<typeof enrichMint>;

@@ -55,6 +55,8 @@ export type WalletFill = {
   closedPnlUsd: number;
   feeUsd: number;
   hash: string;
+  /** Hyperliquid's trade id, when the answer carries it: with the wallet, the fill's natural key. */
+  tid?: number | null;
   liquidation: boolean;
 };
 

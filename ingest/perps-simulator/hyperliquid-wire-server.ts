@@ -15,13 +15,19 @@ export type ReceivedWsMessage = { connection: number; raw: string };
 
 type Client = { id: number; ws: WebSocket; trades: Set<string>; mids: boolean };
 
-export async function startHyperliquidWireServer(o: { answer: (body: Record<string, unknown>) => InfoAnswer | Promise<InfoAnswer>; port?: number }) {
+export async function startHyperliquidWireServer(o: {
+  answer: (body: Record<string, unknown>) => InfoAnswer | Promise<InfoAnswer>;
+  port?: number;
+  /** Other requests its owner serves on the same port (the simulator's Drift bucket); true when it answered. */
+  other?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+}) {
   const clients = new Set<Client>();
   const received: ReceivedWsMessage[] = [];
   let nextId = 1;
   let accept = true;
 
   const server = http.createServer((req, res) => {
+    if (o.other?.(req, res)) return;
     if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/info') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,6 +1,7 @@
 import { startHyperliquidWireServer } from './hyperliquid-wire-server';
 import { PerpsSimulator, type PerpsSimulatorOptions } from './perps-simulator';
 import { px, simInfoAnswer, simTradeFrame } from './sim-info-answers';
+import { createSimDriftBucket, SIM_DRIFT_PREFIX } from './sim-drift-bucket';
 
 /**
  * The embedded default's exchange: a local Hyperliquid on loopback whose `POST /info` and `/ws` answer from the
@@ -11,13 +12,21 @@ import { px, simInfoAnswer, simTradeFrame } from './sim-info-answers';
  * A timer advances the simulator to the wall clock every `tickMs`, pushes the trades of that tick on the
  * `trades` channel of their coin and the mids on `allMids` (Hyperliquid pushes mids about once a block).
  */
-export type SimulatedHyperliquidOptions = Omit<PerpsSimulatorOptions, 'startAt'> & { port?: number; tickMs?: number; now?: () => number };
+export type SimulatedHyperliquidOptions = Omit<PerpsSimulatorOptions, 'startAt'> & {
+  port?: number;
+  tickMs?: number;
+  now?: () => number;
+  /** Also serve a simulated Drift bucket (sim-drift-bucket.ts) on the same port. */
+  driftBucket?: { rowsPerDay?: number; traders?: number };
+};
 
 export async function startSimulatedHyperliquid(o: SimulatedHyperliquidOptions) {
   const now = o.now ?? Date.now;
   const sim = new PerpsSimulator({ ...o, startAt: now() });
+  const drift = o.driftBucket ? createSimDriftBucket({ seed: o.seed, ...o.driftBucket }) : null;
   const wire = await startHyperliquidWireServer({
     port: o.port,
+    other: drift ? (req, res) => drift.handle(req, res) : undefined,
     answer: (body) => {
       // Answer from the state as of this request, not the last tick.
       sim.advanceTo(now());
@@ -34,8 +43,11 @@ export async function startSimulatedHyperliquid(o: SimulatedHyperliquidOptions) 
   return {
     url: wire.url,
     wsUrl: wire.wsUrl,
+    /** The simulated Drift bucket's program prefix (DRIFT_DATA_URL), when it is served. */
+    driftUrl: drift ? `${wire.url}${SIM_DRIFT_PREFIX.replace(/\/$/, '')}` : null,
     simulator: sim,
     connections: wire.connections,
+    subscriptions: wire.subscriptions,
     async close(): Promise<void> {
       clearInterval(timer);
       await wire.close();

@@ -27,6 +27,12 @@ export type MarketSimulatorOptions = {
   run?: number;
   /** Virtual time the market opens at; defaults to the `fromMs` of the first `events` call. */
   startMs?: number;
+  /**
+   * No launch at or after this time: the mints already launched play out to their end and then the market is
+   * empty (`events` returns). Seeded history uses it to label every mint of a window exactly, without cutting
+   * the tail short. Omitted, launches never stop.
+   */
+  launchesUntilMs?: number;
   /** Launches per second (0.3 ≈ 26k a day, the late-2025 scale). */
   launchesPerSecond?: number;
   /**
@@ -137,7 +143,7 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
     const start = startMs ?? atMs;
     startMs = start;
     const firstSlot = opts.firstSlot ?? 350_000_000;
-    queue.push(start + round(launchRng.exponential(launchesPerSecond) * 1000), { kind: 'launch' });
+    scheduleLaunch(start + round(launchRng.exponential(launchesPerSecond) * 1000));
     return {
       book: new AddressBook(opts.seed),
       slotAt: (t) => firstSlot + floor((t - start) / 400),
@@ -176,9 +182,14 @@ export function createMarketSimulator(opts: MarketSimulatorOptions): MarketSimul
     stats.peakActiveMints = max(stats.peakActiveMints, stats.activeMints);
     const events = sim.launch();
     reschedule(sim);
-    queue.push(atMs + max(1, round(launchRng.exponential(launchesPerSecond) * 1000)), { kind: 'launch' });
+    scheduleLaunch(atMs + max(1, round(launchRng.exponential(launchesPerSecond) * 1000)));
     return events;
   };
+
+  const launchesUntilMs = opts.launchesUntilMs ?? Infinity;
+  function scheduleLaunch(atMs: number) {
+    if (atMs < launchesUntilMs) queue.push(atMs, { kind: 'launch' });
+  }
 
   /** Puts a mint back on the queue, or forgets it (it graduated, died or aged out). */
   const reschedule = (sim: MintSimulation) => {

@@ -21,7 +21,15 @@ type AgeModels = {
   cells: ForwardCell[];
   corpusRows: number;
   fittedAt: number;
+  /** Published model versions: the fit's own, tagged when the corpus holds synthetic history (corpusTag). */
+  versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
 };
+
+/** Models fitted on any synthetic row say so in their version, so no one mistakes them for models of the real market. */
+export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) => (rows.some((r) => r.source === 'synthetic') ? '+synthetic' : '');
+
+/** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used soon. */
+export const WARMING_REFIT_S = 30;
 
 /**
  * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
@@ -85,6 +93,13 @@ export function createKnnMintScorer(
     const fittedAt = d.now();
     const fitMs = fittedAt - started;
     const at = new Date(fittedAt);
+    const tag = corpusTag(rows);
+    const versions = {
+      grad_prob: grad.version + tag,
+      rug_prob: rug.version + tag,
+      runner_prob: runner.version + tag,
+      post_grad_survival: survival.version + tag,
+    };
     const fit = (
       predictor: ModelFit['predictor'],
       m: { version: string; corpusSize: number },
@@ -95,7 +110,7 @@ export function createKnnMintScorer(
     ): ModelFit => ({
       predictor,
       ageBucket: age,
-      version: m.version,
+      version: m.version + tag,
       status,
       samplesTotal: m.corpusSize,
       samplesPositive: positives,
@@ -123,7 +138,7 @@ export function createKnnMintScorer(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
       'models fitted',
     );
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt };
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -151,7 +166,10 @@ export function createKnnMintScorer(
       if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
       return cold;
     }
-    if (d.now() - f.fittedAt > d.refitEveryS * 1000) refitInBackground(age);
+    // A warming model only says "no data yet": it looks again every WARMING_REFIT_S, so history loaded after the
+    // start is in use within seconds instead of at the next regular refit.
+    const every = f.grad.corpusSize < MIN_GRAD_CORPUS ? Math.min(WARMING_REFIT_S, d.refitEveryS) : d.refitEveryS;
+    if (d.now() - f.fittedAt > every * 1000) refitInBackground(age);
     return f;
   }
 
@@ -180,13 +198,13 @@ export function createKnnMintScorer(
           confidence_band: { lo: band.lo, hi: band.hi },
           n: cell?.n ?? 0,
           historical_actual_rate: cell && cell.n > 0 ? cell.graduated / cell.n : null,
-          model_version: m.grad.version,
+          model_version: m.versions.grad_prob,
         },
         rugProb: m.rug.score(rugFeatures),
         rugFeatures,
         runnerOdds: m.runner.score(features),
         survivalProb: m.survival.score(features),
-        modelVersions: { grad_prob: m.grad.version, rug_prob: m.rug.version, runner_prob: m.runner.version, post_grad_survival: m.survival.version },
+        modelVersions: m.versions,
       };
     },
   };

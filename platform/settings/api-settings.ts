@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 import { platformSettings } from './platform-settings';
 import { bool, defineSettings, port } from './settings';
@@ -8,8 +9,15 @@ export const apiSettings = defineSettings(
     NODE_ENV: platformSettings.env.NODE_ENV,
     API_HOST: z.string().default('127.0.0.1'),
     API_PORT: port().default(8000),
+    /** API processes sharing API_PORT (node cluster); unset: the machine's cores in production, 1 otherwise. */
+    API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
     VALIDATE_RESPONSES: bool.optional(),
+    /** Access log at info: requests slower than ACCESS_LOG_SLOW_MS and a fraction ACCESS_LOG_SAMPLE of the rest (all at debug; 5xx always). */
+    ACCESS_LOG_SLOW_MS: z.coerce.number().min(0).default(500),
+    ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(0.01),
+    /** How long the slowly changing public reads (scope, health, accuracy, …) are served from memory before they are read again. */
+    API_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     PUBLIC_BASE_URL: z.string().url().optional(),
     /** Prometheus `/metrics` of the API, on an operator port of its own (never the public one). */
     API_METRICS_HOST: z.string().default('127.0.0.1'),
@@ -24,7 +32,10 @@ export const apiSettings = defineSettings(
     api: {
       host: e.API_HOST,
       port: e.API_PORT,
+      processes: e.API_PROCESSES ?? (e.NODE_ENV === 'production' ? os.availableParallelism() : 1),
       validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
+      accessLog: { slowMs: e.ACCESS_LOG_SLOW_MS, sample: e.ACCESS_LOG_SAMPLE },
+      readCacheTtlMs: e.API_READ_CACHE_TTL_MS,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       metrics: { host: e.API_METRICS_HOST, port: e.API_METRICS_PORT },
       db: { acquireTimeoutMs: e.API_DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: e.API_DB_STATEMENT_TIMEOUT_MS },

@@ -13,6 +13,8 @@ export const ingestSettings = defineSettings(
     SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
     /** Give the simulator's smart wallets a wallet-index record at start, so composite signals cross on a fresh demo. */
     SIMULATOR_SEED_SMART_WALLETS: z.enum(['true', 'false']).default('true'),
+    /** Launches of seeded history generated before the simulator feed starts (0: none); never with a real feed or in production. */
+    SIMULATOR_HISTORY_LAUNCHES: z.coerce.number().int().min(0).max(200_000).default(6_000),
     SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
     SOLANA_WS_URL: z.string().url().default('wss://api.mainnet-beta.solana.com'),
     PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
@@ -29,6 +31,7 @@ export const ingestSettings = defineSettings(
         launchesPerS: e.SIMULATOR_LAUNCHES_PER_S,
         graduationShare: e.SIMULATOR_GRADUATION_SHARE,
         seedSmartWallets: e.SIMULATOR_SEED_SMART_WALLETS === 'true',
+        historyLaunches: e.SIMULATOR_HISTORY_LAUNCHES,
       },
       solanaRpcUrl: e.SOLANA_RPC_URL,
       solanaWsUrl: e.SOLANA_WS_URL,

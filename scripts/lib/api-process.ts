@@ -9,7 +9,10 @@ const root = path.resolve(__dirname, '..', '..');
  * `api/server.ts` as its own process (its own memory and event loop, as in production), configured only
  * by environment variables. Resolves once /api/health answers.
  */
-export async function spawnApiServer(env: Record<string, string>, o: { timeoutMs?: number } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function spawnApiServer(
+  env: Record<string, string>,
+  o: { timeoutMs?: number } = {},
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = env.API_PORT ? Number(env.API_PORT) : await freePort();
   const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'api', 'server.ts')], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, API_HOST: '127.0.0.1', API_PORT: String(port) },
@@ -25,6 +28,8 @@ export async function spawnApiServer(env: Record<string, string>, o: { timeoutMs
   }
   return {
     url,
+    /** The tsx launcher's pid: the API runs as its child (and, with API_PROCESSES > 1, that child's children). */
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

@@ -135,7 +135,7 @@ export type SupervisedPostgres = {
  * Like startLocalPostgres, but the postmaster runs in the foreground as our child (not daemonised by pg_ctl), so
  * its death is seen at once and it can be started again. It stops on SIGINT (fast shutdown), or SIGQUIT after 30 s.
  */
-export async function prepareSupervisedPostgres(dataDir: string, name: string, port: number): Promise<SupervisedPostgres> {
+export async function prepareSupervisedPostgres(dataDir: string, name: string, port: number, o: { logFile?: string } = {}): Promise<SupervisedPostgres> {
   const dir = path.resolve(dataDir, 'postgres', name);
   const binDir = systemBinDir();
   if (!binDir) return prepareEmbeddedSupervised(dir, port);
@@ -149,7 +149,7 @@ export async function prepareSupervisedPostgres(dataDir: string, name: string, p
     launch: async () => {
       const pg = spawnService(path.join(binDir, 'postgres'), ['-D', dir, ...serverOptions(dir, port)], {
         cwd: dir,
-        logFile: path.join(dir, 'server.log'),
+        logFile: o.logFile ?? path.join(dir, 'server.log'),
         stopSignal: 'SIGINT',
         escalate: 'SIGQUIT',
         graceMs: 30_000,

@@ -1,16 +1,34 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { run, waitFor } from './run';
+import { waitFor } from './run';
 import { exitedEarly, spawnService, type SpawnedService } from './supervised-child';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** Finds or builds the Temporal CLI (see scripts/ensure-temporal-cli.sh). */
-export async function ensureTemporalCli(): Promise<string> {
-  const out = await run('bash', [path.join(root, 'scripts', 'ensure-temporal-cli.sh')], { timeout: 20 * 60_000 });
-  return out.trim().split('\n').pop()!;
+/**
+ * Finds, downloads or builds the Temporal CLI (see scripts/ensure-temporal-cli.sh) and returns its path. What it is
+ * doing (a download, a build) is passed to `progress` line by line, by default to our stderr.
+ */
+export function ensureTemporalCli(progress: (line: string) => void = (l) => console.error(l)): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [path.join(root, 'scripts', 'ensure-temporal-cli.sh')], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20 * 60_000 });
+    let out = '';
+    let partial = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => {
+      const lines = (partial + b.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const l of lines) if (l.trim()) progress(l.trim());
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (partial.trim()) progress(partial.trim());
+      if (code === 0 && out.trim()) resolve(out.trim().split('\n').pop()!);
+      else reject(new Error(`no Temporal CLI (scripts/ensure-temporal-cli.sh exited with ${code}); see the lines above`));
+    });
+  });
 }
 
 /** A port the OS says is free right now (for test servers that must not collide with each other). */

@@ -28,7 +28,8 @@ export type OwnStack = {
 
 export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number; logFile?: string }): Promise<OwnStack> {
   fs.mkdirSync(o.dataDir, { recursive: true, mode: 0o755 });
-  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort] = [
+  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort, perpsPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -42,6 +43,7 @@ export async function startOwnStack(o: { dataDir: string; env?: Record<string, s
     API_PORT: String(apiPort),
     WORKER_METRICS_PORT: String(metricsPort),
     API_METRICS_PORT: String(apiMetricsPort),
+    PERPS_SIMULATOR_PORT: String(perpsPort),
     // Its own services, whatever this shell points at.
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { OutputSink } from './process-output';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -59,8 +60,9 @@ export async function stopChild(
 export type SpawnedService = RunningService & { child: ChildProcess; output: () => string };
 
 /**
- * Any program as a supervised service. Its output is passed through to ours (`echo`, the default) or appended to
- * `logFile`, and its tail kept for crash reports. `detached` (the default) puts it in its own process group, so a
+ * Any program as a supervised service. Its output is passed through to ours (`echo`, the default), handed to `sink`
+ * (npm start's log files and terminal account, lib/process-output.ts), or appended to `logFile` by the program itself
+ * (through a file descriptor: it keeps writing if we die), and its tail kept for crash reports. `detached` (the default) puts it in its own process group, so a
  * Ctrl-C at the terminal reaches only the supervisor, which then stops everything in order.
  */
 export function spawnService(
@@ -70,6 +72,7 @@ export function spawnService(
     env?: NodeJS.ProcessEnv;
     cwd?: string;
     echo?: boolean;
+    sink?: OutputSink;
     logFile?: string;
     detached?: boolean;
     stopSignal?: NodeJS.Signals;
@@ -78,6 +81,10 @@ export function spawnService(
     spawn?: Pick<SpawnOptions, 'uid' | 'gid'>;
   } = {},
 ): SpawnedService {
+  if (o.logFile) {
+    fs.mkdirSync(path.dirname(o.logFile), { recursive: true });
+    rotateIfLarge(o.logFile, SELF_WRITTEN_LOG_MAX_BYTES);
+  }
   const log = o.logFile ? fs.openSync(o.logFile, 'a') : undefined;
   const child = spawn(cmd, args, {
     cwd: o.cwd ?? ROOT,
@@ -89,12 +96,13 @@ export function spawnService(
   if (log !== undefined) fs.closeSync(log);
   const exited = exitOf(child);
   let tail = '';
-  const keep = (to: NodeJS.WriteStream) => (b: Buffer) => {
+  const keep = (stream: 'stdout' | 'stderr') => (b: Buffer) => {
     tail = (tail + b.toString()).slice(-4000);
-    if (o.echo !== false) to.write(b);
+    if (o.sink) o.sink(b, stream);
+    else if (o.echo !== false) (stream === 'stdout' ? process.stdout : process.stderr).write(b);
   };
-  child.stdout?.on('data', keep(process.stdout));
-  child.stderr?.on('data', keep(process.stderr));
+  child.stdout?.on('data', keep('stdout'));
+  child.stderr?.on('data', keep('stderr'));
   return {
     child,
     pid: child.pid,
@@ -102,6 +110,18 @@ export function spawnService(
     output: () => (o.logFile ? fileTail(o.logFile) : tail),
     stop: () => stopChild(child, exited, { signal: o.stopSignal ?? 'SIGTERM', graceMs: o.graceMs ?? 15_000, escalate: o.escalate }),
   };
+}
+
+/** A log file a program writes itself is moved aside past this size when the program is (re)started. */
+const SELF_WRITTEN_LOG_MAX_BYTES = 10 * 2 ** 20;
+
+/** Moves a log file a program appends to itself aside (to `<file>.1`) once it is past `maxBytes`: bounded per start. */
+export function rotateIfLarge(file: string, maxBytes: number): void {
+  try {
+    if (fs.statSync(file).size > maxBytes) fs.renameSync(file, `${file}.1`);
+  } catch {
+    /* no file yet */
+  }
 }
 
 function fileTail(file: string): string {
@@ -124,6 +144,6 @@ function fileTail(file: string): string {
  * One of the project's TypeScript entry points (`api/server.ts`, …) as a supervised service: node with tsx as a
  * loader, not the tsx CLI, so the pid we watch and signal is the program itself (see daemon-process.ts).
  */
-export function nodeEntryService(entry: string, env: NodeJS.ProcessEnv, o: { echo?: boolean } = {}): RunningService {
-  return spawnService(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], { env, echo: o.echo, stopSignal: 'SIGINT' });
+export function nodeEntryService(entry: string, env: NodeJS.ProcessEnv, o: { echo?: boolean; sink?: OutputSink } = {}): RunningService {
+  return spawnService(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], { env, echo: o.echo, sink: o.sink, stopSignal: 'SIGINT' });
 }

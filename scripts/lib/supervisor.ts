@@ -1,4 +1,4 @@
-import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory, type RestartPolicy } from './restart-policy';
+import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory, type RestartPolicy } from '../../platform/restart-policy';
 import { describeExit, type Exit, type RunningService } from './supervised-child';
 
 /**

@@ -75,6 +75,7 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
   let nextSubId = 13117691;
   let accept = true;
   let answerPings = true;
+  let httpFault: 'unavailable' | 'reset' | null = null;
 
   const handlers = new Map<string, RpcHandler>();
   const handle = (method: string, fn: RpcHandler) => void handlers.set(method, fn);
@@ -130,6 +131,9 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
   });
 
   const server = http.createServer((req, res) => {
+    // A node that is down: behind a load balancer (503, no JSON) or gone (the connection cut).
+    if (httpFault === 'unavailable') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+    if (httpFault === 'reset') return void req.socket.destroy();
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -239,6 +243,8 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
     },
     setAcceptConnections: (v: boolean) => void (accept = v),
     setAnswerPings: (v: boolean) => void (answerPings = v),
+    /** JSON-RPC over HTTP answers 503 (`unavailable`) or has its connections cut (`reset`) until cleared with null. */
+    setHttpFault: (f: 'unavailable' | 'reset' | null) => void (httpFault = f),
     async close() {
       for (const ws of subs.keys()) ws.terminate();
       await new Promise<void>((r) => wss.close(() => r()));

@@ -35,6 +35,8 @@ export const publicPostLimitsEnv = (l: PublicPostLimits): Record<string, string>
  */
 const TEST_API_ENV: Record<string, string> = {
   API_KEY_REQUIRED_AFTER: '9999-12-31T23:59:59Z',
+  // Tests write a row and read it back at once: the prepared reads are rebuilt per request unless a test sets a TTL.
+  API_READ_CACHE_TTL_MS: '0',
   ...publicPostLimitsEnv({ perClientPerMinute: 1_000_000, perClientPerHour: 1_000_000, globalPerMinute: 1_000_000, globalPerHour: 1_000_000 }),
 };
 

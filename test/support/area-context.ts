@@ -3,8 +3,13 @@ import { loadConfig } from '../../platform/config';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
 
-/** Tests never reach the public price API: the source is a closed local port unless a test names its own server. */
-const OFFLINE = { PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' };
+/** Tests never reach a public API (the price source, the perps exchanges): a closed local port unless a test names its own server. */
+const OFFLINE = {
+  PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
+  HYPERLIQUID_API_URL: 'http://127.0.0.1:9/unreachable',
+  HYPERLIQUID_WS_URL: 'ws://127.0.0.1:9/unreachable',
+  DRIFT_DATA_URL: 'http://127.0.0.1:9/unreachable',
+};
 
 /**
  * The context an activity area is built from, without Temporal (enough for the areas that start no workflow:

@@ -8,6 +8,10 @@ Usage:
   verify_proof.py --canonical FILE  print Python's canonical form of any JSON value: json.dumps with
                                     sort_keys, no whitespace, ensure_ascii=False, as UTF-8, no newline
   verify_proof.py --formats         print the leaf field lists this verifier knows, as JSON
+  verify_proof.py --fetch BASE_URL ID [ID ...]
+                                    fetch each prediction's proof over HTTP (GET BASE_URL/api/ledger/proof/ID)
+                                    and its hour's commit (GET BASE_URL/api/ledger/commits), and verify the proof
+                                    and that it matches the commit as published (track, hour, leaf count, root)
 Exit status 2 for a usage error or unreadable input.
 
 A proof passes when: its payload is a canonical leaf (Python re-serialises it to the same bytes) of a known
@@ -22,6 +26,7 @@ import hashlib
 import json
 import re
 import sys
+import urllib.request
 from datetime import datetime, timedelta, timezone
 
 # The leaf versions of docs/ledger-format.md. Versions are never edited; a new one is added here.
@@ -159,6 +164,42 @@ def verify(doc):
     return "%s v%d leaf %d/%d root %s" % (leaf["track"], leaf["leaf_version"], doc["leaf_index"], doc["leaf_count"], node.hex())
 
 
+def fetch_json(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read().decode("utf-8"))
+
+
+def matches_published_commit(base_url, doc):
+    """Step 5: the proof's track, hour, leaf count and root are the commit the list publishes for that hour."""
+    hour = parse_utc_millis(doc.get("hour"), "hour")
+    since = int(hour.timestamp()) - 1
+    listed = fetch_json("%s/api/ledger/commits?since=%d&limit=1" % (base_url, since))
+    commits = [c for c in listed.get("commits", []) if c.get("hour_start") == doc["hour"]]
+    if not commits:
+        raise Bad("no published commit for hour %s" % doc["hour"])
+    c = commits[0]
+    for ours, theirs in (("track", "track"), ("leaf_count", "leaf_count"), ("merkle_root_hex", "merkle_root_hex")):
+        if doc.get(ours) != c.get(theirs):
+            raise Bad("proof %s differs from the published commit" % ours)
+
+
+def fetch_and_verify(base_url, ids):
+    failures = 0
+    for i, pid in enumerate(ids):
+        try:
+            doc = fetch_json("%s/api/ledger/proof/%s" % (base_url, pid))
+            verdict = verify(doc)
+            matches_published_commit(base_url, doc)
+            print("OK   proof %d: %s" % (i, verdict))
+        except Bad as e:
+            failures += 1
+            print("FAIL proof %d: %s" % (i, e))
+        except (OSError, ValueError) as e:
+            failures += 1
+            print("FAIL proof %d: cannot fetch: %s" % (i, e))
+    return 1 if failures or not ids else 0
+
+
 def read_json(path):
     raw = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
     return json.loads(raw.decode("utf-8"))
@@ -169,6 +210,8 @@ def main(argv):
         out = {"%s/%d" % key: fields for key, fields in sorted(LEAF_FORMATS.items())}
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
         return 0
+    if len(argv) >= 3 and argv[0] == "--fetch":
+        return fetch_and_verify(argv[1].rstrip("/"), argv[2:])
     if len(argv) == 2 and argv[0] == "--canonical":
         sys.stdout.buffer.write(canonical(read_json(argv[1])).encode("utf-8"))
         return 0

@@ -62,6 +62,11 @@ export async function mintLifecycle(input: MintLifecycleInput): Promise<Lifecycl
       continue;
     }
     const r = await scoring.scoreMint({ mint, bucket: step.bucket, asOf: new Date(dueMs).toISOString() });
+    // The database refused the row: its hour is already sealed by the ledger, so this score is too late to log.
+    if ('refused' in r) {
+      step.status = 'skipped_late';
+      continue;
+    }
     Object.assign(step, { status: 'scored', gradProb: r.gradProb, predictionId: r.predictionId });
   }
 

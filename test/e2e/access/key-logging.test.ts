@@ -6,11 +6,11 @@ import { afterBeta, call, startApi } from '../../support/api-harness';
 import { createTestDatabase } from '../../support/test-db';
 
 describe('keys are never logged', () => {
-  it('request logs redact Authorization and X-API-Key, for good and bad keys alike', async () => {
+  it('request logs (every request at debug) redact Authorization and X-API-Key, for good and bad keys alike', async () => {
     const t = await createTestDatabase();
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
-    const api = await startApi(t.db, { log: createLogger('info', 'api-test', sink), env: afterBeta() });
+    const api = await startApi(t.db, { log: createLogger('debug', 'api-test', sink), env: afterBeta() });
     try {
       await writeEmptyLiveSnapshots(t.db, new Date());
       const k = await issueTestKey(t.db, 'free');

@@ -289,6 +289,56 @@ describe('GET /api/accuracy', () => {
     expect(body.post_grad_survival.reason).toContain('of the 300');
   });
 
+  it('carries the headline the published CLI reads, equal to a recomputation from SQL, the same when recomputed', async () => {
+    const rows: { mint: string; age_bucket: number; predicted_at: Date; graduated: boolean; time_to_graduation_s: number | null }[] = (
+      await t.db.raw(`
+        SELECT p.mint, p.age_bucket, p.predicted_at, po.graduated, o.time_to_graduation_s
+        FROM predictions p JOIN prediction_outcomes po ON po.prediction_id = p.id JOIN mint_outcomes o ON o.mint = p.mint
+        WHERE p.grad_prob >= 0.7 AND p.predicted_at < po.resolved_at`)
+    ).rows;
+    // A call per mint: its earliest age bucket at or above 0.70. Scores are taken at creation + age (asOf).
+    const first = new Map<string, (typeof rows)[number]>();
+    for (const x of rows) if (!first.has(x.mint) || x.age_bucket < first.get(x.mint)!.age_bucket) first.set(x.mint, x);
+    const calls = [...first.values()];
+    const last = calls.filter((x) => x.predicted_at.getTime() >= now.getTime() - 30 * DAY);
+    const figure = (xs: typeof calls) => ({
+      status: xs.length >= 30 ? 'ok' : 'warming',
+      hit_rate: xs.length ? xs.filter((x) => x.graduated).length / xs.length : null,
+      n_resolved: xs.length,
+    });
+    const runways = last
+      .filter((x) => x.graduated)
+      .map((x) => x.time_to_graduation_s! - x.age_bucket)
+      .sort((a, b) => a - b);
+    const months = [...new Set(calls.map((x) => x.predicted_at.toISOString().slice(0, 7)))].sort();
+    const expected = {
+      min_prob: 0.7,
+      last_30d: figure(last),
+      lifetime: figure(calls),
+      time_to_grad: {
+        status: runways.length >= 30 ? 'ok' : 'warming',
+        n_grads: runways.length,
+        p50_s: Math.round(runways.length % 2 ? runways[runways.length >> 1]! : (runways[runways.length / 2 - 1]! + runways[runways.length / 2]!) / 2),
+        under_30s_pct: runways.filter((x) => x <= 30).length / runways.length,
+      },
+      trajectory: months.map((month) => {
+        const inMonth = calls.filter((x) => x.predicted_at.toISOString().startsWith(month));
+        return { month, hit_rate: inMonth.filter((x) => x.graduated).length / inMonth.length, n: inMonth.length };
+      }),
+    };
+    expect(calls.length).toBeGreaterThan(10);
+    expect(last.length).toBeLessThan(calls.length);
+    expect(runways.length).toBeGreaterThan(0);
+    const r = await call(`${api.url}/api/accuracy`);
+    expectConforms('get', '/api/accuracy', 200, r.body);
+    expect(r.body.headline).toEqual(expected);
+
+    // Recomputed, the final months come from the report itself, and nothing changes.
+    await accuracyActivities.create(areaContext(t.db, { now: () => now })).recomputeAccuracy();
+    const again = await call(`${api.url}/api/accuracy`);
+    expect(again.body.headline).toEqual(expected);
+  });
+
   it('reports predictor health from the worker’s latest fits, warming before any', async () => {
     const before = await call(`${api.url}/api/predictor/health`);
     expectConforms('get', '/api/predictor/health', 200, before.body);

@@ -138,5 +138,6 @@ describe('runners, probe and live carry the models', () => {
     expect(pub.body.mints.some((m: { signals: { bot: { bot_trade_share: number | null } } }) => m.signals.bot.bot_trade_share !== null)).toBe(true);
     const keyed = await call(`${api.url}/api/v1/live?limit=5`);
     expectConforms('get', '/api/v1/live', 200, keyed.body);
-  });
+    // It scores and resolves hundreds of mints through the real activities: tens of seconds on a busy machine.
+  }, 180_000);
 });

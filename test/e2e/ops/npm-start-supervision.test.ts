@@ -52,7 +52,7 @@ async function killAndWait(name: SupervisedName, ready: () => Promise<boolean>):
 }
 
 it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stops everything on SIGTERM', async () => {
-  stack = await startOwnStack({ dataDir, env: { LOG_LEVEL: 'warn', PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' } });
+  stack = await startOwnStack({ dataDir, env: { LOG_LEVEL: 'warn', PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable', SIMULATOR_HISTORY_LAUNCHES: '300' } });
   // The first live snapshot comes from the worker's projector a few seconds after start.
   await waitFor('the first live snapshot', async () => (await answers()) === 200, 60_000);
   const first = { worker: pidOf('worker'), api: pidOf('api'), ingest: pidOf('ingest'), temporal: pidOf('temporal'), postgres: pidOf('postgres') };
@@ -86,8 +86,8 @@ it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stop
   expect(await stack.stop()).toBe(0);
   for (const pid of pids) expect([pid, isAlive(pid)]).toEqual([pid, false]);
   const at = (s: string) => said().indexOf(s);
-  expect(at('• stopping worker, api, ingest …')).toBeGreaterThan(-1);
-  expect(at('• stopping worker, api, ingest …')).toBeLessThan(at('• stopping temporal …'));
+  expect(at('• stopping perps-exchange, worker, api, ingest …')).toBeGreaterThan(-1);
+  expect(at('• stopping perps-exchange, worker, api, ingest …')).toBeLessThan(at('• stopping temporal …'));
   expect(at('• stopping temporal …')).toBeLessThan(at('• stopping postgres …'));
   expect(at('• stopping postgres …')).toBeLessThan(at('• stopped'));
   expect(fs.existsSync(path.join(dataDir, 'postgres', 'dev', 'postmaster.pid'))).toBe(false);

@@ -52,6 +52,13 @@ const complete = (mint: string, atS: number): CompleteEvent => ({
   mint,
 });
 
+/** Freshness as the stream shows it: a wallet is fresh for a mint when its first trade is at or after the creation. */
+function streamFreshness(events: readonly LaunchEvent[]) {
+  const first = new Map<string, number>();
+  for (const e of events) if (e.kind === 'trade' && !first.has(e.trader)) first.set(e.trader, e.at.getTime());
+  return (wallet: string, createdAtMs: number) => (first.get(wallet) ?? Infinity) >= createdAtMs;
+}
+
 function fold(events: LaunchEvent[]) {
   const folder = new LaunchHistoryFolder(HORIZON_S);
   const resolved = events.flatMap((e) => folder.push(e));
@@ -145,12 +152,13 @@ describe('launch history folding', () => {
     const folder = new LaunchHistoryFolder(horizonS);
     const resolved: ResolvedLaunch[] = events.flatMap((e) => folder.push(e));
     expect(resolved.length).toBeGreaterThan(300);
+    const isFresh = streamFreshness(events);
     const kinds = { graduated: 0, rugged: 0 };
     for (const r of resolved) {
       const c = creates.get(r.mint)!;
       const horizonAt = new Date(c.at.getTime() + horizonS * 1000);
       const full = (all.get(r.mint) ?? []).filter((t) => t.at <= horizonAt);
-      expect(r).toEqual(labelLaunch(c, full, graduated.get(r.mint) ?? null, horizonAt));
+      expect(r).toEqual(labelLaunch(c, full, graduated.get(r.mint) ?? null, horizonAt, isFresh));
       if (r.outcome.graduated) kinds.graduated++;
       if (r.outcome.rugged) kinds.rugged++;
     }
@@ -170,13 +178,47 @@ describe('launch history folding', () => {
       trade('A', 301, 'w4', 39, undefined, false),
       trade('A', 400, 'w5', 31, undefined, false),
     ];
-    const { resolved } = fold([a, ...trades, create('Z', HORIZON_S + 1)]);
+    const events = [a, ...trades, create('Z', HORIZON_S + 1)];
+    const { resolved } = fold(events);
     expect(resolved).toHaveLength(1);
     expect(resolved[0]!.outcome).toMatchObject({ graduated: false, rugged: true });
-    expect(resolved[0]).toEqual(labelLaunch(a, trades, null, new Date(T0 + HORIZON_S * 1000)));
+    expect(resolved[0]).toEqual(labelLaunch(a, trades, null, new Date(T0 + HORIZON_S * 1000), streamFreshness(events)));
     // Without the insider's sell it would be a fade, not a rug: the label depends on that kept trade.
     const faded = trades.filter((t) => !(t.trader === 'bundle' && !t.isBuy));
     expect(labelLaunch(a, faded, null, new Date(T0 + HORIZON_S * 1000)).outcome.rugged).toBe(false);
+  });
+
+  it('logs the rug features production would have: first buyers are fresh only when the stream never saw them trade before the creation', () => {
+    const b = create('B', 100);
+    const events: LaunchEvent[] = [
+      create('A', 0),
+      trade('A', 1, 'veteran', 31),
+      b,
+      trade('B', 101, 'veteran', 31),
+      trade('B', 102, 'newcomer', 32),
+      trade('B', 103, 'another', 33),
+      create('Z', 100 + HORIZON_S + 1),
+    ];
+    const { resolved } = fold(events);
+    const rb = resolved.find((r) => r.mint === 'B')!;
+    for (const o of rb.observations) {
+      expect(o.rugFeatures.freshFirst3).toBe(2);
+      expect(o.rugFeatures.logTrades).toBeCloseTo(Math.log1p(3));
+    }
+    // The veteran was fresh for A (its first trade was A's).
+    expect(resolved.find((r) => r.mint === 'A')!.observations[0]!.rugFeatures.freshFirst3).toBe(1);
+  });
+
+  it('resolves early, at their horizon, only the mints quiet since the given time, and never twice', () => {
+    const folder = new LaunchHistoryFolder(HORIZON_S);
+    const events = [create('A', 0), trade('A', 5, 'w1', 31), create('B', 10), trade('B', 900, 'w2', 31)];
+    events.forEach((e) => expect(folder.push(e)).toEqual([]));
+    const quiet = folder.resolveQuiet(T0 + 600_000);
+    expect(quiet.map((r) => r.mint)).toEqual(['A']);
+    expect(quiet[0]!.resolvedAt).toEqual(new Date(T0 + HORIZON_S * 1000));
+    expect(folder.unresolved).toBe(1);
+    // The clock passing both horizons resolves B alone; A is not resolved again.
+    expect(folder.push(create('Z', 10 + HORIZON_S + 1)).map((r) => r.mint)).toEqual(['B']);
   });
 
   it('refuses a horizon that does not reach past the scoring ages', () => {

@@ -1,4 +1,4 @@
-import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory } from '../../../scripts/lib/restart-policy';
+import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory } from '../../../platform/restart-policy';
 
 const p = DEFAULT_RESTART_POLICY;
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { loadConfig } from '../../../platform/config';
 
 describe('config', () => {
@@ -7,6 +8,26 @@ describe('config', () => {
     expect(c.api.validateResponses).toBe(true);
     expect(c.price.refreshIntervalS).toBe(300);
     expect(c.expectedDaemons).toEqual(['api', 'worker']);
+  });
+  it('runs one API process in development and one per core in production unless API_PROCESSES says otherwise', () => {
+    expect(loadConfig({}).api.processes).toBe(1);
+    expect(loadConfig({ NODE_ENV: 'production' }).api.processes).toBe(os.availableParallelism());
+    expect(loadConfig({ NODE_ENV: 'production', API_PROCESSES: '3' }).api.processes).toBe(3);
+    expect(() => loadConfig({ API_PROCESSES: '0' })).toThrow(/API_PROCESSES/);
+  });
+  it('tunes the worker with a bounded sticky cache and leaves unset poller counts to the SDK', () => {
+    expect(loadConfig({}).worker).toEqual({
+      maxCachedWorkflows: 1000,
+      maxConcurrentWorkflowTaskExecutions: 40,
+      maxConcurrentActivityTaskExecutions: 100,
+      maxConcurrentWorkflowTaskPolls: undefined,
+      maxConcurrentActivityTaskPolls: undefined,
+    });
+    expect(loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '0', WORKER_MAX_CONCURRENT_WORKFLOW_TASK_POLLS: '4' }).worker).toMatchObject({
+      maxCachedWorkflows: 0,
+      maxConcurrentWorkflowTaskPolls: 4,
+    });
+    expect(() => loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' })).toThrow(/WORKER_MAX_CONCURRENT_WORKFLOW_TASKS/);
   });
   it('turns response validation off in production unless asked', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).api.validateResponses).toBe(false);

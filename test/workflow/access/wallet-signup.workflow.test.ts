@@ -104,15 +104,15 @@ describe('holder signup: init → sign → poll, one workflow per link', () => {
     expect((await call(`${api.url}/api/me`, { headers: { 'X-API-Key': shown.body.api_key } })).status).toBe(200);
   });
 
-  it('a balance below the threshold makes the link ineligible, and it stays so', async () => {
+  it('a balance below the threshold makes the link insufficient_balance (ineligible in the store), and it stays so', async () => {
     const wallet = testWallet();
     holder.setBalance(wallet.address, 400_000);
     const init = await post(api.url, '/api/signup/wallet/init', { wallet: wallet.address, tier: 'signals' });
     const r = await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) });
-    expect(r.body).toMatchObject({ status: 'ineligible', balance: 400_000, threshold: 500_000, key_prefix: null });
+    expect(r.body).toMatchObject({ status: 'insufficient_balance', balance: 400_000, threshold: 500_000, key_prefix: null });
     holder.setBalance(wallet.address, 900_000);
     expect((await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) })).body.status).toBe(
-      'ineligible',
+      'insufficient_balance',
     );
     expect(await finished(init.body.link_id)).toEqual({ status: 'ineligible' });
   });

@@ -52,6 +52,9 @@ const baseEnv = (taskQueue: string) => ({
   WORKER_METRICS_PORT: '0',
   // Nothing outside is reachable from a test; fail fast instead of waiting on timeouts.
   PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
+  HYPERLIQUID_API_URL: 'http://127.0.0.1:9/unreachable',
+  HYPERLIQUID_WS_URL: 'ws://127.0.0.1:9/unreachable',
+  DRIFT_DATA_URL: 'http://127.0.0.1:9/unreachable',
 });
 
 const decoded = (txs: CapturedTx[]): LaunchEvent[] =>

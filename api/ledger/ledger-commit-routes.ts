@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import type { LedgerCommitStore } from '../../db/ledger/ledger-commit-store';
+import { commitView } from './ledger-commit-view';
+
+type CommitsQuery = { since?: number; limit?: number };
+
+/**
+ * Commit lists, in chain order (oldest first: each commit's `prev_root_hex` is the root of the one before it). With
+ * `since` (unix seconds of an hour start), the commits after it, to page forward with `next_since`; without it, the
+ * newest ones.
+ */
+export function ledgerCommitRoutes(d: { commitStore: LedgerCommitStore }): Router {
+  const r = Router();
+  const list = async (track: string, q: CommitsQuery, defaultLimit: number) => {
+    const since = q.since === undefined ? undefined : new Date(Number(q.since) * 1000);
+    const commits = await d.commitStore.list(track, { since, limit: Number(q.limit ?? defaultLimit) });
+    const last = commits[commits.length - 1];
+    return {
+      track,
+      count: commits.length,
+      commits: commits.map(commitView),
+      next_since: last ? last.hourStart.getTime() / 1000 : q.since === undefined ? null : Number(q.since),
+    };
+  };
+  r.get('/api/ledger/commits', async (req, res) => {
+    res.set('Cache-Control', 'public, max-age=30').json(await list('grad_prob', req.query as CommitsQuery, 200));
+  });
+  r.get('/api/v1/composite_ledger', async (req, res) => {
+    // Empty until the composite track has a row source (issue 15): the list then fills as its hours are committed.
+    res.set('Cache-Control', 'no-store').json(await list('composite', { limit: (req.query as CommitsQuery).limit }, 50));
+  });
+  return r;
+}

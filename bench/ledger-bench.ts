@@ -1,0 +1,97 @@
+import os from 'node:os';
+import { ledgerActivities } from '../activities/ledger';
+import { loadConfig } from '../platform/config';
+import { freePort } from '../scripts/lib/local-temporal';
+import { insertPredictionRows } from '../test/support/ledger-rows';
+import { freshBenchDatabase } from './lib/bench-db';
+import { machineLine, spawnApi } from './lib/load';
+import { quantiles } from './lib/process-stats';
+
+/**
+ * `npm run bench:ledger [-- rows]`: one UTC hour of `rows` predictions (200,000 by default; a 70,000-launch day
+ * has about 6,000 an hour) sealed and committed by the ledger's activities in this process (wall time, peak RSS
+ * and heap growth while committing), the storage the commit adds, then inclusion proofs of random predictions
+ * through HTTP from the API as its own process (p50/p99, one request at a time and 8 at once). Rows are inserted in
+ * scrambled time order, so tree order visits the table's pages at random (production writes an hour roughly in
+ * time order): the commit's reads are the worst case.
+ */
+const ROWS = Number(process.argv[2] ?? 200_000);
+const PROOFS = 2000;
+const HOUR = new Date('2026-11-20T12:00:00.000Z');
+
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+
+async function main() {
+  // Figures on a shared machine mostly measure waiting for a core: the load is printed with them.
+  const load0 = os.loadavg()[0]!;
+  const bench = await freshBenchDatabase('launchpad_bench_ledger');
+  const { db } = bench;
+  const ids: number[] = [];
+  const t0 = Date.now();
+  for (let done = 0; done < ROWS; done += 20_000) {
+    ids.push(...(await insertPredictionRows(db, { hourStart: HOUR, count: Math.min(20_000, ROWS - done), tag: `b${done}x` })));
+  }
+  console.log(`inserted ${ids.length} prediction rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await db.raw('VACUUM ANALYZE predictions');
+
+  const acts = ledgerActivities.create({ cfg: loadConfig({ LEDGER_GRACE_S: '600' }), db, now: () => new Date(HOUR.getTime() + 2 * 3_600_000) });
+  globalThis.gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const s0 = performance.now();
+  const due = await acts.sealLedgerHours();
+  const sealMs = performance.now() - s0;
+  const c0 = performance.now();
+  const commit = await acts.commitLedgerHour({ track: 'grad_prob', hourStart: due.tracks[0]!.due[0]! });
+  const commitMs = performance.now() - c0;
+  const heapGrowth = process.memoryUsage().heapUsed - heap0;
+  clearInterval(sampler);
+  if (commit.leafCount !== ROWS) throw new Error(`committed ${commit.leafCount} leaves, not ${ROWS}`);
+
+  const size = async (table: string) => Number((await db.raw(`SELECT pg_total_relation_size('${table}') AS n`)).rows[0].n);
+  const storage = { levels: await size('ledger_tree_levels'), leaves: await size('ledger_leaves'), commits: await size('ledger_commits') };
+  const total = storage.levels + storage.leaves + storage.commits;
+
+  const api = await spawnApi(bench.url, await freePort(), { LOG_LEVEL: 'warn' });
+  const pick = () => ids[Math.floor(Math.random() * ids.length)]!;
+  const one = async () => {
+    const a = performance.now();
+    const res = await fetch(`${api.base}/api/ledger/proof/${pick()}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`proof answered ${res.status}`);
+    return performance.now() - a;
+  };
+  for (let i = 0; i < 200; i++) await one(); // warm-up: connections, prepared statements, the commit cache
+  const serial: number[] = [];
+  for (let i = 0; i < PROOFS; i++) serial.push(await one());
+  const parallel: number[] = [];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < PROOFS / 8; i++) parallel.push(await one());
+    }),
+  );
+  await api.stop();
+  await db.destroy();
+  await bench.stop();
+
+  const f = (xs: number[], q: number) => quantiles(xs, q).toFixed(2);
+  console.log(`\nbench:ledger — ${machineLine()}, load average ${load0.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`);
+  console.log(`| figure | value |\n|---|---|`);
+  console.log(`| rows in the hour | ${ROWS.toLocaleString('en')} |`);
+  console.log(`| seal (count and record the hour) | ${sealMs.toFixed(0)} ms |`);
+  console.log(
+    `| commit (read rows, build leaves, tree, store levels and leaf links) | ${(commitMs / 1000).toFixed(2)} s (${((commitMs * 1000) / ROWS).toFixed(1)} µs/leaf) |`,
+  );
+  console.log(`| worker peak RSS while committing / heap growth | ${mib(peakRss)} / ${mib(heapGrowth)} |`);
+  console.log(
+    `| storage added (tree levels + leaf links + commit) | ${mib(total)} (${(total / ROWS).toFixed(0)} B/leaf: levels ${mib(storage.levels)}, leaf links ${mib(storage.leaves)}) |`,
+  );
+  console.log(`| proof over HTTP, 1 at a time (${PROOFS}) p50 / p99 | ${f(serial, 0.5)} / ${f(serial, 0.99)} ms |`);
+  console.log(`| proof over HTTP, 8 at once (${PROOFS}) p50 / p99 | ${f(parallel, 0.5)} / ${f(parallel, 0.99)} ms |`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

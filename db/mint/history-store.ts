@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import type { ResolvedLaunch } from '../../domain/backtest/launch-histories';
+
+export type HistorySource = 'synthetic' | 'backfill';
+/** What one source of history adds to the corpus (GET /api/scope, /api/predictor/health). */
+export type HistorySummary = { source: HistorySource; mints: number; oldestCreatedAt: Date | null; newestCreatedAt: Date | null };
+
+/** Rows per INSERT: one statement carries at most a few MB of features. */
+const BATCH = 500;
+
+/**
+ * History the models learn from that this deployment did not predict: one row per (mint, scoring age) with the
+ * features production would have logged and the labels at the horizon. Writes are idempotent per (mint, age), so a
+ * run interrupted at any point is simply run again.
+ */
+export function createHistoryStore(db: Knex) {
+  return {
+    async isComplete(runId: string): Promise<boolean> {
+      const r = await db('history_runs').where({ run_id: runId }).whereNotNull('completed_at').first('run_id');
+      return r !== undefined;
+    },
+
+    async begin(runId: string, source: HistorySource, now: Date): Promise<void> {
+      await db('history_runs').insert({ run_id: runId, source, started_at: now }).onConflict('run_id').ignore();
+    },
+
+    async complete(runId: string, now: Date): Promise<number> {
+      const { n } = (await db('history_observations').where({ run_id: runId }).countDistinct({ n: 'mint' }).first()) as { n: string | number };
+      await db('history_runs')
+        .where({ run_id: runId })
+        .update({ completed_at: now, mints: Number(n) });
+      return Number(n);
+    },
+
+    /** Writes the launches' observations; returns how many rows were new. */
+    async insert(runId: string, source: HistorySource, launches: readonly ResolvedLaunch[]): Promise<number> {
+      const rows = launches.flatMap((l) =>
+        l.observations.map((o) => ({
+          mint: l.mint,
+          age_bucket: o.ageS,
+          source,
+          run_id: runId,
+          created_at: l.createdAt,
+          as_of: o.observedAt,
+          features: JSON.stringify(o.features),
+          rug_features: JSON.stringify(o.rugFeatures),
+          label_version: l.outcome.labelVersion,
+          graduated: l.outcome.graduated,
+          rug_label_version: l.outcome.rugLabelVersion,
+          rugged: l.outcome.rugged,
+          sustained_30m: l.outcome.sustained30m,
+          peak_mult_24h: o.peakMultFromCall,
+          resolved_at: l.resolvedAt,
+        })),
+      );
+      let inserted = 0;
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const r = await db('history_observations')
+          .insert(rows.slice(i, i + BATCH))
+          .onConflict(['mint', 'age_bucket'])
+          .ignore()
+          .returning('mint');
+        inserted += r.length;
+      }
+      return inserted;
+    },
+
+    async summary(): Promise<HistorySummary[]> {
+      const rows = await db('history_observations')
+        .groupBy('source')
+        .orderBy('source')
+        .select('source', db.raw('count(DISTINCT mint)::int as mints'), db.raw('min(created_at) as oldest'), db.raw('max(created_at) as newest'));
+      return rows.map((r) => ({ source: r.source, mints: r.mints, oldestCreatedAt: r.oldest ?? null, newestCreatedAt: r.newest ?? null }));
+    },
+  };
+}
+export type HistoryStore = ReturnType<typeof createHistoryStore>;

@@ -1,0 +1,130 @@
+import cluster, { type Worker } from 'node:cluster';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AggregatorRegistry, Counter, Gauge, Registry, type Registry as RegistryType } from 'prom-client';
+import type { Logger } from './logger';
+import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory, type RestartPolicy } from './restart-policy';
+
+export type ClusterPrimaryOptions = {
+  /** What the processes are called in logs and metrics ("api"). */
+  name: string;
+  processes: number;
+  log: Logger;
+  /** The operator port where the primary serves every process's metrics, aggregated. */
+  metrics: { host: string; port: number };
+  policy?: RestartPolicy;
+  /** How long a process may take to finish its requests after SIGTERM before it is killed. */
+  stopGraceMs?: number;
+};
+
+type Slot = { worker?: Worker; listening: boolean; upSince: number; history: RestartHistory; timer?: NodeJS.Timeout };
+
+/**
+ * The primary of a node `cluster`: forks `processes` copies of this entry point, which share one listening port
+ * (the primary accepts and hands connections round-robin). A process that dies is forked again with the same
+ * backoff and crash-loop handling as `npm start`'s supervisor (restart-policy.ts), never given up on. SIGTERM or
+ * SIGINT stops them all gracefully (each finishes its requests), then the primary exits. The primary itself
+ * serves no requests: it only supervises and serves `/metrics`, the processes' registries summed per label set.
+ * If the primary dies, Node ends its processes (they exit when their IPC channel closes), so whatever supervises
+ * the primary sees one service and restarts it whole.
+ */
+export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<void>; metricsServer: http.Server } {
+  const policy = o.policy ?? DEFAULT_RESTART_POLICY;
+  const own = new Registry();
+  own.setDefaultLabels({ process: o.name });
+  const restarts = new Counter({ name: 'cluster_process_restarts_total', help: 'Processes of this cluster forked again after they died', registers: [own] });
+  const listening = new Gauge({ name: 'cluster_processes_listening', help: 'Processes of this cluster serving on the shared port', registers: [own] });
+  const slots: Slot[] = Array.from({ length: o.processes }, () => ({ listening: false, upSince: 0, history: NO_HISTORY }));
+  let stopping = false;
+
+  const count = () => listening.set(slots.filter((s) => s.listening).length);
+  const fork = (i: number) => {
+    const slot = slots[i]!;
+    slot.timer = undefined;
+    const worker = cluster.fork();
+    slot.worker = worker;
+    slot.upSince = Date.now();
+    worker.once('listening', () => {
+      slot.listening = true;
+      count();
+    });
+    worker.once('exit', (code, signal) => {
+      slot.listening = false;
+      count();
+      if (stopping) return;
+      const d = decideRestart(slot.history, Date.now() - slot.upSince, Date.now(), policy);
+      slot.history = d.history;
+      o.log.error(
+        { pid: worker.process.pid, code, signal, restartInMs: d.delayMs, recentExits: d.recentExits, crashLoop: d.crashLoop },
+        `${o.name} process ${i + 1}/${o.processes} exited; forking it again in ${formatDelay(d.delayMs)}`,
+      );
+      restarts.inc();
+      slot.timer = setTimeout(() => fork(i), d.delayMs);
+    });
+  };
+  slots.forEach((_, i) => fork(i));
+  o.log.info({ processes: o.processes }, `${o.name} primary forked ${o.processes} processes`);
+
+  const metricsServer = serveAggregatedMetrics(new AggregatorRegistry<typeof Registry.PROMETHEUS_CONTENT_TYPE>(), own, o.metrics, o.log, o.name);
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      o.log.info({ signal }, `${o.name} primary stopping its processes`);
+      for (const s of slots) clearTimeout(s.timer);
+      const running = slots.map((s) => s.worker).filter((w): w is Worker => w !== undefined && !w.isDead());
+      void Promise.all(running.map((w) => stopWorker(w, o.stopGraceMs ?? 15_000))).then(() => {
+        metricsServer.close();
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return { stopped, metricsServer };
+}
+
+/** SIGTERM (the process's own graceful shutdown), SIGKILL after `graceMs`; resolves once it is gone. */
+function stopWorker(w: Worker, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => w.process.kill('SIGKILL'), graceMs);
+    w.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    w.process.kill('SIGTERM');
+  });
+}
+
+function serveAggregatedMetrics(
+  agg: AggregatorRegistry<typeof Registry.PROMETHEUS_CONTENT_TYPE>,
+  own: RegistryType,
+  at: { host: string; port: number },
+  log: Logger,
+  name: string,
+): http.Server {
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/metrics') return void res.writeHead(404).end();
+    Promise.all([agg.clusterMetrics(), own.metrics()]).then(
+      ([processes, primary]) => res.writeHead(200, { 'content-type': agg.contentType }).end(`${processes}\n${primary}`),
+      (e: Error) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${e.message}\n`),
+    );
+  });
+  server.on('listening', () => log.info({ url: `http://${at.host}:${(server.address() as AddressInfo).port}/metrics` }, `${name} metrics listening`));
+  // A taken operator port costs the metrics, not the API.
+  server.on('error', (err) => log.error({ err: { message: err.message } }, `${name} metrics not served on ${at.host}:${at.port}`));
+  return server.listen(at.port, at.host);
+}
+
+/**
+ * In a cluster process: answer the primary's metric requests with `registry` (instead of prom-client's global
+ * one). Its series are told apart in the sum by the `cluster_process` label (see clusterProcessId).
+ */
+export function reportMetricsToPrimary(registry: RegistryType): void {
+  AggregatorRegistry.setRegistries([registry]);
+  // Constructing one installs the listener for the primary's requests in this process.
+  new AggregatorRegistry();
+}
+
+/** Which cluster process this is (1, 2, …; a forked-again process gets the next number), or undefined outside a cluster. */
+export const clusterProcessId = (): string | undefined => (cluster.isWorker ? String(cluster.worker!.id) : undefined);

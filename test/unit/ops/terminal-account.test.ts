@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { firstScoreLine } from '../../../scripts/lib/first-scores';
+import { wordsFor } from '../../../scripts/lib/log-line-words';
+import { createProcessOutput } from '../../../scripts/lib/process-output';
+
+const pino = (o: Record<string, unknown>) => JSON.stringify({ level: 30, time: 1, pid: 1, hostname: 'h', ...o });
+
+describe("npm start's plain words for its processes' output", () => {
+  it('says when a piece is up, with its URL', () => {
+    expect(wordsFor('api', pino({ name: 'api', msg: 'api listening', url: 'http://127.0.0.1:8000' }), 'stdout')).toMatchObject({
+      kind: 'up',
+      text: 'API is listening on http://127.0.0.1:8000 (interactive docs at http://127.0.0.1:8000/docs)',
+    });
+    expect(wordsFor('worker', pino({ msg: 'worker started', taskQueue: 'launchpad-main', address: '127.0.0.1:7233' }), 'stdout')?.text).toBe(
+      'worker is polling task queue launchpad-main on Temporal 127.0.0.1:7233',
+    );
+    expect(wordsFor('ingest', pino({ msg: 'ingest started', feeds: ['simulator'] }), 'stdout')?.text).toBe('ingest is reading the simulator feed');
+  });
+
+  it('says errors and warnings in one line with the error, and nothing about requests or counters', () => {
+    const err = pino({ level: 50, msg: 'backfill failed: the gap stays open for this feed', err: { type: 'Error', message: 'connect ECONNREFUSED\n  at x' } });
+    expect(wordsFor('ingest', err, 'stdout')).toMatchObject({
+      kind: 'error',
+      text: 'ingest: backfill failed: the gap stays open for this feed: connect ECONNREFUSED',
+    });
+    expect(wordsFor('worker', pino({ level: 40, msg: 'heartbeat failed', err: { message: 'timeout' } }), 'stdout')).toMatchObject({
+      kind: 'warning',
+      text: 'worker: heartbeat failed: timeout',
+    });
+    const request = pino({ req: { method: 'GET', url: '/api/live' }, res: { statusCode: 200 }, msg: 'request completed' });
+    expect(wordsFor('api', request, 'stdout')).toBeUndefined();
+    expect(wordsFor('ingest', pino({ msg: 'ingest progress', written: 0 }), 'stdout')).toBeUndefined();
+    expect(wordsFor('ingest', pino({ msg: 'ingest progress', written: 42 }), 'stdout')).toMatchObject({ once: true });
+  });
+
+  it('passes on plain error lines printed outside the logger (a crash), and no other plain output', () => {
+    expect(wordsFor('worker', 'Error: connect ECONNREFUSED 127.0.0.1:7233', 'stderr')).toMatchObject({
+      kind: 'error',
+      text: 'worker: Error: connect ECONNREFUSED 127.0.0.1:7233',
+    });
+    expect(wordsFor('worker', '    at TCPConnectWrap.afterConnect', 'stderr')).toBeUndefined();
+    expect(wordsFor('worker', 'Error: looks like one', 'stdout')).toBeUndefined();
+  });
+
+  it('names the first score of an age bucket', () => {
+    expect(
+      firstScoreLine({ mint: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', symbol: 'PEPE', age_s: 31, grad_prob: 0.0412, grad_prob_age_bucket: 30 }),
+    ).toBe('first 30 s score: 7xKXtg2C… (PEPE) grad_prob 0.04');
+  });
+});
+
+describe('process output', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'process-output-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('writes every line to the log file and prints, on a terminal, only throttled plain words', async () => {
+    const said: string[] = [];
+    const out = createProcessOutput({ mode: 'pretty', dataDir, say: (l) => said.push(l), complain: (l) => said.push(l) });
+    const sink = out.sink('worker');
+    const error = pino({ level: 50, msg: 'scoring failed', err: { message: 'db down' } });
+    // Split mid-line, as pipes deliver it.
+    const all = `${pino({ msg: 'worker started', taskQueue: 'q', address: 'a' })}\n${error}\n${error}\n${error}\n`;
+    sink(Buffer.from(all.slice(0, 30)), 'stdout');
+    sink(Buffer.from(all.slice(30)), 'stdout');
+    await out.close();
+    expect(said).toEqual(['• worker is polling task queue q on Temporal a', '✗ worker: scoring failed: db down']);
+    expect(fs.readFileSync(path.join(dataDir, 'logs', 'worker.log'), 'utf8')).toBe(all);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The leaf formats a proof may carry, as docs/ledger-format.md lists them: each version's fields in canonical
+ * (sorted) order. Written here from that page rather than imported from domain/ledger (which hashes with
+ * node:crypto), so the browser checks what the document promises; a unit test holds the two lists equal.
+ */
+export const LEAF_FORMATS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
+  grad_prob: {
+    1: [
+      'age_bucket',
+      'as_of',
+      'calibration_band_hi',
+      'calibration_band_lo',
+      'calibration_n',
+      'calibration_rate',
+      'features_sha256',
+      'grad_prob',
+      'id',
+      'leaf_version',
+      'mint',
+      'model_version',
+      'predicted_at',
+      'price_sol',
+      'track',
+    ],
+  },
+  composite: {
+    1: [
+      'age_s_at_cross',
+      'composite_score',
+      'id',
+      'leaf_version',
+      'max_mult_at_cross',
+      'mc_at_cross_usd',
+      'mint',
+      'predicted_at',
+      'smart_money_in',
+      'threshold_at_cross',
+      'tier',
+      'track',
+    ],
+  },
+};
+
+export function leafFields(track: string, version: number): readonly string[] | null {
+  const versions = Object.hasOwn(LEAF_FORMATS, track) ? LEAF_FORMATS[track] : undefined;
+  return versions && Object.hasOwn(versions, version) ? (versions[version] ?? null) : null;
+}
