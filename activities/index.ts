@@ -6,6 +6,7 @@ import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
+import { signalsActivities } from './signals';
 import { walletsActivities } from './wallets';
 import { perpsActivities } from './perps';
 
@@ -18,6 +19,7 @@ export const ACTIVITY_AREAS = [
   accessActivities,
   billingActivities,
   walletsActivities,
+  signalsActivities,
   perpsActivities,
   ledgerActivities,
 ] as const;

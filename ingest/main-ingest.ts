@@ -3,6 +3,7 @@ import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createStatsStore } from '../db/mint/stats-store';
 import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { migrateToLatest } from '../db/migrate';
+import { seedSimulatedSmartWallets } from '../db/wallets/simulated-wallet-seed';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
@@ -11,6 +12,7 @@ import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { syntheticHistoryPlan } from '../domain/history/synthetic-history-plan';
 import { buildFeeds } from './build-feeds';
+import { simulatedSmartWallets } from './simulator/simulated-smart-wallets';
 import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
@@ -22,6 +24,10 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'ingest');
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
   await migrateToLatest(db);
+  if (cfg.ingest.feeds.includes('simulator') && cfg.ingest.simulator.seedSmartWallets) {
+    const n = await seedSimulatedSmartWallets(db, simulatedSmartWallets(cfg.ingest.simulator.seed), new Date());
+    log.info({ seeded: n }, 'simulator smart wallets in the wallet index');
+  }
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   const store = createLaunchEventStore(db);
   const pipeline = createIngestPipeline({

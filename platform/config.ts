@@ -12,6 +12,7 @@ import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
 import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
+import { signalsSettings } from './settings/signals-settings';
 import { walletsSettings } from './settings/wallets-settings';
 import { workerSettings } from './settings/worker-settings';
 
@@ -28,6 +29,7 @@ const SETTINGS = [
   billingSettings,
   messagingSettings,
   walletsSettings,
+  signalsSettings,
   perpsSettings,
   workerSettings,
   ledgerSettings,

@@ -6,5 +6,6 @@ export * from './accuracy';
 export * from './access';
 export * from './billing';
 export * from './wallets';
+export * from './signals';
 export * from './perps';
 export * from './ledger';

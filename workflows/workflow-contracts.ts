@@ -5,6 +5,7 @@ import { ACCURACY_CONTRACTS } from './accuracy/accuracy-contracts';
 import { ACCESS_CONTRACTS } from './access/access-contracts';
 import { BILLING_CONTRACTS } from './billing/billing-contracts';
 import { WALLETS_CONTRACTS } from './wallets/wallets-contracts';
+import { SIGNALS_CONTRACTS } from './signals/signals-contracts';
 import { PERPS_CONTRACTS } from './perps/perps-contracts';
 import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import type { WorkflowContract } from './workflow-contract';
@@ -18,6 +19,7 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...ACCESS_CONTRACTS,
   ...BILLING_CONTRACTS,
   ...WALLETS_CONTRACTS,
+  ...SIGNALS_CONTRACTS,
   ...PERPS_CONTRACTS,
   ...LEDGER_CONTRACTS,
 ];

@@ -9,6 +9,7 @@ import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
+import { buildCompositeEvaluator } from '../../models/signals/build-composite-evaluator';
 import { ensureLiveProjector } from '../../workflows/mint/live-projector-starter';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createLiveProjector } from './live-projector';
@@ -37,6 +38,7 @@ export const mintActivities = defineActivityArea({
     liveMaxEntries: cfg.mint.liveMaxEntries,
     refreshIntervalS: Math.max(1, Math.round(cfg.mint.liveRefreshMs / 1000)),
     smartCriteria: cfg.wallets.smart,
+    compositeEvaluator: buildCompositeEvaluator({ cfg, db, log }),
     now,
   }),
   activities: (d) => ({ ...createMintActivities(d), ...createLiveProjector(d) }),

@@ -6,6 +6,7 @@ import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
 import { smartMoneyActive } from '../../domain/wallets/smart-money';
 import type { SmartCriteria } from '../../domain/wallets/smart-score';
 import { smartMoneyFields } from '../../domain/wallets/wallet-views';
+import type { CompositeEvaluator } from '../../models/signals/composite-evaluator';
 
 export type LiveProjectorDeps = {
   /** The live read model: tracked mints kept in memory, and how they are enriched. */
@@ -17,6 +18,8 @@ export type LiveProjectorDeps = {
   refreshIntervalS: number;
   /** What counts as a smart wallet (stated in the smart-money snapshot). */
   smartCriteria: SmartCriteria;
+  /** The composite signal, re-evaluated at every refresh over the same states (absent: not evaluated). */
+  compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate'>;
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
   indexedCurves: () => Promise<number>;
   now: () => Date;
@@ -86,6 +89,12 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     await writeSmartMoney(now, detailed, top);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
+    // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
+    if (d.compositeEvaluator)
+      await d.compositeEvaluator.evaluate(
+        now,
+        detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
+      );
     return { version, tracked: states.length, listed: top.length, tradesApplied };
   }
 

@@ -3,6 +3,8 @@ import { createLiveReadModel } from '../../db/mint/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createStatsStore } from '../../db/mint/stats-store';
+import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
+import { createSignalStore } from '../../db/signals/signal-store';
 import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
 import { defineApiArea } from '../api-area';
 import { liveRoutes } from './live-routes';
@@ -22,6 +24,8 @@ export const mintApi = defineApiArea({
     predictionStore: createPredictionStore(ctx.db),
     statsStore: createStatsStore(ctx.db),
     walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
+    signals24h: (since: Date) => createSignalStore(ctx.db).countsSince(since),
+    compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
     ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
     readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,

@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import type { StatsStore, PlatformStats } from '../../db/mint/stats-store';
+import type { CompositeStatus } from '../../db/signals/composite-status-reader';
+import type { Tier } from '../../domain/signals/tier-rules';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
 import type { LiveSnapshotCache } from './live-snapshot-cache';
@@ -13,18 +15,25 @@ export function statsRoutes(d: {
   statsStore: StatsStore;
   cache: LiveSnapshotCache;
   walletsIndexed: () => Promise<number>;
+  signals24h: (now: Date) => Promise<Record<Tier, number>>;
+  compositeStatus: (now: Date) => Promise<CompositeStatus>;
   now: () => Date;
   readCacheTtlMs: number;
 }): Router {
   const r = Router();
-  let cached: { at: number; stats: PlatformStats; wallets: number } | undefined;
+  let cached: { at: number; stats: PlatformStats; wallets: number; signals: Record<Tier, number>; withheld: CompositeStatus } | undefined;
   // Keyed (the access guard runs first), so always through the app; the body is built once per `readCacheTtlMs`.
   const stats = createPreparedRead(
     async () => {
       const now = d.now();
       if (!cached || now.getTime() - cached.at > CACHE_MS) {
-        const [stats, wallets] = await Promise.all([d.statsStore.platform(now), d.walletsIndexed()]);
-        cached = { at: now.getTime(), stats, wallets };
+        const [stats, wallets, signals, withheld] = await Promise.all([
+          d.statsStore.platform(now),
+          d.walletsIndexed(),
+          d.signals24h(new Date(now.getTime() - 86_400_000)),
+          d.compositeStatus(now),
+        ]);
+        cached = { at: now.getTime(), stats, wallets, signals, withheld };
       }
       const s = cached.stats;
       const live = await d.cache.get();
@@ -38,9 +47,9 @@ export function statsRoutes(d: {
         trades_24h: s.trades24h,
         predictions_logged_total: s.predictionsTotal,
         predictions_24h: s.predictions24h,
-        // The signal feed is not live yet: nothing has been produced.
-        signals_24h: { ACT: 0, WATCH: 0, SCOUT: 0 },
+        signals_24h: cached.signals,
         wallets_indexed: cached.wallets,
+        signals_withheld: cached.withheld,
         ingest: {
           last_event_at: s.lastEventAt ? s.lastEventAt.toISOString() : null,
           lag_s: s.lastEventAt ? Math.max(0, (now.getTime() - s.lastEventAt.getTime()) / 1000) : null,

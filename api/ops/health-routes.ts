@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
+import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import { usedPct } from '../../domain/ops/watchdog-rules';
 import { freshness, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
 import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
@@ -21,6 +22,8 @@ export type HealthDeps = {
   liveStaleAfterS: number;
   /** Absent when this API runs without Temporal. */
   temporalProbe: DependencyProbe | undefined;
+  /** Whether composite crosses can be made (a fresh SOL price), and what was withheld. */
+  compositeStatus: (now: Date) => Promise<CompositeStatus>;
   startedAt: Date;
   now: () => Date;
   readCacheTtlMs: number;
@@ -43,13 +46,14 @@ export function healthRoutes(d: HealthDeps): Router {
   const health = createPreparedRead(
     async () => {
       const now = d.now();
-      const [reads, temporal, live] = await Promise.all([
+      const [reads, temporal, live, composite] = await Promise.all([
         withTimeout(Promise.all([d.watchdogStore.latestTick(), d.watchdogStore.openAlerts()]), READ_TIMEOUT_MS, 'health read').then(
           ([tick, alerts]) => ({ ok: true as const, tick, alerts }),
           (e: unknown) => ({ ok: false as const, reason: publicReason(e) }),
         ),
         d.temporalProbe?.check(),
         withTimeout(d.liveCache.get(), READ_TIMEOUT_MS, 'live snapshot').catch(() => d.liveCache.peek()),
+        withTimeout(d.compositeStatus(now), READ_TIMEOUT_MS, 'composite status').catch(() => undefined),
       ]);
       if (reads.ok) remembered = { tick: reads.tick, alerts: reads.alerts };
       const postgres: ProbeState = reads.ok ? { state: 'up', checkedAt: now, error: null } : { state: 'down', checkedAt: now, error: reads.reason };
@@ -95,6 +99,7 @@ export function healthRoutes(d: HealthDeps): Router {
         dependencies: {
           postgres: view(postgres),
           temporal: temporal ? view(temporal) : { state: 'not_configured', checked_at: null, error: null },
+          ...(composite ? { composite_signal: composite } : {}),
           live_projector: {
             state: liveState,
             snapshot_built_at: live ? live.builtAt.toISOString() : null,

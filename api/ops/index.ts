@@ -5,6 +5,7 @@ import { auditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
 import { defineApiArea } from '../api-area';
 import { API_SPEC_PATH } from '../api-spec';
 import { liveSnapshots } from '../mint/live-snapshots';
@@ -23,6 +24,7 @@ export const opsApi = defineApiArea({
       liveCache: liveSnapshots(ctx).live,
       liveStaleAfterS: ctx.cfg.mint.liveStaleAfterS,
       temporalProbe: ctx.temporal?.probe,
+      compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
       liveLatency: ctx.liveLatency,
       startedAt: ctx.startedAt,
       version: ctx.version,

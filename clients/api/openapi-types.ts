@@ -254,6 +254,11 @@ export interface paths {
      * @description Signals in deliverability order, newest cursor last. Store the response's `cursor` and pass it back as `since`:
      *     no signal is missed and none is repeated. `since=0` returns the last hour. Signals carry aggregate counts and
      *     scalars only; wallet addresses are redacted. Recommended polling interval for execution use: 1-3 s.
+     *     The cursor is a deliverability timestamp in microseconds made strictly increasing, assigned in commit order,
+     *     so a signal that commits after a poll always has a larger cursor than anything that poll returned.
+     *     Tiers (rules `tiers-v1`, stored on every row): ACT gp_60 >= 0.25, WATCH 0.10 <= gp_60 < 0.25, SCOUT every
+     *     other cross (gp_60 < 0.10, or no 60 s score by age 75 s). A cross before the 60 s score is delivered once
+     *     gp_60 is known; `features.pending_s` says how long it waited.
      */
     get: operations['getSignals'];
     put?: never;
@@ -1240,6 +1245,23 @@ export interface components {
     };
     /** @enum {string} */
     Tier: 'free' | 'builder' | 'pro' | 'enterprise';
+    /**
+     * @description Whether composite crosses can be made now. A cross needs a fresh SOL/USD price for the 5,000 USD market-cap
+     *     floor: while the price is unknown or has missed two refreshes no cross is made (`withholding`), and each
+     *     mint whose score reached the threshold meanwhile is counted once per reason.
+     */
+    CompositeSignalStatus: {
+      /** @enum {string} */
+      state: 'crossing' | 'withholding';
+      /** @enum {string|null} */
+      reason: 'native_price_unknown' | 'native_price_stale' | null;
+      /** Format: date-time */
+      native_price_fetched_at: string | null;
+      withheld_24h: {
+        native_price_unknown: number;
+        native_price_stale: number;
+      };
+    };
     HealthResponse: {
       /**
        * @description `degraded` when a dependency is down or the live snapshot is stale, or while any alert is active;
@@ -1250,6 +1272,7 @@ export interface components {
       dependencies: {
         postgres: components['schemas']['DependencyState'];
         temporal: components['schemas']['DependencyState'];
+        composite_signal?: components['schemas']['CompositeSignalStatus'];
         live_projector: {
           /**
            * @description `missing` until the projector has built a first snapshot.
@@ -1827,7 +1850,7 @@ export interface components {
       /** @description The rolling threshold crossed. */
       threshold: number;
       /**
-       * @description Rolling 24 h P90, or P95 while under 24 h of history.
+       * @description Rolling 24 h P90, or `p95_warmup` while under 24 h of history (P95 for the first 18 h, then falling linearly to P90 at 24 h so the bar never drops in one step; `features.threshold_quantile` gives the level used).
        * @enum {string}
        */
       threshold_kind: 'p90_24h' | 'p95_warmup';
@@ -1888,6 +1911,21 @@ export interface components {
       did_sustain_30m: boolean | null;
       /** Format: date-time */
       resolved_at: string | null;
+      /** @description Graduation probability at 30 s, when it was logged before the cross. */
+      gp_30?: number | null;
+      /** @description The tier rules this row was tiered under (`tiers-v1`). */
+      tier_rules_version?: string;
+      /** @description Version of the composite score formula. */
+      composite_version?: number;
+      /** @description The quantile the threshold was read at (0.95 in warm-up, falling to 0.90 between 18 h and 24 h of history). */
+      threshold_quantile?: number;
+      /** @description Samples in the rolling window at the cross. */
+      threshold_samples?: number;
+      /** @description Curve price at the cross (SOL per token); peak_mult_24h is measured from it. */
+      price_at_cross_sol?: number;
+      sol_usd_at_cross?: number;
+      /** @description Outcome label version; null until resolved. */
+      label_version?: string | null;
     };
     CompositePredictionPage: {
       limit: number;
@@ -2766,6 +2804,7 @@ export interface components {
       };
       /** @description Wallets in the wallet index (each bought at least one resolved launch). */
       wallets_indexed: number;
+      signals_withheld?: components['schemas']['CompositeSignalStatus'];
       ingest: {
         /** Format: date-time */
         last_event_at: string | null;
@@ -3746,7 +3785,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4013,7 +4051,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };

@@ -28,17 +28,21 @@ export class MintTape {
   /** Wallets that bought in the creation slot (bundle candidates), excluding the creator. */
   readonly bundleWallets = new Set<string>();
   readonly firstBuyers: string[] = [];
+  /** Highest curve price seen since launch (the composite score's max_mult is this over the launch price). */
+  peakPrice: number;
   private readonly recent: { at: number; isBuy: boolean; vSolDelta: number }[] = [];
 
   constructor(readonly create: CreateEvent) {
     this.vSol = create.vSolLamports;
     this.vTokens = create.vTokensRaw;
+    this.peakPrice = priceSol(create.vSolLamports, create.vTokensRaw);
   }
 
   apply(t: TradeEvent): void {
     const prevVSol = this.vSol;
     this.vSol = t.vSolLamports;
     this.vTokens = t.vTokensRaw;
+    if (t.vTokensRaw > 0) this.peakPrice = Math.max(this.peakPrice, priceSol(t.vSolLamports, t.vTokensRaw));
     this.trades++;
     this.lastTradeAt = t.at;
     const w = this.wallets.get(t.trader) ?? { solIn: 0, tokens: 0, bought: 0, sold: 0, trades: 0, firstBuyAt: null, firstSellAt: null };

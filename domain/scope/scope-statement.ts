@@ -35,8 +35,9 @@ export const PREDICTIONS: PredictionScope[] = [
   {
     field: 'composite_signal',
     ages_s: [],
-    description: 'ACT / WATCH / SCOUT hot-launch signal: first cross of the rolling 24 h P90 with market cap above 5,000 USD',
-    status: 'planned',
+    description:
+      'ACT / WATCH / SCOUT hot-launch signal: smart_money_in x max_mult x 1 / (1 + age_s / 600) over the first 120 s of age, first cross of the rolling 24 h P90 (P95 while warming) with market cap above 5,000 USD; tiered by gp_60 (tiers-v1), resolved 24 h after the cross',
+    status: 'live',
   },
 ];
 

@@ -90,7 +90,7 @@ export interface MarketSimulator {
   stats(): MarketStats;
 }
 
-const DEFAULT_POPULATION: Population = {
+export const DEFAULT_POPULATION: Population = {
   runnerCreators: 40,
   runnerLaunchShare: 0.02,
   ruggerCreators: 60,

@@ -11,6 +11,8 @@ export const ingestSettings = defineSettings(
     SIMULATOR_SEED: z.coerce.number().int().default(42),
     SIMULATOR_LAUNCHES_PER_S: z.coerce.number().min(0.001).max(50).default(0.3),
     SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+    /** Give the simulator's smart wallets a wallet-index record at start, so composite signals cross on a fresh demo. */
+    SIMULATOR_SEED_SMART_WALLETS: z.enum(['true', 'false']).default('true'),
     /** Launches of seeded history generated before the simulator feed starts (0: none); never with a real feed or in production. */
     SIMULATOR_HISTORY_LAUNCHES: z.coerce.number().int().min(0).max(200_000).default(6_000),
     SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
@@ -28,6 +30,7 @@ export const ingestSettings = defineSettings(
         seed: e.SIMULATOR_SEED,
         launchesPerS: e.SIMULATOR_LAUNCHES_PER_S,
         graduationShare: e.SIMULATOR_GRADUATION_SHARE,
+        seedSmartWallets: e.SIMULATOR_SEED_SMART_WALLETS === 'true',
         historyLaunches: e.SIMULATOR_HISTORY_LAUNCHES,
       },
       solanaRpcUrl: e.SOLANA_RPC_URL,

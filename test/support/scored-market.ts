@@ -1,4 +1,5 @@
 import { mintActivities } from '../../activities/mint';
+import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { createPriceStore } from '../../db/market/price-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
@@ -120,7 +121,8 @@ export async function seedResolvedPredictions(db: Knex, now: Date, n: number, se
         rawProb: gradProb,
         modelVersion: version,
         features: { vSolSol: 30 + 20 * signal, vSolGrowthSol: 20 * signal, logTrades: 2, logUniqueBuyers: 2, topBuyerShare: 0.3, currentMult: 1 + signal },
-        calibration: {},
+        // The calibration record the scorer logs with every score (the ledger builds its leaves from it).
+        calibration: { age_bucket: age, confidence_band: confidenceBand(gradProb), n: 0, historical_actual_rate: null, model_version: version },
         priceSol: 3e-8,
         rugProb: Math.min(0.99, rng.uniform(0.05, 0.4)),
         runnerOdds: Object.fromEntries([2, 3, 5, 10, 20].map((x) => [`${x}x`, Math.min(0.99, gradProb / x + 0.01)])),

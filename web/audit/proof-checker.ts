@@ -8,7 +8,8 @@ async function publishedCommit(doc: unknown): Promise<{ commit?: ProofCommit; no
   const hour = typeof d.hour === 'string' ? Date.parse(d.hour) : NaN;
   if (!Number.isFinite(hour)) return { note: '' };
   try {
-    const r = await api.GET('/api/ledger/commits', { params: { query: { since: Math.floor(hour / 1000), limit: 500 } } });
+    // `since` is exclusive: one second before the hour starts lists that hour's commit first.
+    const r = await api.GET('/api/ledger/commits', { params: { query: { since: Math.floor(hour / 1000) - 1, limit: 1 } } });
     if (!r.data) return { note: `Not compared with a published commit: ${failureText(r.response.status, r.error)}` };
     const c = r.data.commits.find((x) => x.track === d.track && Date.parse(x.hour_start) === hour);
     if (!c) return { commit: { track: String(d.track), hour: String(d.hour), leafCount: -1, rootHex: '' }, note: 'No commit is published for this hour.' };

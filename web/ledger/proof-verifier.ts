@@ -150,7 +150,9 @@ export async function verifyProof(input: unknown, commit?: ProofCommit): Promise
   if (!check('root', arrives, arrives ? `the path arrives at ${rootHex}` : `the path arrives at ${rootHex}, not merkle_root_hex`)) return done(leaf);
 
   if (commit) {
-    const same = commit.track === doc.track && commit.hour === doc.hour && commit.leafCount === doc.leaf_count && commit.rootHex === doc.merkle_root_hex;
+    // Hours compare as instants: the API writes `2026-11-24T05:00:00Z`, a Date writes `…T05:00:00.000Z`.
+    const sameHour = Date.parse(commit.hour) === Date.parse(doc.hour);
+    const same = commit.track === doc.track && sameHour && commit.leafCount === doc.leaf_count && commit.rootHex === doc.merkle_root_hex;
     check(
       'published commit',
       same,

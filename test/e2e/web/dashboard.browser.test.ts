@@ -1,11 +1,9 @@
 import type { Page } from 'playwright-core';
 import { accuracyActivities } from '../../../activities/accuracy';
+import { ledgerActivities } from '../../../activities/ledger';
 import { mintActivities } from '../../../activities/mint';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import { planHourCommit } from '../../../domain/ledger/commit-chain';
-import { GRAD_PROB_LEAF_V1 } from '../../../domain/ledger/grad-prob-leaf';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
-import { proofDocument } from '../../../domain/ledger/ledger-proof';
 import { mintAddress, signature } from '../../../ingest/simulator/address-book';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
 import { issueTestKey } from '../../support/access-keys';
@@ -31,8 +29,6 @@ let browser: Browser;
 /** The documented answers the pages show as states (each is a console error in Chromium): anything else fails. */
 const EXPECTED = [
   { url: /\/api\/v1\/signals/, status: 401 },
-  { url: /\/api\/v1\/signals/, status: 501 },
-  { url: /\/api\/ledger\//, status: 501 },
   { url: /\/api\/accuracy$/, status: 503 },
 ];
 
@@ -182,19 +178,19 @@ describe('the dashboard in Chromium', () => {
     await page.close();
   });
 
-  it('asks the signal panel for a key, then says the feed is not live yet', async () => {
+  it('asks the signal panel for a key, then polls the feed by tier', async () => {
     const key = await issueTestKey(t.db, 'builder');
     const { page, errors } = await open('/');
     await page.waitForSelector('#signals[data-state="401"]');
     await page.fill('#api-key', key.plaintext);
     await page.click('#signals button[type="submit"]');
-    await page.waitForSelector('#signals[data-state="501"]');
-    await page.getByText(/Not live yet on this deployment: the signals capability/).waitFor();
+    await page.waitForSelector('#signals[data-state="200"]');
+    await page.getByText('No signals in the last hour.').waitFor();
     // The key is shown by its visible prefix only.
     expect(await page.locator('#signals').innerText()).not.toContain(key.plaintext);
     await page.click('button[data-tier="ACT"]');
     expect(await page.getAttribute('button[data-tier="ACT"]', 'aria-pressed')).toBe('true');
-    await page.waitForSelector('#signals[data-state="501"]');
+    await page.getByText('No ACT signals in the last hour.').waitFor();
     expect(errors()).toEqual([]);
     await page.close();
   });
@@ -243,35 +239,25 @@ describe('the dashboard in Chromium', () => {
     for (const r of rows) hours.set(utcHourStart(r.predicted_at).getTime(), [...(hours.get(utcHourStart(r.predicted_at).getTime()) ?? []), r]);
     const [hour, inHour] = [...hours].sort((a, b) => b[1].length - a[1].length)[0]!;
     expect(inHour.length).toBeGreaterThan(2);
-    const leaves = inHour.map((r) =>
-      GRAD_PROB_LEAF_V1.build({
-        id: Number(r.id),
-        mint: r.mint,
-        ageBucket: r.age_bucket,
-        asOf: r.as_of,
-        predictedAt: r.predicted_at,
-        gradProb: r.grad_prob,
-        modelVersion: r.model_version,
-        calibration: {
-          bandLo: r.calibration?.confidence_band?.lo ?? 0,
-          bandHi: r.calibration?.confidence_band?.hi ?? 0.05,
-          n: r.calibration?.n ?? 0,
-          historicalActualRate: r.calibration?.historical_actual_rate ?? null,
-        },
-        priceSol: r.price_sol,
-        features: r.features,
-      }),
-    );
-    const commit = planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: new Date(hour), leaves, previous: null })!;
-    const proof = proofDocument(commit, Math.floor(inHour.length / 2));
+    // The real ledger commits the hours (sealed as its schedule would two hours later), and the API serves the proof.
+    const ledger = ledgerActivities.create(areaContext(t.db, { now: () => new Date(hour + 2 * 3_600_000) }));
+    // A run lists at most 48 due hours (the seeded history spans days): seal and commit until none is left.
+    const dueHours = async () => (await ledger.sealLedgerHours()).tracks.find((x) => x.track === 'grad_prob')!.due;
+    for (let due = await dueHours(); due.length; due = await dueHours())
+      for (const h of due) await ledger.commitLedgerHour({ track: 'grad_prob', hourStart: h });
+    const proof = (
+      await http.GET('/api/ledger/proof/{prediction_id}', { params: { path: { prediction_id: Number(inHour[Math.floor(inHour.length / 2)]!.id) } } })
+    ).data!;
+    expect(proof?.leaf_payload).toBeDefined();
 
     const { page, errors } = await open('/audit');
-    await page.getByText(/Not live yet on this deployment: the ledger capability/).waitFor();
+    await page.waitForSelector('#commits[data-state="200"]');
     await page.fill('#proof-json', JSON.stringify(proof, null, 2));
     await page.click('#verify-proof');
     await page.waitForSelector('#proof-result .verdict');
     expect(await page.locator('#proof-result .verdict').innerText()).toBe('Valid proof');
-    expect(await page.locator('#proof-result .checks li.pass').count()).toBe(6);
+    // Six checks of the proof itself, and the seventh: it equals the commit the ledger published for that hour.
+    expect(await page.locator('#proof-result .checks li.pass').count()).toBe(7);
     expect(await page.locator('#proof-result').innerText()).toContain(JSON.parse(proof.leaf_payload).mint);
     await screenshot(page, 'audit-valid');
 
