@@ -4271,7 +4271,7 @@ export interface operations {
   getLedgerCommits: {
     parameters: {
       query?: {
-        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. */
+        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
         since?: number;
         /** @description Maximum number of commits returned. */
         limit?: number;
