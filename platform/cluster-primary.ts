@@ -29,6 +29,10 @@ type Slot = { worker?: Worker; listening: boolean; upSince: number; history: Res
  * the primary sees one service and restarts it whole.
  */
 export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<void>; metricsServer: http.Server } {
+  // The kernel hands each connection to a process that accepts it (SCHED_NONE), not the primary: with round robin
+  // the primary passes accepted sockets over IPC, and those it passed to a process killed that instant hung.
+  // Set once, before the first fork.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const policy = o.policy ?? DEFAULT_RESTART_POLICY;
   const own = new Registry();
   own.setDefaultLabels({ process: o.name });
@@ -41,9 +45,6 @@ export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<
   const fork = (i: number) => {
     const slot = slots[i]!;
     slot.timer = undefined;
-    // The kernel hands each connection to a process that accepts it (SCHED_NONE), not the primary: with round robin
-    // the primary passes accepted sockets over IPC, and those it passed to a process killed that instant hung.
-    cluster.schedulingPolicy = cluster.SCHED_NONE;
     const worker = cluster.fork();
     slot.worker = worker;
     slot.upSince = Date.now();
