@@ -10,7 +10,7 @@ export const ledgerApi = defineApiArea({
   deps: ({ cfg, db, log, now }) => ({
     commitStore: createLedgerCommitStore(db),
     proofStore: createLedgerProofStore(db),
-    gradProbRows: createLedgerRows(db).find((r) => r.track === 'grad_prob')!,
+    rows: createLedgerRows(db),
     graceS: cfg.ledger.graceS,
     commitEveryS: cfg.ledger.commitEveryS,
     log,

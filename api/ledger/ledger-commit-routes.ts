@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { LedgerCommitStore } from '../../db/ledger/ledger-commit-store';
 import { commitView } from './ledger-commit-view';
 
-type CommitsQuery = { since?: number; limit?: number };
+type CommitsQuery = { since?: number; limit?: number; track?: string };
 
 /**
  * Commit lists, in chain order (oldest first: each commit's `prev_root_hex` is the root of the one before it). With
@@ -23,10 +23,10 @@ export function ledgerCommitRoutes(d: { commitStore: LedgerCommitStore }): Route
     };
   };
   r.get('/api/ledger/commits', async (req, res) => {
-    res.set('Cache-Control', 'public, max-age=30').json(await list('grad_prob', req.query as CommitsQuery, 200));
+    const q = req.query as CommitsQuery;
+    res.set('Cache-Control', 'public, max-age=30').json(await list(q.track ?? 'grad_prob', q, 200));
   });
   r.get('/api/v1/composite_ledger', async (req, res) => {
-    // Empty until the composite track has a row source (issue 15): the list then fills as its hours are committed.
     res.set('Cache-Control', 'no-store').json(await list('composite', { limit: (req.query as CommitsQuery).limit }, 50));
   });
   return r;

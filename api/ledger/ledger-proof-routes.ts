@@ -14,7 +14,8 @@ import { anchorView } from './ledger-commit-view';
 export type LedgerProofDeps = {
   proofStore: LedgerProofStore;
   commitStore: LedgerCommitStore;
-  gradProbRows: LedgerRows;
+  /** The rows of each committed track; a proof is asked for by track (`grad_prob` unless `track` says otherwise). */
+  rows: readonly LedgerRows[];
   graceS: number;
   commitEveryS: number;
   log: Logger;
@@ -42,7 +43,7 @@ function commitCache(store: LedgerCommitStore, now: () => number) {
 }
 
 /**
- * The inclusion proof of a grad_prob prediction, cut from the stored tree levels (log2(n) slices, never a rebuilt
+ * The inclusion proof of a prediction of one track (grad_prob, or composite with `?track=composite`), cut from the stored tree levels (log2(n) slices, never a rebuilt
  * tree) around the leaf rebuilt from the row as it is stored now: a row changed after its commit gives a proof that
  * fails verification, as it must. 404 with `status` for an unknown prediction (`unknown`), one whose hour is not
  * committed yet (`pending`, with `commit_expected_by`), or a committed row no longer stored (`removed`).
@@ -55,9 +56,13 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
 
   r.get('/api/ledger/proof/:prediction_id', async (req, res) => {
     const id = Number(req.params.prediction_id);
-    const link = await d.proofStore.link('grad_prob', id);
+    const track = String((req.query as { track?: string }).track ?? 'grad_prob');
+    const rows = d.rows.find((x) => x.track === track);
+    // The contract's enum admits only committed tracks; a track without rows here is a wiring fault, not bad input.
+    if (!rows) throw new Error(`ledger: no row source for track ${track}`);
+    const link = await d.proofStore.link(track, id);
     if (!link) {
-      const at = await d.gradProbRows.timeOf(id);
+      const at = await rows.timeOf(id);
       if (!at) throw notFound({ message: `no prediction ${id}`, prediction_id: id, status: 'unknown' });
       const expected = commitExpectedBy(at, d.graceS, d.commitEveryS);
       const late = expected.getTime() <= d.now().getTime();
@@ -77,7 +82,7 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
     const commit = await commitOf(link.commitId);
     if (!commit) throw new Error(`leaf of prediction ${id} names commit ${link.commitId}, which is not stored`);
     const positions = siblingPositions(link.leafIndex, commit.leafCount);
-    const [nodes, leaf] = await Promise.all([d.proofStore.nodes(commit.id, [{ level: 0, index: link.leafIndex }, ...positions]), d.gradProbRows.leafOf(id)]);
+    const [nodes, leaf] = await Promise.all([d.proofStore.nodes(commit.id, [{ level: 0, index: link.leafIndex }, ...positions]), rows.leafOf(id)]);
     const hour = { hour_start: commit.hourStart.toISOString(), commit_expected_by: null };
     if (!leaf) throw notFound({ message: `prediction ${id} was committed but is no longer stored`, prediction_id: id, status: 'removed', ...hour });
     if (!sameDigest(leaf.hash, nodes[0]!))
@@ -98,7 +103,7 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
       record_digest_hex: commit.digestHex,
       committed_at: commit.committedAt.toISOString(),
       anchor: anchorView(commit),
-      commit_url: `/api/ledger/commits?since=${commit.hourStart.getTime() / 1000 - 1}&limit=1`,
+      commit_url: `/api/ledger/commits?since=${commit.hourStart.getTime() / 1000 - 1}&limit=1${track === 'grad_prob' ? '' : `&track=${track}`}`,
       verification: VERIFICATION,
     });
   });

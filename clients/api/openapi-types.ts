@@ -459,8 +459,8 @@ export interface paths {
      * Hourly merkle commits over composite predictions.
      * @description The newest `limit` commits of the `composite` track, in chain order (oldest first), shaped as in
      *     `/api/ledger/commits`. The composite leaf format is versioned from 1 (`leaf_version`; fields in the `ledger`
-     *     tag's description). The list is empty until the composite signal's rows are committed (`/api/scope`,
-     *     `audit_trail`).
+     *     tag's description). The same chain is public, with `since` paging, at `/api/ledger/commits?track=composite`;
+     *     proofs at `/api/ledger/proof/{id}?track=composite`.
      */
     get: operations['getCompositeLedger'];
     put?: never;
@@ -630,8 +630,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Hourly merkle commits over grad_prob predictions.
-     * @description Commits of the `grad_prob` track in chain order (oldest first): each commit's `prev_root_hex` is the
+     * Hourly merkle commits over grad_prob (or composite) predictions.
+     * @description Commits of the `grad_prob` track (or of the track `track` names) in chain order (oldest first): each commit's `prev_root_hex` is the
      *     `merkle_root_hex` of the one before it. Without `since`, the newest `limit` commits; with `since` (unix
      *     seconds), the first `limit` commits whose hour starts strictly after it. To read the whole chain, start at
      *     `since=0` and pass each answer's `next_since` back until `count` is 0. Formats, order and chain: see the
@@ -655,7 +655,9 @@ export interface paths {
     };
     /**
      * Merkle inclusion proof for one prediction.
-     * @description The proof document of a committed grad_prob prediction: the leaf payload (the canonical JSON text, as a
+     * @description The proof document of a committed prediction of the `grad_prob` track (the default: a prediction id from
+     *     `/api/predictions/by_mint/{mint}`) or, with `track=composite`, of a composite prediction (its `id` in
+     *     `/api/v1/composite_predictions`; the ids of the two tracks are separate sequences): the leaf payload (the canonical JSON text, as a
      *     string, rebuilt from the row as stored now), its hash, the siblings from the leaf up to the root, and the
      *     committed root, hour and leaf count. Any verifier that follows the `ledger` tag's description accepts it
      *     as is (`python3 test/verifiers/verify_proof.py` is one, written from it with Python's standard library;
@@ -3438,6 +3440,12 @@ export interface components {
     WalletPath: components['schemas']['SolanaAddress'];
     /** @description The wallet address's first 12 characters. */
     ShortPrefixPath: components['schemas']['WalletPrefix'];
+    /**
+     * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+     *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
+     *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+     */
+    LedgerTrackQuery: 'grad_prob' | 'composite';
     /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */
     PredictionIdPath: number;
     /** @description Subscription identifier. */
@@ -4271,6 +4279,12 @@ export interface operations {
   getLedgerCommits: {
     parameters: {
       query?: {
+        /**
+         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+         *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
+         *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+         */
+        track?: components['parameters']['LedgerTrackQuery'];
         /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
         since?: number;
         /** @description Maximum number of commits returned. */
@@ -4282,7 +4296,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description grad_prob-track commits. */
+      /** @description The track's commits. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4297,7 +4311,14 @@ export interface operations {
   };
   getLedgerProof: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+         *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
+         *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+         */
+        track?: components['parameters']['LedgerTrackQuery'];
+      };
       header?: never;
       path: {
         /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */

@@ -16,6 +16,12 @@ export type LedgerRowSource = {
   idColumn: string;
   timeColumn: string;
   /**
+   * A constant SQL predicate on the table, when only some of its rows are leaves (the composite track: tiered
+   * crosses). The seal counts and the tree reads only rows that match it; the table's own triggers must keep a row
+   * from starting to match once its hour is sealed.
+   */
+  rowFilter?: string;
+  /**
    * The ids of the rows with time in [from, to), in tree order (millisecond time, then id): one sort of the hour,
    * after which the commit reads the rows in pages by id (`leavesOf`). A keyset over the millisecond-cut time
    * could use no index and would sort the hour again for every page.
@@ -33,4 +39,7 @@ export type LedgerRowSource = {
  * Tree order in SQL, shared by every track. Times are cut to the millisecond, as leaves record them, so the
  * database's order is the tree's even for a row written with microseconds.
  */
+/** `AND (<rowFilter>)`, or nothing: appended to every range query over the source's table. */
+export const rowFilterSql = (s: LedgerRowSource) => (s.rowFilter ? ` AND (${s.rowFilter})` : '');
+
 export const orderByTreeSql = (s: LedgerRowSource) => `date_trunc('milliseconds', "${s.timeColumn}"), "${s.idColumn}"`;

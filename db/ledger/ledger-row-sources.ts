@@ -1,5 +1,6 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
 import type { Knex } from '../../platform/db';
+import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
 
@@ -9,7 +10,7 @@ import type { LedgerRowSource } from './ledger-row-source';
  */
 export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [
   GRAD_PROB_ROW_SOURCE,
-  // COMPOSITE_ROW_SOURCE, // issue 15: composite-row-source.ts over the composite predictions table (leaf COMPOSITE_LEAF_V1)
+  COMPOSITE_ROW_SOURCE,
   // PERPS_ROW_SOURCE, // issue 22: perps-row-source.ts over smart-money entries (its leaf format added to LEDGER_TRACKS)
 ];
 

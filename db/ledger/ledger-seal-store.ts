@@ -1,5 +1,5 @@
 import type { Knex } from '../../platform/db';
-import type { LedgerRowSource } from './ledger-row-source';
+import { rowFilterSql, type LedgerRowSource } from './ledger-row-source';
 import { LEDGER_ROW_SOURCES } from './ledger-row-sources';
 
 /** The SQLSTATE the seal trigger refuses a row with (migration 0012, `ledger_refuse_sealed_row`). */
@@ -36,13 +36,14 @@ export function createLedgerSealStore(db: Knex, sources: readonly LedgerRowSourc
         const from = seal.sealed_until as Date | null;
         if (from && from.getTime() >= horizon.getTime()) return [];
         const t = `"${source.timeColumn}"`;
+        const only = rowFilterSql(source);
         const { rows } = await trx.raw<{ rows: { hour_start: Date; row_count: number }[] }>(
           `WITH RECURSIVE hours(h) AS (
-             SELECT date_trunc('hour', min(${t}), 'UTC') FROM "${source.table}" WHERE ${t} >= ?::timestamptz AND ${t} < ?
+             SELECT date_trunc('hour', min(${t}), 'UTC') FROM "${source.table}" WHERE ${t} >= ?::timestamptz AND ${t} < ?${only}
              UNION ALL
-             SELECT (SELECT date_trunc('hour', min(${t}), 'UTC') FROM "${source.table}" WHERE ${t} >= hours.h + interval '1 hour' AND ${t} < ?)
+             SELECT (SELECT date_trunc('hour', min(${t}), 'UTC') FROM "${source.table}" WHERE ${t} >= hours.h + interval '1 hour' AND ${t} < ?${only})
                FROM hours WHERE hours.h IS NOT NULL)
-           SELECT h AS hour_start, (SELECT count(*) FROM "${source.table}" WHERE ${t} >= h AND ${t} < h + interval '1 hour')::int AS row_count
+           SELECT h AS hour_start, (SELECT count(*) FROM "${source.table}" WHERE ${t} >= h AND ${t} < h + interval '1 hour'${only})::int AS row_count
              FROM hours WHERE h IS NOT NULL ORDER BY h`,
           [from ? from.toISOString() : '-infinity', horizon, horizon],
         );

@@ -167,9 +167,9 @@ export function createCompositePredictionStore(db: Knex) {
       return out;
     },
 
-    /** Crosses still waiting for their tier, oldest first. */
+    /** Crosses still waiting for their tier, oldest first (not those the ledger's seal overtook: signal-store.ts). */
     async pending(limit: number): Promise<PendingCross[]> {
-      const rows = await db('composite_predictions').whereNull('tier').orderBy('tier_deadline_at').limit(limit);
+      const rows = await db('composite_predictions').whereNull('tier').whereNull('tier_skipped_at').orderBy('tier_deadline_at').limit(limit);
       return rows.map((r) => ({
         id: Number(r.id),
         mint: r.mint,

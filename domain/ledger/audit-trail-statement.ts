@@ -1,7 +1,7 @@
 /** Every track the spec names, with what its leaves are; a track is `live` only once its rows are being committed. */
 export const TRACK_SCOPE: Readonly<Record<string, string>> = {
   grad_prob: 'every logged grad_prob prediction (both ages, 30 s and 60 s)',
-  composite: 'every first cross of the composite signal (ACT / WATCH / SCOUT)',
+  composite: 'every published first cross of the composite signal (ACT / WATCH / SCOUT, with its tier)',
   perps: 'every smart-money entry of the perps observatory',
 };
 

@@ -8,7 +8,7 @@ Usage:
   verify_proof.py --canonical FILE  print Python's canonical form of any JSON value: json.dumps with
                                     sort_keys, no whitespace, ensure_ascii=False, as UTF-8, no newline
   verify_proof.py --formats         print the leaf field lists this verifier knows, as JSON
-  verify_proof.py --fetch BASE_URL ID [ID ...]
+  verify_proof.py --fetch BASE_URL [--track TRACK] ID [ID ...]
                                     fetch each prediction's proof over HTTP (GET BASE_URL/api/ledger/proof/ID)
                                     and its hour's commit (GET BASE_URL/api/ledger/commits), and verify the proof
                                     and that it matches the commit as published (track, hour, leaf count, root)
@@ -173,7 +173,7 @@ def matches_published_commit(base_url, doc):
     """Step 5: the proof's track, hour, leaf count and root are the commit the list publishes for that hour."""
     hour = parse_utc_millis(doc.get("hour"), "hour")
     since = int(hour.timestamp()) - 1
-    listed = fetch_json("%s/api/ledger/commits?since=%d&limit=1" % (base_url, since))
+    listed = fetch_json("%s/api/ledger/commits?since=%d&limit=1&track=%s" % (base_url, since, doc["track"]))
     commits = [c for c in listed.get("commits", []) if c.get("hour_start") == doc["hour"]]
     if not commits:
         raise Bad("no published commit for hour %s" % doc["hour"])
@@ -183,11 +183,13 @@ def matches_published_commit(base_url, doc):
             raise Bad("proof %s differs from the published commit" % ours)
 
 
-def fetch_and_verify(base_url, ids):
+def fetch_and_verify(base_url, ids, track="grad_prob"):
     failures = 0
     for i, pid in enumerate(ids):
         try:
-            doc = fetch_json("%s/api/ledger/proof/%s" % (base_url, pid))
+            doc = fetch_json("%s/api/ledger/proof/%s?track=%s" % (base_url, pid, track))
+            if doc.get("track") != track:
+                raise Bad("proof of track %s served for track %s" % (doc.get("track"), track))
             verdict = verify(doc)
             matches_published_commit(base_url, doc)
             print("OK   proof %d: %s" % (i, verdict))
@@ -210,6 +212,8 @@ def main(argv):
         out = {"%s/%d" % key: fields for key, fields in sorted(LEAF_FORMATS.items())}
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
         return 0
+    if len(argv) >= 5 and argv[0] == "--fetch" and argv[2] == "--track":
+        return fetch_and_verify(argv[1].rstrip("/"), argv[4:], argv[3])
     if len(argv) >= 3 and argv[0] == "--fetch":
         return fetch_and_verify(argv[1].rstrip("/"), argv[2:])
     if len(argv) == 2 and argv[0] == "--canonical":

@@ -152,13 +152,13 @@ describe('what other operations say about the ledger', () => {
     ]);
   });
 
-  it('/api/scope states the grad_prob track as committed and the others as not yet', async () => {
+  it('/api/scope states the grad_prob and composite tracks as live (composite without rows here) and perps as not yet', async () => {
     const r = await call(`${api.url}/api/scope`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/scope', 200, r.body);
     expect(r.body.audit_trail.tracks.map((x: { track: string; status: string; commits: number }) => [x.track, x.status, x.commits])).toEqual([
       ['grad_prob', 'live', 3],
-      ['composite', 'planned', 0],
+      ['composite', 'live', 0],
       ['perps', 'planned', 0],
     ]);
     expect(r.body.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });
