@@ -33,9 +33,10 @@ afterAll(async () => {
 });
 
 const records = async () => (await t.db('wallet_records').orderBy('wallet')).map(toWalletRecord);
+let history: Awaited<ReturnType<typeof buildWalletHistory>>;
 
 it('rebuilds the index from the trades with a repaired label and a new scoring version, without stopping the API', async () => {
-  const history = await buildWalletHistory(t.db, { now, seed: 41, minutes: 20, horizonMin: 5 });
+  history = await buildWalletHistory(t.db, { now, seed: 41, minutes: 20, horizonMin: 5 });
   const before = await records();
   expect(before.length).toBeGreaterThan(100);
 
@@ -115,10 +116,59 @@ it('refreshes the rank snapshot of the published version: rank and percentile on
 
   // Rank = 1 + ranked wallets strictly ahead in the smart order (score, then sample size); percentile from it.
   const v2 = (x: { graduated: number; rugged: number; total: number }) => (x.graduated - x.rugged + 10 * (0.02 - 0.3)) / (x.total + 10);
-  const w0 = ranked[0]!;
-  const ahead = ranked.filter((x) => v2(x) > v2(w0) || (v2(x) === v2(w0) && x.total > w0.total)).length;
-  const body = (await call(`${api.url}/api/v1/wallet/${w0.wallet}`, { headers: (await issueTestKey(t.db, 'pro')).bearer })).body;
-  expectConforms('get', '/api/v1/wallet/{address}', 200, body);
-  expect(body).toMatchObject({ smart_score_version: 'smart-v2', wallets: [{ wallet: w0.wallet, rank: ahead + 1 }] });
-  expect(body.wallets[0].smart_score).toBeCloseTo(v2(w0), 12);
+  // Percentile = share of ranked wallets at or below it: 100 · (ranked − ahead) / ranked. Checked for the best, the
+  // worst and a middle wallet of the smart order, and for a wallet below min_total (no rank, no percentile).
+  const aheadOf = (w0: (typeof ranked)[number]) => ranked.filter((x) => v2(x) > v2(w0) || (v2(x) === v2(w0) && x.total > w0.total)).length;
+  const order = [...ranked].sort((a, b) => aheadOf(a) - aheadOf(b));
+  const headers = (await issueTestKey(t.db, 'pro')).bearer;
+  for (const w0 of [ranked[0]!, order[0]!, order[order.length - 1]!, order[Math.floor(order.length / 2)]!]) {
+    const ahead = aheadOf(w0);
+    const body = (await call(`${api.url}/api/v1/wallet/${w0.wallet}`, { headers })).body;
+    expectConforms('get', '/api/v1/wallet/{address}', 200, body);
+    expect(body).toMatchObject({ smart_score_version: 'smart-v2', wallets: [{ wallet: w0.wallet, rank: ahead + 1 }] });
+    expect(body.wallets[0].smart_score).toBeCloseTo(v2(w0), 12);
+    expect(body.wallets[0].percentile).toBeCloseTo((100 * (ranked.length - ahead)) / ranked.length, 5);
+  }
+  expect(aheadOf(order[0]!)).toBe(0);
+  const unranked = all.find((r) => r.total < 8)!;
+  const low = (await call(`${api.url}/api/v1/wallet/${unranked.wallet}`, { headers })).body;
+  expect(low.wallets[0]).toMatchObject({ wallet: unranked.wallet, rank: null, percentile: null });
 }, 120_000);
+
+it('keeps every resolution that lands while a rebuild runs: in the swapped index once, as a clean rebuild counts it', async () => {
+  // The mints younger than the horizon are still live; they are resolved one by one while a slow rebuild runs.
+  const resolvedSet = new Set(history.resolved.map((c) => c.mint));
+  const pending = history.creates.filter((c) => !resolvedSet.has(c.mint));
+  expect(pending.length).toBeGreaterThan(20);
+  const v3 = { id: 'smart-v3', priorGraduationRate: 0.03, priorRugRate: 0.25, priorStrength: 8 };
+  const handle = await startWalletRebuild(w.client, w.taskQueue, {
+    rebuildId: 'catch-up',
+    scoreVersion: v3,
+    batchMints: 10,
+    defaultHorizonS: 300,
+    batchesPerRun: 5,
+  });
+  let running = true;
+  void handle.result().finally(() => (running = false));
+  const phases: string[] = [];
+  for (const c of pending) {
+    const horizonAt = now.toISOString();
+    await history.mint.resolveMint({ mint: c.mint, horizonAt });
+    await history.wallets.applyWalletContributions({ mint: c.mint, horizonAt });
+    if (running) phases.push((await w.client.workflow.getHandle(handle.workflowId).query(walletRebuildProgressQuery)).phase);
+  }
+  const done = await handle.result();
+  expect(done.phase).toBe('done');
+  // Some resolutions landed while the rebuild read the history, others in its later phases or after the swap.
+  expect(phases.filter((p) => p === 'replaying' || p === 'preparing').length).toBeGreaterThan(0);
+
+  const applied = new Set((await t.db('wallet_index_mints').select('mint')).map((r) => r.mint as string));
+  for (const c of pending) expect(applied.has(c.mint)).toBe(true);
+  const swapped = await records();
+  // A second rebuild with the same version, nothing landing meanwhile, reads every mint once from the trades.
+  await (
+    await startWalletRebuild(w.client, w.taskQueue, { rebuildId: 'verify', scoreVersion: v3, batchMints: 200, defaultHorizonS: 300, batchesPerRun: 50 })
+  ).result();
+  expect(await records()).toEqual(swapped);
+  expect(swapped.reduce((n, r) => n + r.total, 0)).toBe(Number((await t.db('wallet_mint_contributions').count('* as n').first())!.n));
+}, 300_000);
