@@ -9,7 +9,14 @@ import { fillKey } from '../../domain/perps/fill-key';
 import { detectLiquidations } from '../../domain/perps/liquidation-detection';
 import type { WalletFill, WalletSnapshot } from '../../domain/perps/perps-types';
 import { isWhalePosition, judgeWallet, PERPS_SMART_V1, type SmartVerdict } from '../../domain/perps/smart-rule';
-import { fillsRefreshDue, nextSnapshotDelayS, walletsPerSweep } from '../../domain/perps/snapshot-policy';
+import {
+  budgetedCadence,
+  fillsRefreshDue,
+  nextSnapshotDelayS,
+  snapshotCapacityPerS,
+  walletsPerSweep,
+  type SnapshotCadence,
+} from '../../domain/perps/snapshot-policy';
 import { walletRecord, type WalletRecord } from '../../domain/perps/wallet-record';
 import type { SnapshotBatchResult, SnapshotPlan, SweepResult } from '../../workflows/perps/perps-snapshot-sweep-contract';
 import { heartbeat } from './activity-support';
@@ -34,7 +41,14 @@ export type PerpsSnapshotDeps = {
 const maxSnapshotGapMs = (d: PerpsSnapshotDeps) => Math.max(4 * d.snapshotColdS, 3600) * 1000;
 
 export function createPerpsSnapshotActivities(d: PerpsSnapshotDeps) {
-  async function snapshotOne(w: string, pickedAt: Date, marks: Record<string, number>, out: SnapshotBatchResult): Promise<void> {
+  /** The cadence the budget keeps for the watched set as it is now (snapshot-policy.ts: budgetedCadence). */
+  async function cadenceNow(): Promise<SnapshotCadence> {
+    const c = await d.walletStore.counts();
+    const mix = { hot: c.watchedHot, cold: c.watched - c.watchedHot };
+    return budgetedCadence(mix, { hotS: d.snapshotHotS, coldS: d.snapshotColdS }, snapshotCapacityPerS(d.weightPerMinute, d.snapshotBudgetShare));
+  }
+
+  async function snapshotOne(w: string, pickedAt: Date, marks: Record<string, number>, cadence: SnapshotCadence, out: SnapshotBatchResult): Promise<void> {
     const row = await d.walletStore.wallet(d.exchange, w);
     if (!row) return;
     const state: HlClearinghouseState = await d.info.clearinghouseState(w);
@@ -72,7 +86,7 @@ export function createPerpsSnapshotActivities(d: PerpsSnapshotDeps) {
       exchange: d.exchange,
       snapshot: next,
       pickedAt,
-      nextSnapshotAt: new Date(now + nextSnapshotDelayS(hot, { hotS: d.snapshotHotS, coldS: d.snapshotColdS }) * 1000),
+      nextSnapshotAt: new Date(now + nextSnapshotDelayS(hot, cadence) * 1000),
       newFills,
       record,
       verdict,
@@ -109,11 +123,12 @@ export function createPerpsSnapshotActivities(d: PerpsSnapshotDeps) {
     async snapshotPerpsWallets(input: { wallets: string[]; pickedAt: string }): Promise<SnapshotBatchResult> {
       const pickedAt = new Date(input.pickedAt);
       const marks = await d.marketStore.marks(d.exchange);
+      const cadence = await cadenceNow();
       const out: SnapshotBatchResult = { snapshotted: 0, entries: 0, smartEntries: 0, liquidations: 0, fillRefreshes: 0, fillFailures: 0, failed: 0 };
       for (const [i, w] of input.wallets.entries()) {
         heartbeat({ done: i, of: input.wallets.length, ...out });
         try {
-          await snapshotOne(w, pickedAt, marks, out);
+          await snapshotOne(w, pickedAt, marks, cadence, out);
         } catch (e) {
           if (e instanceof HyperliquidError && e.retryable) throw e;
           if (!(e instanceof HyperliquidError)) throw e;

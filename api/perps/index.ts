@@ -7,6 +7,7 @@ import { createPerpsRankStore } from '../../db/perps/perps-rank-store';
 import { createPerpsReadModel } from '../../db/perps/perps-read-model';
 import { createPerpsWalletStore } from '../../db/perps/perps-wallet-store';
 import { perpsExchangeName } from '../../domain/perps/exchange-name';
+import { snapshotCapacityPerS } from '../../domain/perps/snapshot-policy';
 import { defineApiArea } from '../api-area';
 import { exchangeARoutes } from './exchange-a-routes';
 import { observatoryRoutes } from './observatory-routes';
@@ -20,6 +21,8 @@ export const perpsApi = defineApiArea({
     exchange: perpsExchangeName(cfg.perps.exchange),
     marketsIntervalS: cfg.perps.marketsIntervalS,
     snapshotSweepS: cfg.perps.snapshotSweepS,
+    snapshotCadence: { hotS: cfg.perps.snapshotHotS, coldS: cfg.perps.snapshotColdS },
+    snapshotCapacityPerS: snapshotCapacityPerS(cfg.perps.weightPerMinute, cfg.perps.snapshotBudgetShare),
     marketStore: createPerpsMarketStore(db),
     pollerStore: createPerpsPollerStore(db),
     walletStore: createPerpsWalletStore(db),

@@ -7,12 +7,15 @@ import type { PerpsReadModel } from '../../db/perps/perps-read-model';
 import type { PerpsWalletStore } from '../../db/perps/perps-wallet-store';
 import { EXCHANGE_A } from '../../domain/perps/exchange-name';
 import { fundingApr, nextHourlyFunding, pollerHealth, worseHealth } from '../../domain/perps/observatory-rules';
+import { budgetedCadence, type SnapshotCadence } from '../../domain/perps/snapshot-policy';
 import { iso } from './perps-json';
 
 export type ObservatoryDeps = {
   exchange: string;
   marketsIntervalS: number;
   snapshotSweepS: number;
+  snapshotCadence: SnapshotCadence;
+  snapshotCapacityPerS: number;
   marketStore: PerpsMarketStore;
   pollerStore: PerpsPollerStore;
   walletStore: PerpsWalletStore;
@@ -42,6 +45,8 @@ export function observatoryRoutes(d: ObservatoryDeps): Router {
     const sweepsOk = poller('snapshots')?.lastOkAt?.getTime() ?? null;
     const live = worseHealth(pollerHealth(marketsOk, now.getTime(), d.marketsIntervalS), pollerHealth(sweepsOk, now.getTime(), d.snapshotSweepS));
     const nextFunding = new Date(nextHourlyFunding(now.getTime())).toISOString();
+    const mix = { hot: wallets.watchedHot, cold: wallets.watched - wallets.watchedHot };
+    const cadence = budgetedCadence(mix, d.snapshotCadence, d.snapshotCapacityPerS);
     res.set('Cache-Control', 'public, max-age=5').json({
       generated_at: now.toISOString(),
       exchanges: [
@@ -62,6 +67,14 @@ export function observatoryRoutes(d: ObservatoryDeps): Router {
         .sort((x, y) => y.volume24hUsd - x.volume24hUsd || x.market.localeCompare(y.market))
         .slice(0, TOP)
         .map((m) => ({ exchange: d.exchange, market: m.market, volume_24h_usd: m.volume24hUsd, open_interest_usd: m.openInterestUsd })),
+      snapshot_cadence: {
+        watched_hot: mix.hot,
+        watched_cold: mix.cold,
+        capacity_per_s: Math.round(d.snapshotCapacityPerS * 1000) / 1000,
+        configured: { hot_s: d.snapshotCadence.hotS, cold_s: d.snapshotCadence.coldS },
+        effective: { hot_s: cadence.hotS, cold_s: cadence.coldS },
+        fits: cadence.fits,
+      },
       lifetime: {
         wallets_tracked: wallets.known,
         entries_logged: entries.entries,

@@ -3077,6 +3077,8 @@ export interface components {
      * @description `exchanges`: the live exchange (`hyperliquid`, or `hyperliquid-sim` under the development simulator) is `ok`
      *     while its markets poll and snapshot sweep last succeeded within 3 periods, `degraded` within 10, else `down`;
      *     `exchange_a` (Drift's historical files, which end on 2025-01-08) is `ok` once files are imported, else `down`.
+     *     `snapshot_cadence`: how often the live exchange's watched wallets are snapshotted (their entries are detected
+     *     from consecutive snapshots), as configured and as the request-weight budget can keep it.
      */
     PerpsObservatory: {
       /** Format: date-time */
@@ -3103,6 +3105,22 @@ export interface components {
         volume_24h_usd: number;
         open_interest_usd: number | null;
       }[];
+      /**
+       * @description Hot wallets (smart or whale) are snapshotted every `hot_s`, the other watched wallets every `cold_s`.
+       *     The sweep can pay for `capacity_per_s` snapshots a second (its share of the weight budget, 2 weight each);
+       *     when the configured cadence needs more (`fits` false), the effective one stretches the cold cadence
+       *     first, so hot wallets keep theirs, and when the hot wallets alone need more than three quarters of it,
+       *     they get that share and the cold ones the rest (90% of the capacity is planned; the rest is for
+       *     wallets the trades stream pokes and for retries).
+       */
+      snapshot_cadence: {
+        watched_hot: number;
+        watched_cold: number;
+        capacity_per_s: number;
+        configured: components['schemas']['PerpsSnapshotCadence'];
+        effective: components['schemas']['PerpsSnapshotCadence'];
+        fits: boolean;
+      };
       lifetime: {
         wallets_tracked: number;
         entries_logged: number;
@@ -3111,6 +3129,10 @@ export interface components {
         /** Format: date-time */
         since: string | null;
       };
+    };
+    PerpsSnapshotCadence: {
+      hot_s: number;
+      cold_s: number;
     };
     PerpsWallet: {
       address: components['schemas']['PerpsWalletAddress'];

@@ -102,13 +102,14 @@ export function createPerpsWalletStore(db: Knex) {
       return rows.map((r: Record<string, any>) => ({ ...toRow(r), exchange: r.exchange }));
     },
 
-    async counts(): Promise<{ watched: number; known: number; since: Date | null }> {
+    async counts(): Promise<{ watched: number; watchedHot: number; known: number; since: Date | null }> {
       const r = await db('perps_wallets').first(
         db.raw('count(*) FILTER (WHERE watched)::int AS watched'),
+        db.raw('count(*) FILTER (WHERE watched AND (smart OR whale))::int AS hot'),
         db.raw('count(*)::int AS known'),
         db.raw('min(discovered_at) AS since'),
       );
-      return { watched: r.watched, known: r.known, since: r.since };
+      return { watched: r.watched, watchedHot: r.hot, known: r.known, since: r.since };
     },
   };
 }

@@ -45,3 +45,30 @@ export function fillsRefreshDue(o: {
 export function walletsPerSweep(weightPerMinute: number, share: number, sweepS: number, weightPerSnapshot = 2): number {
   return Math.max(1, Math.floor((weightPerMinute * share * sweepS) / 60 / weightPerSnapshot));
 }
+
+/** Snapshots per second the sweep's share of the weight budget pays for (each snapshot weighs 2). */
+export function snapshotCapacityPerS(weightPerMinute: number, share: number, weightPerSnapshot = 2): number {
+  return (weightPerMinute * share) / 60 / weightPerSnapshot;
+}
+
+export type BudgetedCadence = SnapshotCadence & { fits: boolean };
+
+/**
+ * The cadence the budget can keep for the watched set, instead of one it cannot: with `hot` wallets every hotS and
+ * `cold` every coldS the sweep needs hot/hotS + cold/coldS snapshots a second. When that exceeds the capacity
+ * (kept at `headroom` of it for pokes and retries), the cold cadence is stretched first, so smart and whale wallets
+ * keep theirs; when the hot wallets alone exceed it, they get three quarters of it and the cold ones the rest.
+ * Without this every wallet falls equally behind, the smart ones included (the due queue is oldest-first).
+ */
+export function budgetedCadence(mix: { hot: number; cold: number }, configured: SnapshotCadence, capacityPerS: number, headroom = 0.9): BudgetedCadence {
+  const cap = capacityPerS * headroom;
+  const needHot = mix.hot / configured.hotS;
+  if (needHot + mix.cold / configured.coldS <= cap) return { ...configured, fits: true };
+  if (mix.cold === 0) return { hotS: Math.ceil(mix.hot / cap), coldS: configured.coldS, fits: false };
+  if (needHot <= cap * 0.75) return { hotS: configured.hotS, coldS: Math.max(configured.coldS, Math.ceil(mix.cold / (cap - needHot))), fits: false };
+  return {
+    hotS: Math.max(configured.hotS, Math.ceil(mix.hot / (cap * 0.75))),
+    coldS: Math.max(configured.coldS, Math.ceil(mix.cold / (cap * 0.25))),
+    fits: false,
+  };
+}

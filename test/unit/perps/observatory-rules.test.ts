@@ -3,7 +3,7 @@ import { HYPERLIQUID, HYPERLIQUID_SIMULATOR, perpsExchangeName } from '../../../
 import { fundingApr, nextHourlyFunding, pollerHealth, worseHealth } from '../../../domain/perps/observatory-rules';
 import { PERPS_LEDGER_SETTLE_MS, perpsLedgerCutoff } from '../../../domain/perps/perps-ledger-policy';
 import type { PositionSnapshot, WalletSnapshot } from '../../../domain/perps/perps-types';
-import { fillsRefreshDue, somethingRealised, walletsPerSweep } from '../../../domain/perps/snapshot-policy';
+import { budgetedCadence, fillsRefreshDue, snapshotCapacityPerS, somethingRealised, walletsPerSweep } from '../../../domain/perps/snapshot-policy';
 
 const pos = (market: string, side: 'long' | 'short', size: number): PositionSnapshot => ({
   market,
@@ -83,5 +83,32 @@ describe('the snapshot policy', () => {
     // 1200 weight/min, half of it for snapshots, a 60 s sweep, 2 per snapshot: 300 wallets.
     expect(walletsPerSweep(1200, 0.5, 60)).toBe(300);
     expect(walletsPerSweep(1, 0.01, 1)).toBe(1);
+  });
+});
+
+describe('budgetedCadence (the snapshot cadence the weight budget keeps)', () => {
+  const configured = { hotS: 60, coldS: 900 };
+  it('keeps the configured cadence when it fits in 90% of the capacity, exactly at the edge too', () => {
+    // 6/s capacity → 5.4/s planned: 60 hot every 60 s (1/s) + 3,960 cold every 900 s (4.4/s) = 5.4/s.
+    expect(budgetedCadence({ hot: 60, cold: 3960 }, configured, 6)).toEqual({ ...configured, fits: true });
+    expect(budgetedCadence({ hot: 0, cold: 0 }, configured, 6)).toEqual({ ...configured, fits: true });
+  });
+  it('stretches the cold cadence first, so the hot wallets keep theirs', () => {
+    // 5,000 watched at the default budget, 100 of them hot (1.7/s): the cold cadence stretches to what is left.
+    const c = budgetedCadence({ hot: 100, cold: 4900 }, configured, 6);
+    expect(c).toEqual({ hotS: 60, coldS: Math.ceil(4900 / (5.4 - 100 / 60)), fits: false });
+    expect(100 / c.hotS + 4900 / c.coldS).toBeLessThanOrEqual(5.4);
+  });
+  it('gives hot wallets three quarters of the capacity when they alone need more', () => {
+    const c = budgetedCadence({ hot: 500, cold: 4500 }, configured, 6);
+    expect(c).toEqual({ hotS: Math.ceil(500 / 4.05), coldS: Math.ceil(4500 / 1.35), fits: false });
+    expect(500 / c.hotS + 4500 / c.coldS).toBeLessThanOrEqual(5.4);
+    expect(budgetedCadence({ hot: 500, cold: 0 }, configured, 6)).toEqual({ hotS: Math.ceil(500 / 5.4), coldS: 900, fits: false });
+  });
+  it('never plans faster than configured', () => {
+    const c = budgetedCadence({ hot: 1, cold: 100_000 }, { hotS: 5, coldS: 5 }, 1000);
+    expect(c.hotS).toBe(5);
+    expect(c.coldS).toBeGreaterThanOrEqual(5);
+    expect(snapshotCapacityPerS(900, 0.8)).toBe(6);
   });
 });

@@ -207,6 +207,34 @@ describe('perps pollers against the simulated exchange', () => {
     await w.client.workflow.execute(PERPS_MARKETS_WORKFLOW, { taskQueue: w.taskQueue, workflowId: uniqueId('perps-markets-again') });
     const o = await get('/api/perps/observatory', '/api/perps/observatory');
     expect(o.body.exchanges[0].status).toBe('ok');
+    // The API runs at the default budget (900 weight/min × 0.8 = 6 snapshots/s, 5.4 planned): 5 s for every watched
+    // wallet does not fit, so it reports the cadence the budget keeps (the documented rule: cold stretched first;
+    // hot wallets that alone need over 3/4 of it get 3/4 and the cold ones 1/4).
+    const hot = Number(
+      (await t
+        .db('perps_wallets')
+        .where({ exchange: EXCHANGE, watched: true })
+        .where((q) => q.where({ smart: true }).orWhere({ whale: true }))
+        .count('* as n')
+        .first())!.n,
+    );
+    const cold = watched.length - hot;
+    const effective =
+      hot / 5 <= 5.4 * 0.75
+        ? { hot_s: 5, cold_s: Math.max(5, Math.ceil(cold / (5.4 - hot / 5))) }
+        : { hot_s: Math.max(5, Math.ceil(hot / 4.05)), cold_s: Math.max(5, Math.ceil(cold / 1.35)) };
+    expect(o.body.snapshot_cadence).toEqual({
+      watched_hot: hot,
+      watched_cold: cold,
+      capacity_per_s: 6,
+      configured: { hot_s: 5, cold_s: 5 },
+      effective,
+      fits: false,
+    });
+    expect(hot / effective.hot_s + cold / effective.cold_s).toBeLessThanOrEqual(5.4);
+    // The worker's budget here is unbounded: every wallet is due again 5 s after its snapshot.
+    for (const r of await t.db('perps_wallets').where({ exchange: EXCHANGE, watched: true }).whereNull('poked_at'))
+      expect(r.next_snapshot_at.getTime() - r.last_snapshot_at.getTime()).toBeGreaterThanOrEqual(4_000);
     expect(o.body.lifetime).toMatchObject({
       wallets_tracked: watched.length,
       entries_logged: entries.length,
