@@ -1,5 +1,6 @@
 import { createDriftHistoricalClient } from '../../clients/drift/drift-historical-client';
 import { createHyperliquidInfoClient } from '../../clients/hyperliquid/hyperliquid-info-client';
+import { createHyperliquidLeaderboardClient } from '../../clients/hyperliquid/hyperliquid-leaderboard-client';
 import { createExchangeAImportStore } from '../../db/perps/exchange-a-import-store';
 import { createExchangeATraderStore } from '../../db/perps/exchange-a-trader-store';
 import { createPerpsLedgerStore } from '../../db/perps/perps-ledger-store';
@@ -16,6 +17,7 @@ import { createEntryJudgingStarter } from '../../workflows/perps/perps-entry-jud
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createDriftImportActivities } from './drift-import-activities';
 import { createPerpsJudgingActivities } from './perps-judging-activities';
+import { createPerpsLeaderboardActivities } from './perps-leaderboard-activities';
 import { createPerpsLedgerActivities } from './perps-ledger-activities';
 import { createPerpsMarketActivities } from './perps-market-activities';
 import { createPerpsSnapshotActivities } from './perps-snapshot-activities';
@@ -32,6 +34,9 @@ export const perpsActivities = defineActivityArea({
       exchange: perpsExchangeName(p.exchange),
       info: createHyperliquidInfoClient({ baseUrl: p.apiUrl, weightPerMinute: p.weightPerMinute }),
       drift: createDriftHistoricalClient({ baseUrl: p.drift.baseUrl }),
+      leaderboard: createHyperliquidLeaderboardClient({ url: p.leaderboard.url }),
+      leaderboardRule: { top: p.leaderboard.top, minAccountValueUsd: p.leaderboard.minAccountValueUsd },
+      maxWatchedWallets: p.maxWatchedWallets,
       marketStore: createPerpsMarketStore(db),
       walletStore: createPerpsWalletStore(db),
       snapshotStore: createPerpsSnapshotStore(db),
@@ -58,6 +63,7 @@ export const perpsActivities = defineActivityArea({
     ...createPerpsJudgingActivities(d),
     ...createDriftImportActivities(d),
     ...createPerpsLedgerActivities(d),
+    ...createPerpsLeaderboardActivities(d),
   }),
   start: async (_d, { cfg, temporal, log }) => {
     const a = cfg.perps.drift;

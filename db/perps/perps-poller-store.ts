@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-export type PollerName = 'markets' | 'snapshots' | 'stream' | 'rankings';
+export type PollerName = 'markets' | 'snapshots' | 'stream' | 'rankings' | 'leaderboard';
 export type PollerStatus = {
   name: PollerName;
   exchange: string;

@@ -2,6 +2,7 @@ import { startHyperliquidWireServer } from './hyperliquid-wire-server';
 import { PerpsSimulator, type PerpsSimulatorOptions } from './perps-simulator';
 import { px, simInfoAnswer, simTradeFrame } from './sim-info-answers';
 import { createSimDriftBucket, SIM_DRIFT_PREFIX } from './sim-drift-bucket';
+import { handleSimLeaderboard, SIM_LEADERBOARD_PATH } from './sim-leaderboard';
 
 /**
  * The embedded default's exchange: a local Hyperliquid on loopback whose `POST /info` and `/ws` answer from the
@@ -10,7 +11,8 @@ import { createSimDriftBucket, SIM_DRIFT_PREFIX } from './sim-drift-bucket';
  * at https://api.hyperliquid.xyz; this is started only when the configured exchange is `simulator`.
  *
  * A timer advances the simulator to the wall clock every `tickMs`, pushes the trades of that tick on the
- * `trades` channel of their coin and the mids on `allMids` (Hyperliquid pushes mids about once a block).
+ * `trades` channel of their coin and the mids on `allMids` (Hyperliquid pushes mids about once a block). It also
+ * serves the stats host's leaderboard (sim-leaderboard.ts) on the same port.
  */
 export type SimulatedHyperliquidOptions = Omit<PerpsSimulatorOptions, 'startAt'> & {
   port?: number;
@@ -26,7 +28,7 @@ export async function startSimulatedHyperliquid(o: SimulatedHyperliquidOptions) 
   const drift = o.driftBucket ? createSimDriftBucket({ seed: o.seed, ...o.driftBucket }) : null;
   const wire = await startHyperliquidWireServer({
     port: o.port,
-    other: drift ? (req, res) => drift.handle(req, res) : undefined,
+    other: (req, res) => handleSimLeaderboard(sim, now, req, res) || (drift?.handle(req, res) ?? false),
     answer: (body) => {
       // Answer from the state as of this request, not the last tick.
       sim.advanceTo(now());
@@ -45,6 +47,8 @@ export async function startSimulatedHyperliquid(o: SimulatedHyperliquidOptions) 
     wsUrl: wire.wsUrl,
     /** The simulated Drift bucket's program prefix (DRIFT_DATA_URL), when it is served. */
     driftUrl: drift ? `${wire.url}${SIM_DRIFT_PREFIX.replace(/\/$/, '')}` : null,
+    /** The leaderboard as the stats host serves it (PERPS_LEADERBOARD_URL). */
+    leaderboardUrl: `${wire.url}${SIM_LEADERBOARD_PATH}`,
     simulator: sim,
     connections: wire.connections,
     subscriptions: wire.subscriptions,

@@ -35,6 +35,17 @@ export const perpsSettings = defineSettings(
     /** A trade at least this large (USD) on the trades stream makes its taker a watched wallet. */
     PERPS_DISCOVERY_MIN_NOTIONAL_USD: z.coerce.number().min(0).default(100_000),
     PERPS_MAX_WATCHED_WALLETS: z.coerce.number().int().min(1).max(100_000).default(5000),
+    /** The exchange's public leaderboard (the stats host, not the weighted /info API), read every PERPS_LEADERBOARD_EVERY_S. */
+    PERPS_LEADERBOARD_URL: z.string().url().default('https://stats-data.hyperliquid.xyz/Mainnet/leaderboard'),
+    PERPS_LEADERBOARD_EVERY_S: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 86_400)
+      .default(21_600),
+    /** leaderboard-v1 (domain/perps/leaderboard-discovery.ts): this many by 30-day PnL among accounts worth at least the minimum; 0 = off. */
+    PERPS_LEADERBOARD_TOP: z.coerce.number().int().min(0).max(10_000).default(300),
+    PERPS_LEADERBOARD_MIN_ACCOUNT_USD: z.coerce.number().min(0).default(10_000),
     /** Markets whose trades channel the ingest daemon follows (the top ones by 24 h volume). */
     PERPS_STREAM_MARKETS: z.coerce.number().int().min(1).max(500).default(30),
     /** exchange_a (Drift) historical files: the bucket's program prefix, and the default range of `npm run perps:import`. */
@@ -67,6 +78,12 @@ export const perpsSettings = defineSettings(
         discoveryMinNotionalUsd: e.PERPS_DISCOVERY_MIN_NOTIONAL_USD,
         maxWatchedWallets: e.PERPS_MAX_WATCHED_WALLETS,
         streamMarkets: e.PERPS_STREAM_MARKETS,
+        leaderboard: {
+          url: simulator ? `http://${local}/Mainnet/leaderboard` : e.PERPS_LEADERBOARD_URL,
+          everyS: e.PERPS_LEADERBOARD_EVERY_S,
+          top: e.PERPS_LEADERBOARD_TOP,
+          minAccountValueUsd: e.PERPS_LEADERBOARD_MIN_ACCOUNT_USD,
+        },
         drift: {
           baseUrl: e.DRIFT_DATA_URL,
           importMarkets: e.PERPS_IMPORT_MARKETS.split(',')

@@ -8,6 +8,7 @@ import { startPerpsStream, type PerpsStreamRunner } from '../../../ingest/perps-
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { waitFor } from '../../../scripts/lib/run';
+import { PERPS_LEADERBOARD_WORKFLOW, type LeaderboardDiscoveryResult } from '../../../workflows/perps/perps-leaderboard-contract';
 import { PERPS_MARKETS_WORKFLOW } from '../../../workflows/perps/perps-markets-contract';
 import { PERPS_RANKINGS_WORKFLOW } from '../../../workflows/perps/perps-rankings-contract';
 import { PERPS_SNAPSHOT_SWEEP_WORKFLOW, type SweepResult } from '../../../workflows/perps/perps-snapshot-sweep-contract';
@@ -41,6 +42,8 @@ beforeAll(async () => {
     PERPS_SNAPSHOT_SWEEP_S: '120',
     PERPS_MARKETS_INTERVAL_S: '120',
     PERPS_DISCOVERY_MIN_NOTIONAL_USD: '20000',
+    PERPS_LEADERBOARD_TOP: '15',
+    PERPS_LEADERBOARD_MIN_ACCOUNT_USD: '20000',
   };
   w = await startWorker(t.db, { env, overrides: { perps: { info: s.client(), weightPerMinute: 1_000_000 } } });
   api = await startApi(t.db, { env });
@@ -268,4 +271,33 @@ describe('perps pollers against the simulated exchange', () => {
     expect(m.body.price_series.length).toBeGreaterThan(0);
     expect((await get('/api/perps/market/NOPE', '/api/perps/market/{market}')).status).toBe(404);
   }, 240_000);
+
+  it('watches the top of the exchange leaderboard: by 30-day PnL among accounts worth at least the minimum', async () => {
+    // leaderboard-v1 computed from the simulated wallets themselves: PnL of their fills over 30 days, less fees.
+    const now = s.now();
+    const month = s.sim.wallets
+      .map((x) => {
+        const recent = x.fills.filter((f) => now - f.time <= 30 * 86_400_000);
+        return { wallet: x.address, equity: x.equity, pnl: recent.reduce((a, f) => a + f.closedPnl - f.fee, 0), volume: recent.length };
+      })
+      .filter((x) => x.equity >= 20_000 && x.volume > 0 && x.pnl > 0)
+      .sort((a, b) => b.pnl - a.pnl);
+    const expected = month.slice(0, 15).map((x) => x.wallet.toLowerCase());
+    expect(expected).toHaveLength(15);
+    const before = new Set((await t.db('perps_wallets').where({ exchange: EXCHANGE, watched: true })).map((r) => r.wallet));
+    const r = await execute<LeaderboardDiscoveryResult>(PERPS_LEADERBOARD_WORKFLOW, 'perps-leaderboard');
+    expect(r).toEqual({
+      exchange: EXCHANGE,
+      rows: s.sim.wallets.length,
+      picked: 15,
+      added: expected.filter((x) => !before.has(x)).length,
+      rule: 'leaderboard:leaderboard-v1',
+    });
+    const rows = await t.db('perps_wallets').where({ exchange: EXCHANGE }).whereIn('wallet', expected);
+    expect(rows.map((x) => x.wallet).sort()).toEqual([...expected].sort());
+    for (const x of rows) expect(x.watched).toBe(true);
+    for (const x of rows.filter((y) => !before.has(y.wallet))) expect(x.source).toBe('leaderboard:leaderboard-v1');
+    // Again: nothing new to add (idempotent).
+    expect((await execute<LeaderboardDiscoveryResult>(PERPS_LEADERBOARD_WORKFLOW, 'perps-leaderboard-again')).added).toBe(0);
+  }, 120_000);
 });
