@@ -186,4 +186,24 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     await expect(w.client.workflow.getHandle(mintWorkflowId(mayhem.mint)).describe()).rejects.toThrow();
     await waitResult(mint);
   });
+
+  // Last in this file: the seal only moves forward, so every later score here would be refused too.
+  it('skips a score the ledger refuses (its hour already sealed), logs no row for it, and still resolves the mint', async () => {
+    const { mint, create, trade } = launch();
+    // As if the ledger had sealed the next hour already: the database refuses any prediction before it (LG001).
+    await t
+      .db('ledger_seals')
+      .where({ track: 'grad_prob' })
+      .update({ sealed_until: new Date(Date.now() + 3_600_000), updated_at: new Date() });
+    await pipeline.handle([create, trade(100, 400_000_000)]);
+    const state = await waitResult(mint);
+    await w.maybeRecordHistory(mintWorkflowId(mint), 'mint-scores-refused-by-ledger');
+    expect(state.scores).toEqual([
+      { bucket: 30, status: 'skipped_late', gradProb: null, predictionId: null },
+      { bucket: 60, status: 'skipped_late', gradProb: null, predictionId: null },
+    ]);
+    expect(state.outcome).toMatchObject({ graduated: false });
+    expect(await t.db('predictions').where({ mint })).toEqual([]);
+    expect(await t.db('mint_outcomes').where({ mint }).first()).toMatchObject({ graduated: false });
+  });
 });
