@@ -702,7 +702,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Most recent gate-validation run(s); runs hourly. */
+    /**
+     * Most recent gate-validation run(s); runs hourly.
+     * @description Forward validation of the `post_grad_survival_prob` gate, run every hour by a Temporal Schedule. Population:
+     *     composite crosses (delivered ACT / WATCH / SCOUT signals) of mints that graduated after the cross, counted
+     *     once the 30 minutes after their graduation are over (cumulative: n only grows). `flagged`: fires whose
+     *     survival score, as logged when the signal was delivered, is >= 0.5; `unflagged`: below. Outcome: the price
+     *     reaching 2x the price at the cross within 30 minutes after graduation (graduation price and the 5, 15 and 30
+     *     minute DEX checkpoints). Every run is stored with the fires it read and their SHA-256 (`inputs_sha256`); a run
+     *     is never changed. While the newest run `validates`, alerts on mints below 0.5 are suppressed
+     *     (`suppression_active`). An empty list before the first run.
+     */
     get: operations['getGateValidation'];
     put?: never;
     post?: never;
@@ -2736,35 +2746,70 @@ export interface components {
     };
     GateBucket: {
       n: number;
-      /** @description Share of the bucket's fires with the bad outcome; null while n is 0. */
+      /** @description Fires of the bucket whose price reached 2x from entry within 30 minutes after graduation. */
+      hits: number;
+      /** @description hits / n; null while n is 0. */
       outcome_rate: number | null;
+    };
+    GateSplitBuckets: {
+      /** @description Fires with post_grad_survival_prob >= 0.5. */
+      flagged: components['schemas']['GateBucket'];
+      /** @description Fires with post_grad_survival_prob < 0.5. */
+      unflagged: components['schemas']['GateBucket'];
     };
     GateValidation: {
       /** Format: int64 */
       id: number;
-      /** @description The gate under validation. */
-      gate: string;
-      /** @description The bad outcome the buckets' rates count. */
+      /**
+       * @description The gate under validation.
+       * @enum {string}
+       */
+      gate: 'post_grad_survival_prob';
+      /** @description What the buckets' rates count (reaching 2x from entry within 30 minutes after graduation). */
       outcome: string;
+      /**
+       * @description Composite crosses of mints that graduated after the cross.
+       * @enum {string}
+       */
+      population: 'graduated_composite_crosses';
       /** Format: date-time */
       run_at: string;
-      /** Format: date-time */
-      window_start: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The earliest cross counted; null when none is.
+       */
+      window_start: string | null;
+      /**
+       * Format: date-time
+       * @description The hour the run covers up to; fires whose 30 minutes after graduation end later wait for a later run.
+       */
       window_end: string;
       /**
        * @description `warming`: n < 15 in either bucket; `fails`: ratio < 1.5 (gate stays display-only); `hold`: 1.5 <= ratio < 2
-       *     (collect 30 more fires); `validates`: ratio >= 2 and n >= 15 each (gate becomes a hard suppression).
+       *     (collect 30 more fires: later runs stay `hold` until n reaches `hold_target_n`); `validates`: ratio >= 2 and
+       *     n >= 15 each (gate becomes a hard suppression). With no unflagged hit, a flagged hit makes the ratio
+       *     unbounded (counts as >= 2) and no hit at all `fails`.
        * @enum {string}
        */
       decision: 'warming' | 'fails' | 'hold' | 'validates';
-      buckets: {
-        flagged: components['schemas']['GateBucket'];
-        unflagged: components['schemas']['GateBucket'];
-      };
-      /** @description flagged.outcome_rate / unflagged.outcome_rate; null when undefined. */
+      reason: string;
+      /** @description Fires counted (flagged.n + unflagged.n). */
+      n: number;
+      buckets: components['schemas']['GateSplitBuckets'];
+      /** @description flagged.outcome_rate / unflagged.outcome_rate; null when undefined (see ratio_unbounded). */
       ratio: number | null;
+      /** @description true when no unflagged fire hit and some flagged one did. */
+      ratio_unbounded: boolean;
+      /** @description While holding, the n at which the decision is taken afresh. */
+      hold_target_n: number | null;
+      excluded: {
+        /** @description Fires without a survival score logged before the signal was delivered. */
+        no_survival_score: number;
+        /** @description Fires with no DEX price in the 30 minutes (a source that was down is not evidence). */
+        outcome_unknown: number;
+      };
       criteria: {
+        split_at: number;
         min_n: number;
         fails_below: number;
         validates_at: number;
@@ -2775,12 +2820,15 @@ export interface components {
         /** @enum {string} */
         by: 'manufactured_pump' | 'bundle_detected';
         value: boolean;
-        buckets: {
-          flagged: components['schemas']['GateBucket'];
-          unflagged: components['schemas']['GateBucket'];
-        };
+        buckets: components['schemas']['GateSplitBuckets'];
         ratio: number | null;
+        ratio_unbounded: boolean;
       }[];
+      /** @description Counted fires whose manufactured_pump is unknown (in neither of its strata). */
+      manufactured_pump_unknown: number;
+      inputs_sha256: components['schemas']['HexDigest'];
+      /** @description true on the newest run when it validates; alerts on mints below split_at are then suppressed. */
+      suppression_active: boolean;
     };
     GateValidationList: {
       count: number;
@@ -4379,7 +4427,6 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getPredictionsByMint: {
