@@ -976,7 +976,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Locked, pre-registered verdict snapshot of the 3-tier composite signal. */
+    /**
+     * Locked, pre-registered verdict snapshot of the 3-tier composite signal.
+     * @description The registration (docs/preregistration/composite-tiers-v1.md, shipped with the service; `registration_sha256`
+     *     is SHA-256 of its exact bytes), T0 and the deadline. An hourly evaluator counts only crosses made from T0 on.
+     *     Before the lock `verdict` is `pending` and `missing` says what keeps it from locking, as of `evaluated_at`
+     *     (`not_evaluated` before the first run). Once decidable the verdict locks once and for all: `branch`, per-tier
+     *     figures, the benchmark, each criterion's result, the canonical evaluation (`snapshot`) and its SHA-256, and its
+     *     leaf on the audit ledger's `verdict` track with the hour's commit once committed.
+     */
     get: operations['getVerdict'];
     put?: never;
     post?: never;
@@ -1947,7 +1955,7 @@ export interface components {
       rows: components['schemas']['CompositePrediction'][];
     };
     /** @enum {string} */
-    LedgerTrack: 'grad_prob' | 'composite' | 'perps';
+    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict';
     /**
      * @description The commit's root published on Solana as an SPL Memo (program `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr`)
      *     with the text `memo`, signed by `signer`: the transaction's block time proves the root existed by then.
@@ -3319,6 +3327,9 @@ export interface components {
       }[];
     };
     Verdict: {
+      preregistration_id: string;
+      /** @description The registration document's path in the repository. */
+      document: string;
       /**
        * Format: date-time
        * @description When hypothesis and criteria were pre-registered.
@@ -3327,26 +3338,112 @@ export interface components {
       registration_sha256: components['schemas']['HexDigest'];
       hypothesis: string;
       criteria: string;
-      /** Format: date-time */
-      window_start: string;
-      /** Format: date-time */
-      window_end: string;
       /**
        * Format: date-time
-       * @description When the snapshot was locked; null (and `verdict` `pending`) before the window closes.
+       * @description Only crosses made at or after T0 count.
        */
-      locked_at: string | null;
+      t0: string;
+      /** Format: date-time */
+      deadline: string;
       /** @enum {string} */
       verdict: 'pending' | 'supported' | 'not_supported' | 'inconclusive';
+      /**
+       * @description The registration's outcome branch; null before the lock.
+       * @enum {string|null}
+       */
+      branch: 'confirmed' | 'ordered_but_weak' | 'not_separated' | 'insufficient_data' | null;
+      /** Format: date-time */
+      window_start: string;
+      /**
+       * Format: date-time
+       * @description The window's end E (or the deadline for insufficient_data); null while E is not reached.
+       */
+      window_end: string | null;
+      /** Format: date-time */
+      lock_point: string | null;
+      /**
+       * Format: date-time
+       * @description When the snapshot was locked; null (and `verdict` `pending`) before.
+       */
+      locked_at: string | null;
+      /**
+       * Format: date-time
+       * @description The evaluator's last run before the lock (the lock time after it); null before its first run.
+       */
+      evaluated_at: string | null;
       tiers: {
         tier: components['schemas']['SignalTier'];
+        /** @description Resolved crosses of the tier in the window (so far, while pending). */
         n: number;
+        hits_5x: number;
+        rate_5x: number | null;
+        /** @description One-sided 95% Wilson lower bound of rate_5x. */
+        rate_5x_lower_95: number | null;
         graduated: number;
         graduation_rate: number | null;
         median_peak_mult_24h: number | null;
       }[];
+      benchmark: {
+        n: number;
+        hits_5x: number;
+        rate_5x: number | null;
+      } | null;
+      criteria_results:
+        | {
+            /** @enum {string} */
+            id: 'ordered' | 'gap' | 'act_beats_benchmark' | 'act_lower_bound_beats_benchmark';
+            passed: boolean;
+            figures: {
+              [key: string]: number | null;
+            };
+          }[]
+        | null;
+      /** @description What keeps the verdict from locking (empty once locked). */
+      missing: {
+        /** @enum {string} */
+        kind: 'not_evaluated' | 'not_started' | 'tier_crosses' | 'days' | 'benchmark' | 'resolution';
+        tier?: components['schemas']['SignalTier'];
+        have?: number;
+        need?: number;
+        /** Format: date-time */
+        t0?: string;
+        unresolved_crosses?: number;
+        unresolved_benchmark?: number;
+        /** Format: date-time */
+        lockable_from?: string;
+      }[];
+      /** @description The locked evaluation's canonical JSON (RFC 8785); SHA-256 of its UTF-8 bytes is snapshot_sha256. */
+      snapshot: string | null;
       /** @description SHA-256 of the locked snapshot's canonical JSON; null before locking. */
       snapshot_sha256: components['schemas']['HexDigest'] | null;
+      /** @description The verdict's leaf on the audit ledger's `verdict` track; null before the lock. */
+      ledger: {
+        /** @enum {string} */
+        track: 'verdict';
+        verdict_id: number;
+        leaf_payload: string | null;
+        leaf_hash: components['schemas']['HexDigest'] | null;
+        /** @enum {string} */
+        status: 'pending' | 'committed';
+        /** Format: date-time */
+        commit_expected_by: string | null;
+        commit: {
+          commit_id: number;
+          /** Format: date-time */
+          hour: string;
+          leaf_index: number;
+          leaf_count: number;
+          siblings: {
+            hash: components['schemas']['HexDigest'];
+            /** @enum {string} */
+            side: 'left' | 'right';
+          }[];
+          merkle_root_hex: components['schemas']['HexDigest'];
+          record_digest_hex: components['schemas']['HexDigest'];
+          /** Format: date-time */
+          committed_at: string;
+        } | null;
+      } | null;
     };
   };
   responses: {
@@ -4725,7 +4822,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The verdict snapshot. */
+      /** @description The registration and the verdict, or what it still waits for. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4734,7 +4831,6 @@ export interface operations {
           'application/json': components['schemas']['Verdict'];
         };
       };
-      501: components['responses']['NotImplemented'];
     };
   };
   createUpgrade: {

@@ -20,7 +20,9 @@ export async function up(knex: Knex): Promise<void> {
     UNIQUE (gate, window_end))`);
   await knex.raw('CREATE INDEX gate_validation_runs_latest ON gate_validation_runs (gate, window_end DESC)');
 
+  // id: the ledger's row id (track `verdict`, one leaf per locked verdict, committed in the hour of locked_at).
   await knex.raw(`CREATE TABLE verdicts (
+    id bigserial UNIQUE,
     preregistration_id text PRIMARY KEY,
     preregistration_sha256 text NOT NULL CHECK (preregistration_sha256 ~ '^[0-9a-f]{64}$'),
     branch text NOT NULL CHECK (branch IN ('confirmed', 'ordered_but_weak', 'not_separated', 'insufficient_data')),
@@ -46,6 +48,10 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`CREATE TRIGGER ${table}_immutable BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_evidence_change()`);
     await knex.raw(`CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION refuse_evidence_change()`);
   }
+  // The audit ledger's seal on the verdict track (migration 0012's trigger): no verdict lands in a committed hour.
+  await knex.raw(`INSERT INTO ledger_seals (track) VALUES ('verdict')`);
+  await knex.raw(`CREATE TRIGGER verdicts_ledger_seal BEFORE INSERT OR UPDATE OR DELETE ON verdicts
+    FOR EACH ROW EXECUTE FUNCTION ledger_refuse_sealed_row('verdict', 'locked_at', 'immutable')`);
 }
 
 export async function down(): Promise<void> {
