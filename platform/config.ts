@@ -13,6 +13,7 @@ import { opsSettings } from './settings/ops-settings';
 import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 import { signalsSettings } from './settings/signals-settings';
+import { verdictSettings } from './settings/verdict-settings';
 import { walletsSettings } from './settings/wallets-settings';
 import { workerSettings } from './settings/worker-settings';
 
@@ -33,6 +34,7 @@ const SETTINGS = [
   perpsSettings,
   workerSettings,
   ledgerSettings,
+  verdictSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

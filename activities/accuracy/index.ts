@@ -1,7 +1,9 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
+import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createAccuracyActivities } from './accuracy-activities';
+import { createGateValidationActivities } from './gate-validation-activities';
 
 export const accuracyActivities = defineActivityArea({
   name: 'accuracy',
@@ -9,8 +11,9 @@ export const accuracyActivities = defineActivityArea({
     db,
     accuracyStore: createAccuracyStore(db),
     gateStore: createGateStore(db),
+    gateValidationStore: createGateValidationStore(db),
     accuracyWindowDays: cfg.accuracy.windowDays,
     now,
   }),
-  activities: createAccuracyActivities,
+  activities: (d) => ({ ...createAccuracyActivities(d), ...createGateValidationActivities(d) }),
 });

@@ -1,8 +1,10 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
+import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { defineApiArea } from '../api-area';
 import { accuracyRoutes } from './accuracy-routes';
+import { gateValidationRoutes } from './gate-validation-routes';
 
 export const accuracyApi = defineApiArea({
   name: 'accuracy',
@@ -10,6 +12,7 @@ export const accuracyApi = defineApiArea({
     accuracyStore: createAccuracyStore(db),
     modelFitStore: createModelFitStore(db),
     gateStore: createGateStore(db),
+    gateValidationStore: createGateValidationStore(db),
     /** The worker's model refit period (calibration freshness is judged against it). */
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,
@@ -17,5 +20,5 @@ export const accuracyApi = defineApiArea({
     readCacheTtlMs: cfg.api.readCacheTtlMs,
     publicReads,
   }),
-  parts: (d) => ({ routes: [accuracyRoutes(d)] }),
+  parts: (d) => ({ routes: [accuracyRoutes(d), gateValidationRoutes(d)] }),
 });

@@ -704,7 +704,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Most recent gate-validation run(s); runs hourly. */
+    /**
+     * Most recent gate-validation run(s); runs hourly.
+     * @description Forward validation of the `post_grad_survival_prob` gate, run every hour by a Temporal Schedule. Population:
+     *     composite crosses (delivered ACT / WATCH / SCOUT signals) of mints that graduated after the cross, counted
+     *     once the 30 minutes after their graduation are over (cumulative: n only grows). `flagged`: fires whose
+     *     survival score, as logged when the signal was delivered, is >= 0.5; `unflagged`: below. Outcome: the price
+     *     reaching 2x the price at the cross within 30 minutes after graduation (graduation price and the 5, 15 and 30
+     *     minute DEX checkpoints). Every run is stored with the fires it read and their SHA-256 (`inputs_sha256`); a run
+     *     is never changed. While the newest run `validates`, alerts on mints below 0.5 are suppressed
+     *     (`suppression_active`). An empty list before the first run.
+     */
     get: operations['getGateValidation'];
     put?: never;
     post?: never;
@@ -968,7 +978,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Locked, pre-registered verdict snapshot of the 3-tier composite signal. */
+    /**
+     * Locked, pre-registered verdict snapshot of the 3-tier composite signal.
+     * @description The registration (docs/preregistration/composite-tiers-v1.md, shipped with the service; `registration_sha256`
+     *     is SHA-256 of its exact bytes), T0 and the deadline. An hourly evaluator counts only crosses made from T0 on.
+     *     Before the lock `verdict` is `pending` and `missing` says what keeps it from locking, as of `evaluated_at`
+     *     (`not_evaluated` before the first run). Once decidable the verdict locks once and for all: `branch`, per-tier
+     *     figures, the benchmark, each criterion's result, the canonical evaluation (`snapshot`) and its SHA-256, and its
+     *     leaf on the audit ledger's `verdict` track with the hour's commit once committed.
+     */
     get: operations['getVerdict'];
     put?: never;
     post?: never;
@@ -1939,7 +1957,7 @@ export interface components {
       rows: components['schemas']['CompositePrediction'][];
     };
     /** @enum {string} */
-    LedgerTrack: 'grad_prob' | 'composite' | 'perps';
+    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict';
     /**
      * @description The commit's root published on Solana as an SPL Memo (program `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr`)
      *     with the text `memo`, signed by `signer`: the transaction's block time proves the root existed by then.
@@ -2738,35 +2756,70 @@ export interface components {
     };
     GateBucket: {
       n: number;
-      /** @description Share of the bucket's fires with the bad outcome; null while n is 0. */
+      /** @description Fires of the bucket whose price reached 2x from entry within 30 minutes after graduation. */
+      hits: number;
+      /** @description hits / n; null while n is 0. */
       outcome_rate: number | null;
+    };
+    GateSplitBuckets: {
+      /** @description Fires with post_grad_survival_prob >= 0.5. */
+      flagged: components['schemas']['GateBucket'];
+      /** @description Fires with post_grad_survival_prob < 0.5. */
+      unflagged: components['schemas']['GateBucket'];
     };
     GateValidation: {
       /** Format: int64 */
       id: number;
-      /** @description The gate under validation. */
-      gate: string;
-      /** @description The bad outcome the buckets' rates count. */
+      /**
+       * @description The gate under validation.
+       * @enum {string}
+       */
+      gate: 'post_grad_survival_prob';
+      /** @description What the buckets' rates count (reaching 2x from entry within 30 minutes after graduation). */
       outcome: string;
+      /**
+       * @description Composite crosses of mints that graduated after the cross.
+       * @enum {string}
+       */
+      population: 'graduated_composite_crosses';
       /** Format: date-time */
       run_at: string;
-      /** Format: date-time */
-      window_start: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The earliest cross counted; null when none is.
+       */
+      window_start: string | null;
+      /**
+       * Format: date-time
+       * @description The hour the run covers up to; fires whose 30 minutes after graduation end later wait for a later run.
+       */
       window_end: string;
       /**
        * @description `warming`: n < 15 in either bucket; `fails`: ratio < 1.5 (gate stays display-only); `hold`: 1.5 <= ratio < 2
-       *     (collect 30 more fires); `validates`: ratio >= 2 and n >= 15 each (gate becomes a hard suppression).
+       *     (collect 30 more fires: later runs stay `hold` until n reaches `hold_target_n`); `validates`: ratio >= 2 and
+       *     n >= 15 each (gate becomes a hard suppression). With no unflagged hit, a flagged hit makes the ratio
+       *     unbounded (counts as >= 2) and no hit at all `fails`.
        * @enum {string}
        */
       decision: 'warming' | 'fails' | 'hold' | 'validates';
-      buckets: {
-        flagged: components['schemas']['GateBucket'];
-        unflagged: components['schemas']['GateBucket'];
-      };
-      /** @description flagged.outcome_rate / unflagged.outcome_rate; null when undefined. */
+      reason: string;
+      /** @description Fires counted (flagged.n + unflagged.n). */
+      n: number;
+      buckets: components['schemas']['GateSplitBuckets'];
+      /** @description flagged.outcome_rate / unflagged.outcome_rate; null when undefined (see ratio_unbounded). */
       ratio: number | null;
+      /** @description true when no unflagged fire hit and some flagged one did. */
+      ratio_unbounded: boolean;
+      /** @description While holding, the n at which the decision is taken afresh. */
+      hold_target_n: number | null;
+      excluded: {
+        /** @description Fires without a survival score logged before the signal was delivered. */
+        no_survival_score: number;
+        /** @description Fires with no DEX price in the 30 minutes (a source that was down is not evidence). */
+        outcome_unknown: number;
+      };
       criteria: {
+        split_at: number;
         min_n: number;
         fails_below: number;
         validates_at: number;
@@ -2777,12 +2830,15 @@ export interface components {
         /** @enum {string} */
         by: 'manufactured_pump' | 'bundle_detected';
         value: boolean;
-        buckets: {
-          flagged: components['schemas']['GateBucket'];
-          unflagged: components['schemas']['GateBucket'];
-        };
+        buckets: components['schemas']['GateSplitBuckets'];
         ratio: number | null;
+        ratio_unbounded: boolean;
       }[];
+      /** @description Counted fires whose manufactured_pump is unknown (in neither of its strata). */
+      manufactured_pump_unknown: number;
+      inputs_sha256: components['schemas']['HexDigest'];
+      /** @description true on the newest run when it validates; alerts on mints below split_at are then suppressed. */
+      suppression_active: boolean;
     };
     GateValidationList: {
       count: number;
@@ -3295,6 +3351,9 @@ export interface components {
       }[];
     };
     Verdict: {
+      preregistration_id: string;
+      /** @description The registration document's path in the repository. */
+      document: string;
       /**
        * Format: date-time
        * @description When hypothesis and criteria were pre-registered.
@@ -3303,26 +3362,112 @@ export interface components {
       registration_sha256: components['schemas']['HexDigest'];
       hypothesis: string;
       criteria: string;
-      /** Format: date-time */
-      window_start: string;
-      /** Format: date-time */
-      window_end: string;
       /**
        * Format: date-time
-       * @description When the snapshot was locked; null (and `verdict` `pending`) before the window closes.
+       * @description Only crosses made at or after T0 count.
        */
-      locked_at: string | null;
+      t0: string;
+      /** Format: date-time */
+      deadline: string;
       /** @enum {string} */
       verdict: 'pending' | 'supported' | 'not_supported' | 'inconclusive';
+      /**
+       * @description The registration's outcome branch; null before the lock.
+       * @enum {string|null}
+       */
+      branch: 'confirmed' | 'ordered_but_weak' | 'not_separated' | 'insufficient_data' | null;
+      /** Format: date-time */
+      window_start: string;
+      /**
+       * Format: date-time
+       * @description The window's end E (or the deadline for insufficient_data); null while E is not reached.
+       */
+      window_end: string | null;
+      /** Format: date-time */
+      lock_point: string | null;
+      /**
+       * Format: date-time
+       * @description When the snapshot was locked; null (and `verdict` `pending`) before.
+       */
+      locked_at: string | null;
+      /**
+       * Format: date-time
+       * @description The evaluator's last run before the lock (the lock time after it); null before its first run.
+       */
+      evaluated_at: string | null;
       tiers: {
         tier: components['schemas']['SignalTier'];
+        /** @description Resolved crosses of the tier in the window (so far, while pending). */
         n: number;
+        hits_5x: number;
+        rate_5x: number | null;
+        /** @description One-sided 95% Wilson lower bound of rate_5x. */
+        rate_5x_lower_95: number | null;
         graduated: number;
         graduation_rate: number | null;
         median_peak_mult_24h: number | null;
       }[];
+      benchmark: {
+        n: number;
+        hits_5x: number;
+        rate_5x: number | null;
+      } | null;
+      criteria_results:
+        | {
+            /** @enum {string} */
+            id: 'ordered' | 'gap' | 'act_beats_benchmark' | 'act_lower_bound_beats_benchmark';
+            passed: boolean;
+            figures: {
+              [key: string]: number | null;
+            };
+          }[]
+        | null;
+      /** @description What keeps the verdict from locking (empty once locked). */
+      missing: {
+        /** @enum {string} */
+        kind: 'not_evaluated' | 'not_started' | 'tier_crosses' | 'days' | 'benchmark' | 'resolution';
+        tier?: components['schemas']['SignalTier'];
+        have?: number;
+        need?: number;
+        /** Format: date-time */
+        t0?: string;
+        unresolved_crosses?: number;
+        unresolved_benchmark?: number;
+        /** Format: date-time */
+        lockable_from?: string;
+      }[];
+      /** @description The locked evaluation's canonical JSON (RFC 8785); SHA-256 of its UTF-8 bytes is snapshot_sha256. */
+      snapshot: string | null;
       /** @description SHA-256 of the locked snapshot's canonical JSON; null before locking. */
       snapshot_sha256: components['schemas']['HexDigest'] | null;
+      /** @description The verdict's leaf on the audit ledger's `verdict` track; null before the lock. */
+      ledger: {
+        /** @enum {string} */
+        track: 'verdict';
+        verdict_id: number;
+        leaf_payload: string | null;
+        leaf_hash: components['schemas']['HexDigest'] | null;
+        /** @enum {string} */
+        status: 'pending' | 'committed';
+        /** Format: date-time */
+        commit_expected_by: string | null;
+        commit: {
+          commit_id: number;
+          /** Format: date-time */
+          hour: string;
+          leaf_index: number;
+          leaf_count: number;
+          siblings: {
+            hash: components['schemas']['HexDigest'];
+            /** @enum {string} */
+            side: 'left' | 'right';
+          }[];
+          merkle_root_hex: components['schemas']['HexDigest'];
+          record_digest_hex: components['schemas']['HexDigest'];
+          /** Format: date-time */
+          committed_at: string;
+        } | null;
+      } | null;
     };
   };
   responses: {
@@ -3463,11 +3608,12 @@ export interface components {
     /** @description The wallet address's first 12 characters. */
     ShortPrefixPath: components['schemas']['WalletPrefix'];
     /**
-     * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+     * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
      *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-     *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+     *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
+     *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
      */
-    LedgerTrackQuery: 'grad_prob' | 'composite';
+    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict';
     /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */
     PredictionIdPath: number;
     /** @description Subscription identifier. */
@@ -4302,9 +4448,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-         *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+         *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
+         *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
          */
         track?: components['parameters']['LedgerTrackQuery'];
         /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
@@ -4335,9 +4482,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction) or `composite` (every
+         * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-         *     is sealed is never published and never committed). The perps track has its own `/api/perps/ledger/commits`.
+         *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
+         *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
          */
         track?: components['parameters']['LedgerTrackQuery'];
       };
@@ -4422,7 +4570,6 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getPredictionsByMint: {
@@ -4721,7 +4868,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The verdict snapshot. */
+      /** @description The registration and the verdict, or what it still waits for. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4730,7 +4877,6 @@ export interface operations {
           'application/json': components['schemas']['Verdict'];
         };
       };
-      501: components['responses']['NotImplemented'];
     };
   };
   createUpgrade: {

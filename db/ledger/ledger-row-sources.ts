@@ -3,6 +3,7 @@ import type { Knex } from '../../platform/db';
 import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
+import { VERDICT_ROW_SOURCE } from './verdict-row-source';
 
 /**
  * The tracks being committed, each by its row source (ledger-row-source.ts says what a new track adds). A track
@@ -11,6 +12,7 @@ import type { LedgerRowSource } from './ledger-row-source';
 export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [
   GRAD_PROB_ROW_SOURCE,
   COMPOSITE_ROW_SOURCE,
+  VERDICT_ROW_SOURCE,
   // PERPS_ROW_SOURCE, // issue 22: perps-row-source.ts over smart-money entries (its leaf format added to LEDGER_TRACKS)
 ];
 

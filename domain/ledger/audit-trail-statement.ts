@@ -3,6 +3,7 @@ export const TRACK_SCOPE: Readonly<Record<string, string>> = {
   grad_prob: 'every logged grad_prob prediction (both ages, 30 s and 60 s)',
   composite: 'every published first cross of the composite signal (ACT / WATCH / SCOUT, with its tier)',
   perps: 'every smart-money entry of the perps observatory',
+  verdict: 'every locked pre-registered verdict (GET /api/verdict)',
 };
 
 export type TrackFacts = { commits: number; anchored: number; latest: Date | null };

@@ -2,6 +2,7 @@ import { canonicalJson, type CanonicalValue } from './canonical-json';
 import { COMPOSITE_LEAF_V1 } from './composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from './grad-prob-leaf';
 import type { LeafFormat, LeafValue } from './leaf-fields';
+import { VERDICT_LEAF_V1 } from './verdict-leaf';
 
 /**
  * The tracks the ledger commits, each with every leaf version it ever had and the one new leaves use.
@@ -15,6 +16,7 @@ const track = <V extends Record<number, LeafFormat<any>>, C extends keyof V & nu
 export const LEDGER_TRACKS = Object.freeze({
   grad_prob: track(1, { 1: GRAD_PROB_LEAF_V1 }),
   composite: track(1, { 1: COMPOSITE_LEAF_V1 }),
+  verdict: track(1, { 1: VERDICT_LEAF_V1 }),
 });
 
 export type LedgerTrack = keyof typeof LEDGER_TRACKS;

@@ -90,6 +90,11 @@ export function evaluateVerdict(i: VerdictInput): VerdictState {
 
   if (i.asOfMs < p.t0Ms) return undecidable([{ kind: 'not_started', t0: iso(p.t0Ms) }]);
   if (E === null && i.asOfMs < p.deadlineMs + horizonMs) return undecidable(shortfall(eligible, i.benchmark, p, i.asOfMs));
+  // E can be known before it is reached (T0 + 14 days is): until then, say what is still short as of now.
+  if (E !== null && i.asOfMs < E) {
+    const short = shortfall(eligible, i.benchmark, p, i.asOfMs);
+    if (short.length > 0) return undecidable(short);
+  }
 
   const windowCrosses = eligible.filter(inWindow(endMs));
   const windowHours = i.benchmark.filter((h) => h.hourStartMs >= p.t0Ms && h.hourStartMs < endMs);

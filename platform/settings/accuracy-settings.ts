@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineSettings } from './settings';
 
-/** The accuracy page: recompute period, and how many days of resolved forward predictions it covers. */
+/** The accuracy page: recompute period, and how many days of resolved forward predictions it covers; the gate validation's period. */
 export const accuracySettings = defineSettings(
   {
     ACCURACY_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(300),
     ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    GATE_VALIDATION_INTERVAL_S: z.coerce.number().int().min(10).max(86_400).default(3_600),
   },
-  (e) => ({ accuracy: { refreshIntervalS: e.ACCURACY_REFRESH_S, windowDays: e.ACCURACY_WINDOW_DAYS } }),
+  (e) => ({ accuracy: { refreshIntervalS: e.ACCURACY_REFRESH_S, windowDays: e.ACCURACY_WINDOW_DAYS, gateValidationIntervalS: e.GATE_VALIDATION_INTERVAL_S } }),
 );

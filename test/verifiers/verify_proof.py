@@ -40,6 +40,10 @@ LEAF_FORMATS = {
         "age_s_at_cross", "composite_score", "id", "leaf_version", "max_mult_at_cross", "mc_at_cross_usd",
         "mint", "predicted_at", "smart_money_in", "threshold_at_cross", "tier", "track",
     ],
+    ("verdict", 1): [
+        "branch", "evaluation_sha256", "id", "leaf_version", "predicted_at", "preregistration_id",
+        "preregistration_sha256", "track", "verdict", "window_end", "window_start",
+    ],
 }
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")

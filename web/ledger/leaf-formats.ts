@@ -39,6 +39,21 @@ export const LEAF_FORMATS: Readonly<Record<string, Readonly<Record<number, reado
       'track',
     ],
   },
+  verdict: {
+    1: [
+      'branch',
+      'evaluation_sha256',
+      'id',
+      'leaf_version',
+      'predicted_at',
+      'preregistration_id',
+      'preregistration_sha256',
+      'track',
+      'verdict',
+      'window_end',
+      'window_start',
+    ],
+  },
 };
 
 export function leafFields(track: string, version: number): readonly string[] | null {

@@ -1,2 +1,3 @@
 // The accuracy area's workflows, for the worker's bundle (workflows/index.ts). Deterministic code only.
 export { recomputeAccuracy } from './accuracy-workflow';
+export { validateSurvivalGate } from './gate-validation-workflow';

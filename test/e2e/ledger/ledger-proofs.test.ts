@@ -152,7 +152,7 @@ describe('what other operations say about the ledger', () => {
     ]);
   });
 
-  it('/api/scope states the grad_prob and composite tracks as live (composite without rows here) and perps as not yet', async () => {
+  it('/api/scope states the grad_prob, composite and verdict tracks as live (composite and verdict without rows here) and perps as not yet', async () => {
     const r = await call(`${api.url}/api/scope`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/scope', 200, r.body);
@@ -160,6 +160,7 @@ describe('what other operations say about the ledger', () => {
       ['grad_prob', 'live', 3],
       ['composite', 'live', 0],
       ['perps', 'planned', 0],
+      ['verdict', 'live', 0],
     ]);
     expect(r.body.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });
     expect(r.body.in_scope).toContain(`audit trail: ${r.body.audit_trail.summary}`);

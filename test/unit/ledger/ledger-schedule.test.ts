@@ -29,8 +29,9 @@ describe('auditTrailStatement (/api/scope)', () => {
       ['grad_prob', 'live', 3],
       ['composite', 'planned', 0],
       ['perps', 'planned', 0],
+      ['verdict', 'planned', 0],
     ]);
-    expect(s.summary).toMatch(/^hourly merkle commits.*grad_prob prediction.*10 min after it closes; not committed yet: composite, perps$/);
+    expect(s.summary).toMatch(/^hourly merkle commits.*grad_prob prediction.*10 min after it closes; not committed yet: composite, perps, verdict$/);
     expect(s.summary).not.toMatch(/Solana/);
     expect(s.anchoring).toBe('off');
     expect(s.tracks[0]!.latest_hour_start).toBe('2026-11-24T02:00:00.000Z');

@@ -196,3 +196,14 @@ describe('the locked evaluation is reproducible', () => {
     expect(() => at(E, c, [{ hourStartMs: T0, n: 1, resolved: 2, hits: 0 }])).toThrow(RangeError);
   });
 });
+
+describe('before a lock point known in advance', () => {
+  it('reports what is short as of now rather than the resolution wait', () => {
+    const { crosses: c, benchmark: b } = separated();
+    const early = evaluateVerdict({ prereg: P, registrationSha256: REG_SHA, crosses: c, benchmark: b, asOfMs: T0 + 3 * DAY });
+    expect(early.state).toBe('undecidable');
+    if (early.state !== 'undecidable') return;
+    expect(early.lockPointMs).toBe(T0 + 14 * DAY);
+    expect(early.missing.map((m) => m.kind)).toEqual(['tier_crosses', 'tier_crosses', 'tier_crosses', 'days']);
+  });
+});
