@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransactionLogs } from '../pump/pump-event-decoder';
+import type { TransactionLogs } from './pump/pump-event-decoder';
 
 /**
  * The two Solana JSON-RPC reads the backfill needs, over plain `fetch`. @solana/web3.js's Connection would do,
