@@ -2,6 +2,7 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
+import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
@@ -22,6 +23,7 @@ export const ACTIVITY_AREAS = [
   signalsActivities,
   perpsActivities,
   ledgerActivities,
+  historyActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;
