@@ -19,7 +19,7 @@ import {
 // read again from its `before`, which stores nothing twice. Shapes the node should never send are not retried.
 const acts = proxyActivities<BackfillActivities>({
   startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '2 minutes',
+  heartbeatTimeout: '1 minute',
   retry: {
     initialInterval: '2 seconds',
     backoffCoefficient: 2,
