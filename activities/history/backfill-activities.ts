@@ -2,6 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { SolanaRpcError, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
 import type { BackfillStore } from '../../db/history/backfill-store';
+import type { HistoryStore } from '../../db/mint/history-store';
+import { LaunchHistoryFolder } from '../../domain/backtest/launch-histories';
 import { classifyPage, nextUtcDayMs, utcDay } from '../../domain/history/backfill-range';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
 import { backoffDelayMs, type BackoffOptions } from '../../platform/net/backoff';
@@ -9,6 +11,9 @@ import { RPC_BUDGET_EXHAUSTED, type BackfillPageInput, type BackfillPageOutcome 
 
 export type BackfillDeps = {
   store: BackfillStore;
+  history: HistoryStore;
+  /** The label horizon (the lifecycle's resolveAfterS). */
+  horizonS: number;
   /** Built at first use: a worker without the IDL configured runs every other area. */
   rpc: () => SolanaRpcClient;
   decoder: () => PumpEventDecoder;
@@ -54,6 +59,25 @@ export function createBackfillActivities(d: BackfillDeps) {
   return {
     async beginBackfillChunk(i: { chunkId: string; rangeId: string; fromMs: number; toMs: number }) {
       return d.store.beginChunk({ chunkId: i.chunkId, rangeId: i.rangeId, fromAt: new Date(i.fromMs), toAt: new Date(i.toMs) }, d.now());
+    },
+
+    /**
+     * Folds the chunk's backfilled mints whose horizon the range covers (created at least a horizon before the
+     * range's end) into labelled history (`history_observations`, source `backfill`): the features production would
+     * have logged at each scoring age and the labels at the horizon, by the same folder as the seeded history. Mints
+     * the live feed stored are its own predictions and are left out. Idempotent per (mint, age).
+     */
+    async foldBackfilledChunk(i: { chunkId: string; fromMs: number; toMs: number; rangeToMs: number }): Promise<{ mints: number }> {
+      const until = Math.min(i.toMs, i.rangeToMs - d.horizonS * 1000);
+      if (until <= i.fromMs) return { mints: 0 };
+      const events = await d.store.storedEvents(new Date(i.fromMs), new Date(until), { source: BACKFILL_SOURCE });
+      const folder = new LaunchHistoryFolder(d.horizonS);
+      const resolved = events.flatMap((e) => folder.push(e));
+      // Every mint here is created a horizon before the range's end, so its whole horizon was read: final labels.
+      resolved.push(...folder.resolveQuiet(Infinity));
+      await d.history.begin(i.chunkId, 'backfill', d.now());
+      await d.history.insert(i.chunkId, 'backfill', resolved);
+      return { mints: await d.history.complete(i.chunkId, d.now()) };
     },
 
     async completeBackfillChunk(i: { chunkId: string; lastSignature: string | null }): Promise<void> {

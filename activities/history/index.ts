@@ -4,6 +4,8 @@ import { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { loadPumpIdl } from '../../clients/solana/pump/pump-idl';
 import { createSolanaRpcClient, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
 import { createBackfillStore } from '../../db/history/backfill-store';
+import { createHistoryStore } from '../../db/mint/history-store';
+import { DEFAULT_TIMING } from '../../workflows/mint/mint-lifecycle-contract';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createBackfillActivities } from './backfill-activities';
 
@@ -20,6 +22,8 @@ export const historyActivities = defineActivityArea({
     let decoder: PumpEventDecoder | null = null;
     return {
       store: createBackfillStore(db),
+      history: createHistoryStore(db),
+      horizonS: DEFAULT_TIMING.resolveAfterS,
       rpc: () =>
         (rpc ??= createSolanaRpcClient(b.rpcUrl ?? cfg.ingest.solanaRpcUrl, {
           timeoutMs: 30_000,

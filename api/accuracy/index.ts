@@ -1,6 +1,7 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createCorpusStore } from '../../db/mint/corpus-store';
 import { defineApiArea } from '../api-area';
 import { accuracyRoutes } from './accuracy-routes';
 
@@ -10,6 +11,7 @@ export const accuracyApi = defineApiArea({
     accuracyStore: createAccuracyStore(db),
     modelFitStore: createModelFitStore(db),
     gateStore: createGateStore(db),
+    corpusSummary: () => createCorpusStore(db).summary(),
     /** The worker's model refit period (calibration freshness is judged against it). */
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,

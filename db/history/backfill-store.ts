@@ -115,11 +115,12 @@ export function createBackfillStore(db: Knex) {
      * The stored events of the mints created in [from, to) (whatever feed stored them), in time order as ingestion
      * would have delivered them: a backtest on a backfilled range. Held in memory: about 25 MB per day of history.
      */
-    async storedEvents(from: Date, to: Date): Promise<LaunchEvent[]> {
-      const mints = await db('mints as m')
+    async storedEvents(from: Date, to: Date, o: { source?: string } = {}): Promise<LaunchEvent[]> {
+      const mints: Record<string, any>[] = await db('mints as m')
         .leftJoin('mint_graduations as g', 'g.mint', 'm.mint')
         .where('m.created_at', '>=', from)
         .where('m.created_at', '<', to)
+        .modify((q) => void (o.source && q.where('m.source', o.source)))
         .select('m.*', 'g.completed_at', 'g.migrated_at', 'g.complete_signature', 'g.source as graduation_source');
       const out: LaunchEvent[] = [];
       const completes: CompleteEvent[] = [];

@@ -32,6 +32,8 @@ export type BackfillChunkInput = {
   chunkId: string;
   fromMs: number;
   toMs: number;
+  /** The range's end: mints created a label horizon before it have their whole horizon read, and are folded. */
+  rangeToMs: number;
   pageSize: number;
   /** Where paging starts (exclusive): the newer chunk's last signature; null starts at the newest transaction. */
   before: string | null;
@@ -49,6 +51,8 @@ export type BackfillChunkProgress = {
   done: boolean;
   /** Completed by an earlier run (a rerun of the range reads nothing again). */
   skipped: boolean;
+  /** Mints of the chunk folded into labelled history (features and 24 h labels). */
+  historyMints: number;
 };
 
 export type HistoryBackfillProgress = {
@@ -57,6 +61,7 @@ export type HistoryBackfillProgress = {
   chunksDone: number;
   current: string | null;
   totals: BackfillTotals;
+  historyMints: number;
 };
 
 export type BackfillPageInput = { rangeId: string; chunkId: string; fromMs: number; toMs: number; page: number; before: string | null; pageSize: number };

@@ -44,6 +44,7 @@ export async function historyBackfillChunk(input: BackfillChunkInput): Promise<B
     waitingUntil: null,
     done: false,
     skipped: false,
+    historyMints: 0,
   };
   setHandler(historyBackfillChunkProgressQuery, () => p);
   if (!c) {
@@ -70,6 +71,8 @@ export async function historyBackfillChunk(input: BackfillChunkInput): Promise<B
       p.waitingUntil = null;
     }
   }
+  // Folded before the chunk is marked complete: a crash in between folds it again (idempotent), never skips it.
+  p.historyMints = (await acts.foldBackfilledChunk({ chunkId: input.chunkId, fromMs: input.fromMs, toMs: input.toMs, rangeToMs: input.rangeToMs })).mints;
   await acts.completeBackfillChunk({ chunkId: input.chunkId, lastSignature: p.cursor });
   p.done = true;
   return p;
@@ -83,7 +86,14 @@ export async function historyBackfillChunk(input: BackfillChunkInput): Promise<B
 export async function historyBackfill(input: HistoryBackfillInput): Promise<HistoryBackfillProgress> {
   const chunks = backfillChunks(input.fromMs, input.toMs, input.chunkS);
   const rangeId = backfillRangeId(input.fromMs, input.toMs);
-  const progress: HistoryBackfillProgress = input.carried?.progress ?? { rangeId, chunks: chunks.length, chunksDone: 0, current: null, totals: emptyTotals() };
+  const progress: HistoryBackfillProgress = input.carried?.progress ?? {
+    rangeId,
+    chunks: chunks.length,
+    chunksDone: 0,
+    current: null,
+    totals: emptyTotals(),
+    historyMints: 0,
+  };
   setHandler(historyBackfillProgressQuery, () => progress);
   let before = input.carried?.before ?? null;
   const start = input.carried?.nextIndex ?? 0;
@@ -94,10 +104,11 @@ export async function historyBackfill(input: HistoryBackfillInput): Promise<Hist
     const r = await executeChild<typeof historyBackfillChunk>(HISTORY_BACKFILL_CHUNK_WORKFLOW, {
       workflowId: chunkId,
       taskQueue: workflowInfo().taskQueue,
-      args: [{ rangeId, chunkId, fromMs: chunks[i]!.fromMs, toMs: chunks[i]!.toMs, pageSize: input.pageSize, before }],
+      args: [{ rangeId, chunkId, fromMs: chunks[i]!.fromMs, toMs: chunks[i]!.toMs, rangeToMs: input.toMs, pageSize: input.pageSize, before }],
     });
     before = r.cursor;
     progress.totals = addTotals(progress.totals, r.totals);
+    progress.historyMints += r.historyMints;
     progress.chunksDone++;
   }
   progress.current = null;
