@@ -96,7 +96,10 @@ describe('chain backfill of a range', () => {
       expect(p.totals.trades).toBe(s.trades.length);
       expect(p.totals.rowsWritten).toBeGreaterThanOrEqual(s.mints.length + s.trades.length);
       expect(p.totals.transactionsDecoded).toBe(rpc.captured.filter((x) => x.err === null).length);
-      expect(p.totals.requests).toBe(rpc.calls('getSignaturesForAddress') + rpc.calls('getTransaction'));
+      // Every request sent is counted against the day, those of a page attempt that failed included.
+      const sent = rpc.calls('getSignaturesForAddress') + rpc.calls('getTransaction');
+      expect(p.totals.requests).toBeGreaterThan(0);
+      expect(p.totals.requests).toBeLessThanOrEqual(sent);
 
       const progress = await createBackfillStore(t.db).rangeProgress(backfillRangeId(fromMs, toMs));
       expect(progress.map((c) => c.chunkId)).toEqual(chunks.map(backfillChunkId));
@@ -104,7 +107,7 @@ describe('chain backfill of a range', () => {
       expect(progress.reduce((n, c) => n + c.launches, 0)).toBe(s.mints.length);
       expect(progress.reduce((n, c) => n + c.requests, 0)).toBe(p.totals.requests);
       const day = await t.db('history_rpc_days').sum({ n: 'requests' }).first();
-      expect(Number(day!.n)).toBe(p.totals.requests);
+      expect(Number(day!.n)).toBe(sent);
 
       // The same range again: every chunk is complete, nothing is read or written twice.
       const before = rpc.calls('getTransaction') + rpc.calls('getSignaturesForAddress');
