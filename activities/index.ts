@@ -2,6 +2,7 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
+import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
@@ -24,6 +25,7 @@ export const ACTIVITY_AREAS = [
   perpsActivities,
   ledgerActivities,
   verdictActivities,
+  historyActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -1,5 +1,5 @@
-import { PumpEventDecoder } from './pump/pump-event-decoder';
-import { loadPumpIdl } from './pump/pump-idl';
+import { PumpEventDecoder } from '../clients/solana/pump/pump-event-decoder';
+import { loadPumpIdl } from '../clients/solana/pump/pump-idl';
 import { PumpPortalFeed } from './pumpportal/pumpportal-feed';
 import { ReplayFeed } from './replay/replay-feed';
 import { createSimulatorFeed } from './simulator/simulator-feed';

@@ -4,6 +4,7 @@ import { accessSettings } from './settings/access-settings';
 import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
+import { historySettings } from './settings/history-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
 import { marketSettings } from './settings/market-settings';
@@ -35,6 +36,7 @@ const SETTINGS = [
   workerSettings,
   ledgerSettings,
   verdictSettings,
+  historySettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

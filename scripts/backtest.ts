@@ -1,7 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { MultiBar, Presets } from 'cli-progress';
-import { loadConfig } from '../platform/config';
+import { createBackfillStore } from '../db/history/backfill-store';
+import { parseBackfillRange } from '../domain/history/backfill-range';
+import { loadConfig, requireSetting } from '../platform/config';
+import { createDb } from '../platform/db';
+import { runBackfill } from './backtest/backfill-run';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { openDataset, parseDatasetSpec } from './backtest/launch-datasets';
 import { renderBacktest } from './backtest/report-table';
@@ -35,13 +39,21 @@ async function main() {
   };
   if (args.length !== 1)
     throw new Error(
-      'usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>]> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]',
+      'usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>] | backfill:<from>..<to>> [--refit-every-s N] [--corpus-limit N] [--min-corpus N]',
     );
-  const ds = openDataset(parseDatasetSpec(args[0]!, path.resolve(root, '..', 'shared', 'data')));
+  const spec = parseDatasetSpec(args[0]!, path.resolve(root, '..', 'shared', 'data'));
+  const db = spec.kind === 'backfill' ? createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2) : null;
+  if (spec.kind === 'backfill') {
+    // The range is read from the chain first (or joined, or found complete), then replayed from Postgres.
+    Object.assign(spec, parseBackfillRange(spec.range, Date.now(), cfg.history.backfill.lagS));
+    await runBackfill(cfg, db!, spec.fromMs!, spec.toMs!);
+  }
+  const ds = openDataset(spec, {}, db ? (from, to) => createBackfillStore(db).storedEvents(new Date(from), new Date(to)) : undefined);
 
   const started = performance.now();
   const bars = progressBars();
   const outcome = await runBacktest(ds, settings, bars).finally(() => bars.stop());
+  await db?.destroy();
   console.log(renderBacktest(outcome));
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version})`);
 }

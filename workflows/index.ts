@@ -10,3 +10,4 @@ export * from './signals';
 export * from './perps';
 export * from './ledger';
 export * from './verdict';
+export * from './history';

@@ -9,6 +9,7 @@ import { SIGNALS_CONTRACTS } from './signals/signals-contracts';
 import { PERPS_CONTRACTS } from './perps/perps-contracts';
 import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import { VERDICT_CONTRACTS } from './verdict/verdict-contracts';
+import { HISTORY_CONTRACTS } from './history/history-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -24,4 +25,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...PERPS_CONTRACTS,
   ...LEDGER_CONTRACTS,
   ...VERDICT_CONTRACTS,
+  ...HISTORY_CONTRACTS,
 ];

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
 import type { ModelFitStore } from '../../db/accuracy/model-fit-store';
+import type { CorpusSummary } from '../../db/mint/corpus-store';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
+import { corpusShare } from '../../domain/history/corpus-share';
 import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { unavailable } from '../http/http-error';
@@ -14,6 +16,8 @@ export type AccuracyRouteDeps = {
   accuracyStore: AccuracyStore;
   modelFitStore: ModelFitStore;
   gateStore: GateStore;
+  /** What the labelled corpus holds by origin (the backfilled share). */
+  corpusSummary: () => Promise<CorpusSummary>;
   modelRefitEveryS: number;
   accuracyRefreshS: number;
   now: () => Date;
@@ -44,7 +48,7 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
   const health = createPreparedRead(
     async () => {
       const now = d.now();
-      const [fits, gate] = await Promise.all([d.modelFitStore.latestFits(), d.gateStore.read(SURVIVAL_GATE.name)]);
+      const [fits, gate, summary] = await Promise.all([d.modelFitStore.latestFits(), d.gateStore.read(SURVIVAL_GATE.name), d.corpusSummary()]);
       const predictors = PREDICTORS.flatMap((name) =>
         SCORE_AGES.map((age) => {
           const f = fits.find((x) => x.predictor === name && x.ageBucket === age);
@@ -65,7 +69,14 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
           };
         }),
       );
-      return { checked_at: now.toISOString(), refit_interval_s: d.modelRefitEveryS, predictors };
+      const share = corpusShare(summary);
+      const corpus = {
+        labelled_mints: share.labelledMints,
+        backfilled_share: share.backfilledShare,
+        backfill_oldest_created_at: share.backfillOldestCreatedAt?.toISOString() ?? null,
+        backfill_newest_created_at: share.backfillNewestCreatedAt?.toISOString() ?? null,
+      };
+      return { checked_at: now.toISOString(), refit_interval_s: d.modelRefitEveryS, predictors, corpus };
     },
     { ttlMs: d.readCacheTtlMs },
   );

@@ -2,6 +2,7 @@ import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createCorpusStore } from '../../db/mint/corpus-store';
 import { defineApiArea } from '../api-area';
 import { accuracyRoutes } from './accuracy-routes';
 import { gateValidationRoutes } from './gate-validation-routes';
@@ -13,6 +14,7 @@ export const accuracyApi = defineApiArea({
     modelFitStore: createModelFitStore(db),
     gateStore: createGateStore(db),
     gateValidationStore: createGateValidationStore(db),
+    corpusSummary: () => createCorpusStore(db).summary(),
     /** The worker's model refit period (calibration freshness is judged against it). */
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,

@@ -5,6 +5,7 @@ import { createPreparedRead } from '../http/prepared-read';
 import type { PublicReads } from '../http/public-reads';
 import type { AuditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
+import { corpusShare } from '../../domain/history/corpus-share';
 
 const CACHE_CONTROL = 'public, max-age=60';
 
@@ -36,6 +37,7 @@ export function scopeRoutes(d: {
             oldest_created_at: h.oldestCreatedAt?.toISOString() ?? null,
             newest_created_at: h.newestCreatedAt?.toISOString() ?? null,
           })),
+          backfilled_share: corpusShare(c).backfilledShare,
         },
         in_scope: [...IN_SCOPE, `audit trail: ${audit.summary}`],
         out_of_scope: OUT_OF_SCOPE,

@@ -1437,6 +1437,8 @@ export interface components {
         status: 'live' | 'suspended' | 'planned';
       }[];
       corpus: {
+        /** @description Share of the labelled mints (own resolutions plus history) read from the chain by a backfill; the `backfill` entry of `history` says from when to when. */
+        backfilled_share: number;
         description: string;
         resolved_mints: number;
         /** Format: date-time */
@@ -2953,6 +2955,16 @@ export interface components {
     PredictorHealth: {
       /** Format: date-time */
       checked_at: string;
+      /** @description The labelled corpus the models learn from: this deployment's own resolutions plus any history (see `/api/scope` for it by source), and how much of it a chain backfill supplied, from when to when. */
+      corpus: {
+        labelled_mints: number;
+        /** @description Backfilled mints ÷ labelled mints (0 without a backfill). */
+        backfilled_share: number;
+        /** Format: date-time */
+        backfill_oldest_created_at: string | null;
+        /** Format: date-time */
+        backfill_newest_created_at: string | null;
+      };
       /** @description How often the worker refits every model. */
       refit_interval_s: number;
       predictors: {

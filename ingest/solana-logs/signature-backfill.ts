@@ -1,6 +1,6 @@
 import type { Logger } from '../../platform/logger';
 import { backoffDelayMs, type BackoffOptions } from '../../platform/net/backoff';
-import { SolanaRpcError, type SignatureInfo, type SolanaRpcClient } from './solana-rpc-client';
+import { SolanaRpcError, type SignatureInfo, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
 
 export type BackfillOptions = {
   /** `limit` of each getSignaturesForAddress page (the node caps it at 1000). */

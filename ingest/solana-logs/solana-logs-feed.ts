@@ -8,9 +8,9 @@ import type { EventBatcher } from '../feed-runtime/event-batcher';
 import { createWebsocketFeedBatcher } from '../feed-runtime/websocket-feed-batcher';
 import { FeedStatsRecorder } from '../feed-runtime/feed-stats-recorder';
 import { ReconnectingWebSocket } from '../../platform/net/reconnecting-websocket';
-import type { PumpEventDecoder, TransactionLogs } from '../pump/pump-event-decoder';
+import type { PumpEventDecoder, TransactionLogs } from '../../clients/solana/pump/pump-event-decoder';
 import { listSignaturesSince, withRetry, type BackfillOptions } from './signature-backfill';
-import { createSolanaRpcClient, type SolanaRpcClient } from './solana-rpc-client';
+import { createSolanaRpcClient, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
 
 export type SolanaLogsFeedOptions = {
   /** Solana RPC websocket endpoint (`wss://…`). */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
-import { loadPumpIdl } from '../../ingest/pump/pump-idl';
-import { PumpEventDecoder } from '../../ingest/pump/pump-event-decoder';
+import { loadPumpIdl } from '../../clients/solana/pump/pump-idl';
+import { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { parsePumpPortalFrame } from '../../ingest/pumpportal/pumpportal-parser';
 import { parseReplayLine } from '../../ingest/replay/replay-format';
 import { createMarketSimulator, type MarketSimulatorOptions } from '../../ingest/simulator/market-simulator';
@@ -13,9 +13,15 @@ import { createMarketSimulator, type MarketSimulatorOptions } from '../../ingest
  * - `simulator[:seed[:hours]]`: the seeded market simulator (synthetic data, defaults seed 42, 72 h);
  * - `replay:<file>` or any `*.jsonl` path: a replay file (ingest/replay/FORMAT.md);
  * - `captures[:<dir>]`: the recorded feed sessions under ../shared/data, decoded by the production
- *   PumpPortal parser and Anchor event decoder.
+ *   PumpPortal parser and Anchor event decoder;
+ * - `backfill:<from>..<to>`: launchpad history read from the chain into Postgres (scripts/backtest/backfill-run.ts),
+ *   the mints created in the range with their stored trades and graduations.
  */
-export type DatasetSpec = { kind: 'simulator'; seed: number; hours: number } | { kind: 'replay'; file: string } | { kind: 'captures'; dir: string };
+export type DatasetSpec =
+  | { kind: 'simulator'; seed: number; hours: number }
+  | { kind: 'replay'; file: string }
+  | { kind: 'captures'; dir: string }
+  | { kind: 'backfill'; range: string; fromMs?: number; toMs?: number };
 
 export type Dataset = {
   spec: DatasetSpec;
@@ -45,11 +51,20 @@ export function parseDatasetSpec(arg: string, sharedData: string): DatasetSpec {
     if (!rest.length || !rest.join(':')) throw new Error('replay needs a file: replay:<path>');
     return { kind: 'replay', file: rest.join(':') };
   }
+  if (head === 'backfill') {
+    if (!rest.join(':').includes('..')) throw new Error('backfill needs a range: backfill:<from>..<to> (ISO times or dates)');
+    return { kind: 'backfill', range: rest.join(':') };
+  }
   if (arg.endsWith('.jsonl')) return { kind: 'replay', file: arg };
-  throw new Error(`unknown dataset "${arg}": use simulator[:seed[:hours]], replay:<file.jsonl> or captures[:<dir>]`);
+  throw new Error(`unknown dataset "${arg}": use simulator[:seed[:hours]], replay:<file.jsonl>, captures[:<dir>] or backfill:<from>..<to>`);
 }
 
-export function openDataset(spec: DatasetSpec, simulator: Partial<MarketSimulatorOptions> = {}): Dataset {
+export function openDataset(
+  spec: DatasetSpec,
+  simulator: Partial<MarketSimulatorOptions> = {},
+  /** Reads a backfilled range's stored events (the backfill dataset only). */
+  stored?: (fromMs: number, toMs: number) => Promise<LaunchEvent[]>,
+): Dataset {
   const rejected = { count: 0, reasons: new Map<string, number>() };
   const reject = (reason: string) => {
     rejected.count++;
@@ -86,6 +101,19 @@ export function openDataset(spec: DatasetSpec, simulator: Partial<MarketSimulato
           }
         },
       };
+    case 'backfill': {
+      const { fromMs, toMs } = spec;
+      if (fromMs === undefined || toMs === undefined || !stored) throw new Error('a backfill dataset is read from Postgres after its range is backfilled');
+      return {
+        spec,
+        label: `chain backfill ${new Date(fromMs).toISOString()} .. ${new Date(toMs).toISOString()}`,
+        span: async () => ({ fromMs, toMs }),
+        rejected,
+        async *events() {
+          yield* await stored(fromMs, toMs);
+        },
+      };
+    }
     case 'captures': {
       // Both sessions are small: decoded up front, merged into one stream in time order as ingestion stores them.
       const sessions = [

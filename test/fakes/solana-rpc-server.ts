@@ -43,6 +43,13 @@ export function readCapturedTransactions(file = LOGS_CAPTURE): CapturedTx[] {
     const { context, value } = frame.params.result;
     out.push({ signature: value.signature, slot: context.slot, err: value.err, logs: value.logs, blockTime: Math.floor(rec.t_wall), frame });
   }
+  // A node gives every transaction of a block the block's time, never earlier than the block before: the capture's
+  // arrival times (notifications of one slot arrive over a second or more) become one time per slot, in slot order.
+  const slotTime = new Map<number, number>();
+  for (const t of out) slotTime.set(t.slot, Math.min(slotTime.get(t.slot) ?? Infinity, t.blockTime));
+  let last = -Infinity;
+  for (const slot of [...slotTime.keys()].sort((a, b) => a - b)) slotTime.set(slot, (last = Math.max(last, slotTime.get(slot)!)));
+  for (const t of out) t.blockTime = slotTime.get(t.slot)!;
   return out;
 }
 
@@ -76,6 +83,12 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
   let accept = true;
   let answerPings = true;
   let httpFault: 'unavailable' | 'reset' | null = null;
+  // A provider's per-second request limit: over it, HTTP 429 with Retry-After (and the JSON-RPC error body providers send).
+  let rateLimit: { perSecond: number; retryAfterS: number } | null = null;
+  const requestTimes: number[] = [];
+  let rateLimited = 0;
+  // Transactions the node does not return yet (a node behind the one that listed them): null for their next n reads.
+  const lagging = new Map<string, number>();
 
   const handlers = new Map<string, RpcHandler>();
   const handle = (method: string, fn: RpcHandler) => void handlers.set(method, fn);
@@ -104,6 +117,11 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
     }
     const t = bySignature.get(signature);
     if (!t) return null;
+    const lag = lagging.get(signature) ?? 0;
+    if (lag > 0) {
+      lagging.set(signature, lag - 1);
+      return null;
+    }
     return {
       slot: t.slot,
       blockTime: t.blockTime,
@@ -135,6 +153,14 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
     if (httpFault === 'unavailable') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
     if (httpFault === 'reset') return void req.socket.destroy();
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    const nowMs = Date.now();
+    if (rateLimit && requestTimes.filter((t) => t > nowMs - 1000).length >= rateLimit.perSecond) {
+      rateLimited++;
+      return void res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(rateLimit.retryAfterS) })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32429, message: 'Too many requests for a specific RPC call' } }));
+    }
+    requestTimes.push(nowMs);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -243,6 +269,16 @@ export async function startSolanaRpcServer(opts: { programId: string; capture?: 
     },
     setAcceptConnections: (v: boolean) => void (accept = v),
     setAnswerPings: (v: boolean) => void (answerPings = v),
+    /** Answers HTTP 429 (with Retry-After) to requests beyond `perSecond` in any second; null lifts the limit. */
+    setRateLimit: (l: { perSecond: number; retryAfterS: number } | null) => void (rateLimit = l),
+    /** 429 answers given so far. */
+    rateLimited: () => rateLimited,
+    /** When each JSON-RPC request that was answered arrived (ms). */
+    requestTimes: () => [...requestTimes],
+    /** getTransaction answers null for these signatures' next `times` reads, as a node behind the cluster does. */
+    lagTransactions(signatures: readonly string[], times: number) {
+      for (const s of signatures) lagging.set(s, times);
+    },
     /** JSON-RPC over HTTP answers 503 (`unavailable`) or has its connections cut (`reset`) until cleared with null. */
     setHttpFault: (f: 'unavailable' | 'reset' | null) => void (httpFault = f),
     async close() {

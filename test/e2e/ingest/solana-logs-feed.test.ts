@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
-import { PumpEventDecoder } from '../../../ingest/pump/pump-event-decoder';
-import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../ingest/pump/pump-idl';
+import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';
+import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { SolanaLogsFeed } from '../../../ingest/solana-logs/solana-logs-feed';
 import { createLogger } from '../../../platform/logger';
 import { startSolanaRpcServer, type CapturedTx, type SolanaRpcFake } from '../../fakes/solana-rpc-server';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
 import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/mint/launch-events';
-import { PumpEventDecoder, type TransactionLogs } from '../../../ingest/pump/pump-event-decoder';
-import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../ingest/pump/pump-idl';
+import { PumpEventDecoder, type TransactionLogs } from '../../../clients/solana/pump/pump-event-decoder';
+import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { readCapturedTransactions } from '../../fakes/solana-rpc-server';
 import { SHARED_DATA } from '../../support/test-env';
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { curveFeesOn } from '../../../domain/paper/curve-fees';
 import { buyOnCurve, sellOnCurve } from '../../../domain/paper/curve-fill';
-import { walkProgramData } from '../../../ingest/pump/program-log-walker';
-import { PumpEventDecoder } from '../../../ingest/pump/pump-event-decoder';
-import { loadPumpIdl } from '../../../ingest/pump/pump-idl';
+import { walkProgramData } from '../../../clients/solana/pump/program-log-walker';
+import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';
+import { loadPumpIdl } from '../../../clients/solana/pump/pump-idl';
 import { SHARED_DATA } from '../../support/test-env';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransactionLogs } from '../pump/pump-event-decoder';
+import type { TransactionLogs } from './pump/pump-event-decoder';
 
 /**
  * The two Solana JSON-RPC reads the backfill needs, over plain `fetch`. @solana/web3.js's Connection would do,
@@ -13,6 +13,8 @@ export class SolanaRpcError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly code?: number,
+    /** What the server asked for (HTTP Retry-After), when it did. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'SolanaRpcError';
@@ -44,12 +46,44 @@ const transaction = z
 /** Node-side conditions that pass: node behind, block not yet available, slot not yet confirmed. */
 const RETRYABLE_RPC_CODES = new Set([-32004, -32005, -32014, -32016]);
 
-export function createSolanaRpcClient(url: string, opts: { timeoutMs?: number; commitment?: 'confirmed' | 'finalized' } = {}): SolanaRpcClient {
+/** A request budget shared by every call of a client (requests per second), slowed down by the node's 429s. */
+export type RpcRequestBudget = { acquire(weight: number): Promise<void>; penalize(ms: number): void };
+
+export type SolanaRpcClientOptions = {
+  timeoutMs?: number;
+  commitment?: 'confirmed' | 'finalized';
+  /** Every request waits for one unit of it first; a 429 blocks it for the answer's Retry-After. */
+  budget?: RpcRequestBudget;
+  /** 429s retried inside the client, after the budget's pause, before the call fails (default 0: the caller retries). */
+  rateLimitRetries?: number;
+  /** The wait after a 429 that names none (default 1000 ms, doubled per retry). */
+  rateLimitBackoffMs?: number;
+  /** Sees every HTTP request the client sends (request counting against a daily cap). */
+  onRequest?: (method: string) => void;
+};
+
+export function createSolanaRpcClient(url: string, opts: SolanaRpcClientOptions = {}): SolanaRpcClient {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const commitment = opts.commitment ?? 'confirmed';
+  const rateLimitRetries = opts.rateLimitRetries ?? 0;
+  const rateLimitBackoffMs = opts.rateLimitBackoffMs ?? 1000;
   let nextId = 1;
 
   async function call(method: string, params: unknown[]): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await callOnce(method, params);
+      } catch (e) {
+        if (!(e instanceof SolanaRpcError) || e.code !== 429 || attempt >= rateLimitRetries) throw e;
+        // The budget paused every caller of this client already (penalize); this caller queues behind it.
+        if (!opts.budget) await new Promise((r) => setTimeout(r, e.retryAfterMs ?? rateLimitBackoffMs * 2 ** attempt));
+      }
+    }
+  }
+
+  async function callOnce(method: string, params: unknown[]): Promise<unknown> {
+    await opts.budget?.acquire(1);
+    opts.onRequest?.(method);
     let res: Response;
     try {
       res = await fetch(url, {
@@ -61,7 +95,13 @@ export function createSolanaRpcClient(url: string, opts: { timeoutMs?: number; c
     } catch (e) {
       throw new SolanaRpcError(`${method}: RPC unreachable: ${(e as Error).message}`, true);
     }
-    if (!res.ok) throw new SolanaRpcError(`${method}: HTTP ${res.status}`, res.status === 429 || res.status >= 500);
+    if (!res.ok) {
+      await res.body?.cancel();
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      if (res.status === 429) opts.budget?.penalize(retryAfterMs ?? rateLimitBackoffMs);
+      // A 429 carries its HTTP status as the code, so callers tell a rate limit from an outage.
+      throw new SolanaRpcError(`${method}: HTTP ${res.status}`, res.status === 429 || res.status >= 500, res.status === 429 ? 429 : undefined, retryAfterMs);
+    }
     let body: unknown;
     try {
       body = await res.json();
@@ -103,4 +143,13 @@ export function createSolanaRpcClient(url: string, opts: { timeoutMs?: number; c
       };
     },
   };
+}
+
+/** HTTP Retry-After: delay seconds or an HTTP date. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const s = Number(header);
+  if (header.trim() !== '' && Number.isFinite(s) && s >= 0) return s * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }

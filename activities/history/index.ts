@@ -1,0 +1,45 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { WeightBudget } from '../../clients/hyperliquid/weight-budget';
+import { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
+import { loadPumpIdl } from '../../clients/solana/pump/pump-idl';
+import { createSolanaRpcClient, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
+import { createBackfillStore } from '../../db/history/backfill-store';
+import { createHistoryStore } from '../../db/mint/history-store';
+import { DEFAULT_TIMING } from '../../workflows/mint/mint-lifecycle-contract';
+import { defineActivityArea, type WorkerContext } from '../activity-area';
+import { createBackfillActivities } from './backfill-activities';
+
+/**
+ * The chain backfill's activities. One RPC client per worker process, so every backfill page of the process spends
+ * from one requests-per-second budget (a token bucket holding one second of requests; a 429 pauses it for the
+ * answer's Retry-After).
+ */
+export const historyActivities = defineActivityArea({
+  name: 'history',
+  deps: ({ cfg, db, now }: Pick<WorkerContext, 'cfg' | 'db' | 'now'>) => {
+    const b = cfg.history.backfill;
+    let rpc: SolanaRpcClient | null = null;
+    let decoder: PumpEventDecoder | null = null;
+    return {
+      store: createBackfillStore(db),
+      history: createHistoryStore(db),
+      horizonS: DEFAULT_TIMING.resolveAfterS,
+      rpc: () =>
+        (rpc ??= createSolanaRpcClient(b.rpcUrl ?? cfg.ingest.solanaRpcUrl, {
+          timeoutMs: 30_000,
+          budget: new WeightBudget({ weightPerMinute: b.requestsPerS * 60, burstFraction: 1 / 60 }),
+        })),
+      decoder: () => {
+        if (!cfg.ingest.pumpIdlPath)
+          throw ApplicationFailure.nonRetryable('the backfill decodes with the launchpad IDL: set PUMP_IDL_PATH', 'HistoryBackfillRefused');
+        return (decoder ??= new PumpEventDecoder(loadPumpIdl(cfg.ingest.pumpIdlPath)));
+      },
+      dailyRequests: b.dailyRequests,
+      concurrency: b.concurrency,
+      callAttempts: 6,
+      retry: { baseMs: 500, maxMs: 30_000 },
+      now,
+    };
+  },
+  activities: (d) => createBackfillActivities(d),
+});
