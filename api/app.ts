@@ -23,13 +23,27 @@ import { ledgerApi } from './ledger';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { paperApi } from './paper';
 import { perpsApi } from './perps';
 import { signalsApi } from './signals';
 import { walletsApi } from './wallets';
 import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi, ledgerApi, perpsApi, webApi] as const;
+export const API_AREAS = [
+  opsApi,
+  marketApi,
+  mintApi,
+  accuracyApi,
+  accessApi,
+  billingApi,
+  walletsApi,
+  signalsApi,
+  ledgerApi,
+  perpsApi,
+  paperApi,
+  webApi,
+] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 
