@@ -53,7 +53,7 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     jup.setMode('ok');
     const l = await scoredLaunch(0.85);
     const gp70 = await waitFor(() => rowOf('gp70', l.mint));
-    const gp80 = await waitFor(() => rowOf('gp80', l.mint));
+    await waitFor(() => rowOf('gp80', l.mint));
     // gp90 judged the score and did not enter: below its threshold.
     const decisions = await waitFor(async () => {
       const d = await t.db('paper_entry_decisions').where({ prediction_id: l.predictionId }).orderBy('strategy');
