@@ -84,10 +84,16 @@ export function createPaperActivities(d: PaperDeps) {
         }
       }
       let started = 0;
-      for (const p of await d.paperStore.unstarted(100)) {
-        await d.positionStarter.start(p.id, p.position, p.config);
-        await d.paperStore.markStarted(p.id, d.now());
-        started++;
+      const unstarted = await d.paperStore.unstarted(100);
+      // A few starts at a time: each is a round trip to Temporal, and a burst of entries should not wait in line.
+      for (let i = 0; i < unstarted.length; i += 10) {
+        await Promise.all(
+          unstarted.slice(i, i + 10).map(async (p) => {
+            await d.positionStarter.start(p.id, p.position, p.config);
+            await d.paperStore.markStarted(p.id, d.now());
+            started++;
+          }),
+        );
       }
       if (entered > 0) d.log.info({ entered, decided, started }, 'paper entries');
       return { entered, decided, started };
