@@ -4,10 +4,11 @@ import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPaperPositionStore } from '../../db/paper/paper-position-store';
 import { ensurePaperEntries } from '../../workflows/paper/paper-entries-starter';
 import { createPaperPositionStarter } from '../../workflows/paper/paper-position-starter';
+import { ensurePaperPricer } from '../../workflows/paper/paper-pricer-starter';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createPaperActivities } from './paper-activities';
 
-/** Paper trading: the entry loop and one workflow per position (workflows/paper/). */
+/** Paper trading: the entry loop, the pricer, and one workflow per position (workflows/paper/). */
 export const paperActivities = defineActivityArea({
   name: 'paper',
   deps: ({ cfg, db, log, temporal, now }: WorkerContext) => ({
@@ -15,7 +16,7 @@ export const paperActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     dexPriceClient: createJupiterPriceClient(cfg.price.sourceUrl),
-    positionStarter: createPaperPositionStarter(temporal, cfg.temporal.taskQueue, cfg.paper.tickMs),
+    positionStarter: createPaperPositionStarter(temporal, cfg.temporal.taskQueue),
     paperConfig: cfg.paper.config,
     entryMaxDelayS: cfg.paper.entryMaxDelayS,
     log,
@@ -24,6 +25,7 @@ export const paperActivities = defineActivityArea({
   activities: (d) => createPaperActivities(d),
   start: async (_d, { cfg, temporal }) => {
     await ensurePaperEntries(temporal, cfg.temporal.taskQueue, cfg.paper.entryPollMs);
+    await ensurePaperPricer(temporal, cfg.temporal.taskQueue, cfg.paper.tickMs);
     return () => undefined;
   },
 });

@@ -4,11 +4,13 @@ import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PaperPositionStore } from '../../db/paper/paper-position-store';
 import { isCurveComplete } from '../../domain/paper/curve-fill';
 import { decideEntry } from '../../domain/paper/entry-rules';
+import { applyExitDecision, evaluateExit } from '../../domain/paper/exit-rules';
 import { PAPER_STRATEGIES, type PaperConfig } from '../../domain/paper/paper-config';
-import type { PaperPosition, Quote } from '../../domain/paper/paper-position';
+import type { PaperPosition, Quote, SeenQuote } from '../../domain/paper/paper-position';
 import type { Logger } from '../../platform/logger';
 import type { PaperPositionStarter } from '../../workflows/paper/paper-position-starter';
 import type { PaperEntriesResult } from '../../workflows/paper/paper-entries-contract';
+import type { PaperPricerResult } from '../../workflows/paper/paper-pricer-contract';
 import { paperPositionWorkflowId } from '../../workflows/paper/paper-position-contract';
 
 export type PaperDeps = {
@@ -89,7 +91,7 @@ export function createPaperActivities(d: PaperDeps) {
       for (let i = 0; i < unstarted.length; i += 10) {
         await Promise.all(
           unstarted.slice(i, i + 10).map(async (p) => {
-            await d.positionStarter.start(p.id, p.position, p.config);
+            await d.positionStarter.start(p.id, p.position);
             await d.paperStore.markStarted(p.id, d.now());
             started++;
           }),
@@ -100,21 +102,57 @@ export function createPaperActivities(d: PaperDeps) {
     },
 
     /**
-     * The position's quote now: the curve's reserves after its last trade while the curve is open, the DEX price
-     * once it has completed (null while the DEX has no price yet). A price source that fails fails the activity,
-     * which the workflow takes as no quote. A usable quote is stored as the position's mark.
+     * One pricing round over every open position: the curve's reserves after each mint's last trade while its curve
+     * is open, the DEX price once it has completed (null while the DEX has no price, or when the source fails: the
+     * exit rules then wait, and close as stale_price past the limit). Each position is judged by the exit rules; a
+     * hold stores the usable quote as its mark (one statement for all), an exit is signalled to the position's
+     * workflow, which writes it.
      */
-    async quotePaperPosition(input: { positionId: number; mint: string; atMs: number }): Promise<Quote | null> {
-      const at = new Date(input.atMs);
-      const [graduatedAt, reserves] = await Promise.all([d.paperStore.graduatedAt(input.mint), d.paperStore.reservesAt(input.mint, at)]);
-      let quote: Quote | null;
-      if (!graduatedAt && reserves && !isCurveComplete(reserves)) quote = { kind: 'curve', reserves };
-      else {
-        const priceSol = await d.dexPriceClient.tokenPriceSol(input.mint);
-        quote = priceSol === null ? null : { kind: 'dex', priceSol };
+    async pricePaperPositions(): Promise<PaperPricerResult> {
+      const now = d.now();
+      const open = await d.paperStore.openPositions();
+      if (!open.length) return { open: 0, quoted: 0, closed: 0, unpriced: 0 };
+      const mints = [...new Set(open.map((p) => p.position.mint))];
+      const [reserves, graduated] = await Promise.all([d.paperStore.latestReserves(mints, now), d.paperStore.graduatedOf(mints)]);
+      const dex = new Map<string, number | null>();
+      const onDex = mints.filter((m) => graduated.has(m) || (reserves.has(m) && isCurveComplete(reserves.get(m)!)));
+      for (let i = 0; i < onDex.length; i += 10) {
+        await Promise.all(
+          onDex.slice(i, i + 10).map(async (m) => {
+            try {
+              dex.set(m, await d.dexPriceClient.tokenPriceSol(m));
+            } catch (err) {
+              dex.set(m, null);
+              d.log.warn({ mint: m, error: (err as Error).message }, 'paper: no DEX price this round');
+            }
+          }),
+        );
       }
-      if (quote) await d.paperStore.recordQuote(input.positionId, { atMs: input.atMs, quote });
-      return quote;
+      const marks: { id: number; quote: SeenQuote }[] = [];
+      let closed = 0;
+      let unpriced = 0;
+      for (const p of open) {
+        const mint = p.position.mint;
+        const atMs = Math.max(now.getTime(), p.position.lastQuote.atMs);
+        let quote: Quote | null = null;
+        if (dex.has(mint)) {
+          const price = dex.get(mint);
+          quote = price ? { kind: 'dex', priceSol: price } : null;
+        } else if (reserves.has(mint)) quote = { kind: 'curve', reserves: reserves.get(mint)! };
+        if (!quote) unpriced++;
+        try {
+          const decision = evaluateExit(p.position, { atMs, quote }, p.config);
+          if (decision.action === 'close') {
+            await d.positionStarter.close(applyExitDecision(p.position, decision));
+            closed++;
+          } else if (quote) marks.push({ id: p.id, quote: { atMs, quote } });
+        } catch (err) {
+          // One position that cannot be judged must not stop the others' exits.
+          d.log.error({ positionId: p.id, error: (err as Error).message }, 'paper: position not priced');
+        }
+      }
+      await d.paperStore.recordQuotes(marks);
+      return { open: open.length, quoted: marks.length, closed, unpriced };
     },
 
     async closePaperPosition(input: { positionId: number; position: PaperPosition }): Promise<{ closed: boolean }> {

@@ -128,6 +128,47 @@ export function createPaperPositionStore(db: Knex) {
       await db('paper_positions').where({ id }).whereNull('workflow_started_at').update({ workflow_started_at: at });
     },
 
+    /** Open positions whose workflow has started (the pricer's round; an unstarted one is started by the next entry round). */
+    async openPositions(): Promise<StoredPosition[]> {
+      return (await db('paper_positions').where({ state: 'open' }).whereNotNull('workflow_started_at').orderBy('id')).map(toStored);
+    },
+
+    /** Each mint's reserves after its last trade at or before `at` (its launch reserves before any), in one statement. */
+    async latestReserves(mints: readonly string[], at: Date): Promise<Map<string, CurveReserves>> {
+      if (!mints.length) return new Map();
+      const r = await db.raw(
+        `SELECT m.mint, coalesce(t.v_sol_lamports, m.initial_v_sol_lamports) AS v_sol, coalesce(t.v_tokens_raw, m.initial_v_tokens_raw) AS v_tok
+           FROM mints m
+           LEFT JOIN LATERAL (SELECT v_sol_lamports, v_tokens_raw FROM trades
+                               WHERE trades.mint = m.mint AND trades.at <= ? ORDER BY trades.at DESC, trades.seq DESC LIMIT 1) t ON true
+          WHERE m.mint = ANY(?)`,
+        [at, [...mints]],
+      );
+      return new Map(r.rows.map((x: any) => [x.mint, { vSolLamports: Number(x.v_sol), vTokensRaw: Number(x.v_tok) }]));
+    },
+
+    /** The mints among these whose curve has completed (graduated). */
+    async graduatedOf(mints: readonly string[]): Promise<Set<string>> {
+      if (!mints.length) return new Set();
+      const rows = await db('mint_graduations')
+        .whereIn('mint', [...mints])
+        .andWhere((q) => q.whereNotNull('completed_at').orWhereNotNull('migrated_at'))
+        .select('mint');
+      return new Set(rows.map((r) => r.mint));
+    },
+
+    /** The last usable quote of many open positions in one statement (what the API marks them at). */
+    async recordQuotes(quotes: readonly { id: number; quote: SeenQuote }[]): Promise<void> {
+      if (!quotes.length) return;
+      const rows = quotes.map((q) => ({ id: q.id, q: q.quote, at: new Date(q.quote.atMs).toISOString() }));
+      await db.raw(
+        `UPDATE paper_positions p SET position = jsonb_set(p.position, '{lastQuote}', v.q), last_quote_at = v.at
+           FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, q jsonb, at timestamptz)
+          WHERE p.id = v.id AND p.state = 'open' AND p.last_quote_at <= v.at`,
+        [JSON.stringify(rows)],
+      );
+    },
+
     /** The last usable quote of an open position (what the API marks it at). */
     async recordQuote(id: number, q: SeenQuote): Promise<void> {
       await db('paper_positions')

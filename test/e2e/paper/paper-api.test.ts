@@ -2,6 +2,7 @@ import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/mint/
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { ensurePaperEntries } from '../../../workflows/paper/paper-entries-starter';
+import { ensurePaperPricer } from '../../../workflows/paper/paper-pricer-starter';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { logScore, waitFor } from '../../support/paper-market';
@@ -17,8 +18,9 @@ import { startWorker, uniqueId } from '../../support/worker-harness';
  * graduate whose DEX price source is unreachable.
  */
 const MIN = 60_000;
-const env = { PAPER_TICK_MS: '200', PAPER_TIMEOUT_S: '60', PAPER_ENTRY_MAX_DELAY_S: '3600', TEMPORAL_TASK_QUEUE: uniqueId('paper-e2e') };
+const env = { PAPER_TIMEOUT_S: '60', PAPER_ENTRY_MAX_DELAY_S: '3600', TEMPORAL_TASK_QUEUE: uniqueId('paper-e2e') };
 const entriesId = uniqueId('paper-entries');
+const pricerId = uniqueId('paper-pricer');
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let api: Awaited<ReturnType<typeof startApi>>;
@@ -61,6 +63,7 @@ beforeAll(async () => {
   w = await startWorker(t.db, { env });
   api = await startApi(t.db, { env });
   await ensurePaperEntries(w.client, env.TEMPORAL_TASK_QUEUE, 200, { workflowId: entriesId });
+  await ensurePaperPricer(w.client, env.TEMPORAL_TASK_QUEUE, 200, { workflowId: pricerId });
   const expected = scored.reduce((n, s) => n + [0.7, 0.8, 0.9].filter((th) => s.gradProb >= th).length, 0);
   await waitFor(async () => {
     const rows = await t.db('paper_positions').select('state');
@@ -70,6 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w?.client.workflow.getHandle(entriesId).terminate('test over');
+  await w?.client.workflow.getHandle(pricerId).terminate('test over');
   await api?.close();
   await w?.stop();
   await t.drop();

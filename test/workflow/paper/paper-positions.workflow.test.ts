@@ -1,6 +1,9 @@
 import type { PaperPosition } from '../../../domain/paper/paper-position';
 import { ensurePaperEntries } from '../../../workflows/paper/paper-entries-starter';
-import { paperPositionWorkflowId, type PaperPositionResult } from '../../../workflows/paper/paper-position-contract';
+import { PAPER_ENTRIES_WORKFLOW, type PaperEntriesInput } from '../../../workflows/paper/paper-entries-contract';
+import { paperPositionWorkflowId, positionQuery, type PaperPositionResult } from '../../../workflows/paper/paper-position-contract';
+import { PAPER_PRICER_WORKFLOW, type PaperPricerInput } from '../../../workflows/paper/paper-pricer-contract';
+import { ensurePaperPricer } from '../../../workflows/paper/paper-pricer-starter';
 import { startJupiterPriceServer } from '../../fakes/jupiter-price-server';
 import { logScore, paperLaunch, waitFor } from '../../support/paper-market';
 import { createTestDatabase } from '../../support/test-db';
@@ -11,23 +14,25 @@ let jup: Awaited<ReturnType<typeof startJupiterPriceServer>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let env: Record<string, string>;
 const entriesId = uniqueId('paper-entries');
+const pricerId = uniqueId('paper-pricer');
 
-// Ticks every 200 ms; a price unseen for 2 s is stale; the timeout is far away unless a test is about it.
+// The pricer ticks every 200 ms; a price unseen for 2 s is stale; the timeout is far away unless a test is about it.
 beforeAll(async () => {
   t = await createTestDatabase();
   jup = await startJupiterPriceServer();
   env = {
     PRICE_SOURCE_URL: jup.url,
-    PAPER_TICK_MS: '200',
     PAPER_STALE_AFTER_S: '2',
     PAPER_TIMEOUT_S: '120',
     TEMPORAL_TASK_QUEUE: uniqueId('paper'),
   };
   w = await startWorker(t.db, { env });
   await ensurePaperEntries(w.client, env.TEMPORAL_TASK_QUEUE!, 200, { workflowId: entriesId });
+  await ensurePaperPricer(w.client, env.TEMPORAL_TASK_QUEUE!, 200, { workflowId: pricerId });
 });
 afterAll(async () => {
   await w.client.workflow.getHandle(entriesId).terminate('test over');
+  await w.client.workflow.getHandle(pricerId).terminate('test over');
   await w.stop();
   await jup.close();
   await t.drop();
@@ -99,6 +104,7 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     jup.setTokenUsd(l.mint, usdFor(p, 1.5));
     await l.graduate();
     const r70 = await result('gp70', l.mint);
+    await w.maybeRecordHistory(paperPositionWorkflowId('gp70', l.mint), 'paper-position-take-profit-dex');
     const r80 = await result('gp80', l.mint);
     for (const r of [r70, r80]) {
       expect(r.position.exit).toMatchObject({ reason: 'take_profit', fill: { venue: 'dex', impactModel: 'constant_product' } });
@@ -120,6 +126,7 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     await l.graduate();
     const r = await result('gp90', l.mint);
     jup.setMode('ok');
+    await w.maybeRecordHistory(paperPositionWorkflowId('gp90', l.mint), 'paper-position-stale-price');
     const x = r.position.exit!;
     expect(x.reason).toBe('stale_price');
     // Priced at the last usable quote, the curve's, and the exit says when that quote was seen.
@@ -139,5 +146,51 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     const d80 = await waitFor(() => t.db('paper_entry_decisions').where({ prediction_id: second, strategy: 'gp80' }).first());
     expect(d80.decision).toBe('entered');
     expect(await t.db('paper_positions').where({ mint: l.mint }).count('* as n').first()).toEqual({ n: 2 });
+  });
+});
+
+describe('paper workflows continue as new', () => {
+  it('a second entry loop continues as new with its input, and judges nothing twice beside the first', async () => {
+    const workflowId = uniqueId('paper-entries-can');
+    const input: PaperEntriesInput = { pollMs: 200, iterationsPerRun: 3 };
+    const handle = await w.client.workflow.start(PAPER_ENTRIES_WORKFLOW, { taskQueue: env.TEMPORAL_TASK_QUEUE!, workflowId, args: [input] });
+    const first = w.client.workflow.getHandle(workflowId, handle.firstExecutionRunId);
+    try {
+      const l = await scoredLaunch(0.72);
+      await waitFor(async () => (await first.describe()).status.name === 'CONTINUED_AS_NEW');
+      await w.maybeRecordHistory(workflowId, 'paper-entries-continued-as-new', handle.firstExecutionRunId);
+      const d = await waitFor(async () => {
+        const rows = await t.db('paper_entry_decisions').where({ prediction_id: l.predictionId });
+        return rows.length === 3 && rows;
+      });
+      expect(d.map((x) => x.decision).sort()).toEqual(['below_threshold', 'below_threshold', 'entered']);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+
+  it('the pricer continues as new with its input and goes on pricing', async () => {
+    const l = await scoredLaunch(0.95);
+    const row = await waitFor(() => rowOf('gp70', l.mint));
+    // A second pricer beside the first, three rounds per run (the real one runs 500): rounds are idempotent.
+    const workflowId = uniqueId('paper-pricer-can');
+    const input: PaperPricerInput = { tickMs: 200, iterationsPerRun: 3 };
+    const handle = await w.client.workflow.start(PAPER_PRICER_WORKFLOW, { taskQueue: env.TEMPORAL_TASK_QUEUE!, workflowId, args: [input] });
+    const first = w.client.workflow.getHandle(workflowId, handle.firstExecutionRunId);
+    try {
+      await waitFor(async () => (await first.describe()).status.name === 'CONTINUED_AS_NEW');
+      const history = await first.fetchHistory();
+      const last = history.events![history.events!.length - 1]!;
+      expect(JSON.parse(Buffer.from(last.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0]!.data!).toString())).toEqual(input);
+      await w.maybeRecordHistory(workflowId, 'paper-pricer-continued-as-new', handle.firstExecutionRunId);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      // The position goes on being marked, and its workflow still holds it open.
+      await waitFor(async () => (await rowOf('gp70', l.mint)).last_quote_at > row.last_quote_at);
+      const held = await w.client.workflow.getHandle(paperPositionWorkflowId('gp70', l.mint)).query(positionQuery);
+      expect(held.exit).toBeNull();
+    } finally {
+      await handle.terminate('test over');
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { PaperPosition } from '../../../domain/paper/paper-position';
 import { ensurePaperEntries } from '../../../workflows/paper/paper-entries-starter';
+import { ensurePaperPricer } from '../../../workflows/paper/paper-pricer-starter';
 import { paperPositionWorkflowId, type PaperPositionResult } from '../../../workflows/paper/paper-position-contract';
 import { logScore, paperLaunch, waitFor } from '../../support/paper-market';
 import { createTestDatabase } from '../../support/test-db';
@@ -7,9 +8,10 @@ import { startWorker, uniqueId } from '../../support/worker-harness';
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 const entriesId = uniqueId('paper-entries');
+const pricerId = uniqueId('paper-pricer');
 // A bankroll of 0.25 SOL holds two 0.1 SOL positions per strategy; the stale limit and timeout are far away.
+// The pricer ticks every 200 ms.
 const env = {
-  PAPER_TICK_MS: '200',
   PAPER_BANKROLL_SOL: '0.25',
   PAPER_STALE_AFTER_S: '600',
   PAPER_TIMEOUT_S: '600',
@@ -29,6 +31,7 @@ describe('paper positions survive a worker restart', () => {
   it('keeps every open position, closes it after the restart, and never enters twice or past the cash', async () => {
     const w1 = await startWorker(t.db, { env });
     await ensurePaperEntries(w1.client, env.TEMPORAL_TASK_QUEUE, 200, { workflowId: entriesId });
+    await ensurePaperPricer(w1.client, env.TEMPORAL_TASK_QUEUE, 200, { workflowId: pricerId });
     const launches = [];
     for (let i = 0; i < 3; i++) {
       const l = paperLaunch(t.db, new Date(Date.now() - 30_000));
@@ -69,6 +72,7 @@ describe('paper positions survive a worker restart', () => {
         ),
       );
       for (const r of results) expect(r.position.exit?.reason).toBe('stop_loss');
+      await w2.maybeRecordHistory(paperPositionWorkflowId('gp70', a.mint), 'paper-position-stop-loss-after-restart');
       const after = await rowsOf(a.mint);
       expect(after.map((r) => [r.id, r.state, r.exit_reason])).toEqual(before.map((r) => [r.id, 'closed', 'stop_loss']));
       // The second mint's positions are still open and ticking under the new worker.
@@ -83,6 +87,7 @@ describe('paper positions survive a worker restart', () => {
       expect(stopped.exit!.fill.proceedsLamports - stopped.entry.fill.solSpentLamports).toBeLessThanOrEqual(-0.25 * stopped.entry.fill.solSpentLamports);
     } finally {
       await w2.client.workflow.getHandle(entriesId).terminate('test over');
+      await w2.client.workflow.getHandle(pricerId).terminate('test over');
       for (const s of ['gp70', 'gp80', 'gp90'] as const) await w2.client.workflow.getHandle(paperPositionWorkflowId(s, b.mint)).terminate('test over');
       await w2.stop();
     }
