@@ -14,12 +14,13 @@ import { cpuSeconds, machineNow, postgresCpuSeconds, postgresPids, rssMiB } from
  * `npm run bench:paper [-- positions [tradesPerS [seconds]]]`: what 1,000 open paper positions cost while the market
  * trades at the ingest replay's rate (393 trades/s, `bench:ingest`). Against a Temporal dev server and the real
  * worker process (workers/main-worker.ts, production settings but PAPER_BANKROLL_SOL large enough for every entry):
- * `positions` mints get a 0.75 score, the worker's entry loop enters gp70 on each and starts its position workflow;
+ * `positions` mints get a 0.75 score, the worker's entry loop enters gp70 on each and starts its position workflow,
+ * and the worker's pricer (paper-pricer-workflow.ts) prices them all once per PAPER_TICK_MS;
  * then for `seconds` the bench writes trades on those mints at `tradesPerS` through the ingest store (small buys and
  * sales, so no exit fires) while it samples every position's last stored quote once a second.
  *
- * - tick cost: worker and Postgres CPU seconds over the window ÷ the ticks that ran (quotes written, counted from
- *   Postgres's row updates of paper_positions);
+ * - tick cost: worker, Temporal and Postgres CPU seconds over the window ÷ the position ticks that ran (marks written,
+ *   counted from Postgres's row updates of paper_positions: the pricer marks every open position each round);
  * - position lateness: at each sample, how old each position's stored quote is beyond one tick interval (0 = priced
  *   on time); p50 / p99 / max over positions × samples;
  * - memory: worker, Temporal and Postgres RSS at the end, and the worker's growth from before the entries.
@@ -196,7 +197,7 @@ async function main() {
     console.log(`| positions opened and started by the entry loop | ${POSITIONS} in ${entrySeconds.toFixed(1)} s |`);
     console.log(`| trades written on their mints | ${written} in ${seconds.toFixed(0)} s (${(written / seconds).toFixed(0)}/s) |`);
     console.log(
-      `| ticks that stored a quote | ${ticks} (${(ticks / seconds).toFixed(0)}/s; ${POSITIONS} positions every ${TICK_MS / 1000} s would be ${((POSITIONS * 1000) / TICK_MS).toFixed(0)}/s) |`,
+      `| position ticks (marks stored) | ${ticks} (${(ticks / seconds).toFixed(0)}/s; ${POSITIONS} positions every ${TICK_MS / 1000} s would be ${((POSITIONS * 1000) / TICK_MS).toFixed(0)}/s) |`,
     );
     console.log(`| open at the end | ${open} |`);
     console.log(`| CPU per tick: worker / Temporal / Postgres | ${ms(cpu.worker)} / ${ms(cpu.temporal)} / ${ms(cpu.postgres)} ms |`);
