@@ -11,6 +11,7 @@ import { signalsActivities } from './signals';
 import { walletsActivities } from './wallets';
 import { perpsActivities } from './perps';
 import { verdictActivities } from './verdict';
+import { paperActivities } from './paper';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
 export const ACTIVITY_AREAS = [
@@ -26,6 +27,7 @@ export const ACTIVITY_AREAS = [
   ledgerActivities,
   verdictActivities,
   historyActivities,
+  paperActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -23,6 +23,7 @@ import { ledgerApi } from './ledger';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
+import { paperApi } from './paper';
 import { perpsApi } from './perps';
 import { signalsApi } from './signals';
 import { verdictApi } from './verdict';
@@ -42,6 +43,7 @@ export const API_AREAS = [
   ledgerApi,
   perpsApi,
   verdictApi,
+  paperApi,
   webApi,
 ] as const;
 

@@ -11,6 +11,7 @@ import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
+import { paperSettings } from './settings/paper-settings';
 import { perpsSettings } from './settings/perps-settings';
 import { platformSettings } from './settings/platform-settings';
 import { signalsSettings } from './settings/signals-settings';
@@ -37,6 +38,7 @@ const SETTINGS = [
   ledgerSettings,
   verdictSettings,
   historySettings,
+  paperSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

@@ -11,3 +11,4 @@ export * from './perps';
 export * from './ledger';
 export * from './verdict';
 export * from './history';
+export * from './paper';

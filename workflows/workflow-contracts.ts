@@ -10,6 +10,7 @@ import { PERPS_CONTRACTS } from './perps/perps-contracts';
 import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import { VERDICT_CONTRACTS } from './verdict/verdict-contracts';
 import { HISTORY_CONTRACTS } from './history/history-contracts';
+import { PAPER_CONTRACTS } from './paper/paper-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -26,4 +27,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...LEDGER_CONTRACTS,
   ...VERDICT_CONTRACTS,
   ...HISTORY_CONTRACTS,
+  ...PAPER_CONTRACTS,
 ];

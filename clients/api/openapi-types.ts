@@ -543,7 +543,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Paper-trading P&L for the 70%, 80% and 90% graduation-probability thresholds. */
+    /**
+     * Paper-trading P&L for the 70%, 80% and 90% graduation-probability thresholds.
+     * @description Three strategies (`gp70`, `gp80`, `gp90`) enter a non-mayhem mint at the first of its 30 s and 60 s scores whose
+     *     `grad_prob` reaches 0.7, 0.8 or 0.9, one position per strategy and mint, ever, while the strategy's cash covers the
+     *     position size. Buys are filled on the bonding curve's constant-product math at the virtual reserves of the score's
+     *     moment with the launchpad's fee; sales likewise before graduation, and after it at the DEX price with a modelled
+     *     pool impact and the pool's fee. Every price and slippage reported here is what the paper trade paid. Exits:
+     *     take profit, stop loss, timeout, and `stale_price` when no usable price was seen for `config.stale_after_s`
+     *     (closed at the last usable price). Open positions are marked at their last usable price.
+     */
     get: operations['getPaper'];
     put?: never;
     post?: never;
@@ -562,8 +571,10 @@ export interface paths {
     };
     /**
      * Closed losing paper trades with their entry-time enriched snapshot.
-     * @description Closed paper trades whose loss is at least `min_loss_pct` (0.3 = a 30% loss), most recent first.
-     *     `require_context=true` keeps only trades opened after 2026-04-28, whose entry context is populated.
+     * @description Closed paper trades whose loss is at least `min_loss_pct` (0.3 = a 30% loss, of the SOL the trade cost), most
+     *     recent close first (ties by strategy, then mint). `require_context=true` keeps only trades stored with their
+     *     entry-time enriched snapshot; this service stores the snapshot with every position when it is opened, so the
+     *     filter removes nothing here (the public service's trades before 2026-04-28 had none).
      */
     get: operations['getPostmortems'];
     put?: never;
@@ -2917,12 +2928,96 @@ export interface components {
       roi: number | null;
       max_drawdown_sol: number;
       avg_hold_s: number | null;
+      /** @enum {string} */
+      strategy?: 'gp70' | 'gp80' | 'gp90';
+      trades_total?: number;
+      /** @description Realised P&L over closed trades (sum, and per trade the average, best and worst; null with none closed). */
+      pnl?: {
+        sum_sol: number;
+        avg_sol: number | null;
+        best_sol: number | null;
+        worst_sol: number | null;
+      };
+      /** @description cash = initial − cost of every position + proceeds of closed ones; equity = cash + open positions at their mark. */
+      bankroll?: {
+        initial_sol: number;
+        cash_sol: number;
+        equity_sol: number;
+      };
+      /** @description Open positions whose last quote cannot price a sale; counted at cost. */
+      unpriced_open?: number;
+      /** @description The newest trades by their latest event (close, else open), up to 20. */
+      recent_trades?: components['schemas']['PaperTrade'][];
     };
+    PaperTrade: {
+      /** @enum {string} */
+      strategy: 'gp70' | 'gp80' | 'gp90';
+      mint: components['schemas']['SolanaAddress'];
+      /** @enum {string} */
+      state: 'open' | 'closed';
+      /**
+       * Format: date-time
+       * @description The moment of the score that triggered the entry; the buy is filled at the curve's reserves then.
+       */
+      opened_at: string;
+      /** Format: date-time */
+      closed_at: string | null;
+      hold_s: number | null;
+      /** @enum {integer} */
+      score_age_s: 30 | 60;
+      grad_prob: number;
+      /** @description SOL the buy spent, fees included. */
+      cost_sol: number;
+      /** @description The curve's price before the buy, SOL per token. */
+      entry_spot_price_sol: number;
+      /** @description SOL spent per token bought, fees included. */
+      entry_price_sol: number;
+      /** @description The buy's price impact as a fraction of the spot price, fees excluded. */
+      entry_slippage: number;
+      entry_fee_sol: number;
+      /** @enum {string|null} */
+      exit_venue: 'curve' | 'dex' | null;
+      /** @description The curve's price, or the DEX price, the sale was priced at. */
+      exit_spot_price_sol: number | null;
+      /** @description SOL received per token sold, fees included. */
+      exit_price_sol: number | null;
+      /** @description The sale's price impact as a fraction of the spot price, fees excluded (after graduation, the modelled pool impact). */
+      exit_slippage: number | null;
+      exit_fee_sol: number | null;
+      exit_reason: components['schemas']['PaperExitReason'] | null;
+      /** @description Realised when closed; when open, at the last usable quote (null when that quote cannot price a sale). */
+      pnl_sol: number | null;
+      /** @description P&L over the SOL spent, a fraction. */
+      return_pct: number | null;
+    };
+    /**
+     * @description take_profit, stop_loss and timeout at a fresh price; stale_price when no usable price was seen for the stale limit (the sale is priced at the last usable price). `rug` and `graduated` are the public service's reasons, never given by this service.
+     * @enum {string}
+     */
+    PaperExitReason: 'stop_loss' | 'take_profit' | 'timeout' | 'stale_price' | 'rug' | 'graduated';
     Paper: {
       /** Format: date-time */
       generated_at: string;
-      /** Format: date-time */
-      started_at: string;
+      /**
+       * Format: date-time
+       * @description When the first position was opened; null before any.
+       */
+      started_at: string | null;
+      config: {
+        position_size_sol: number;
+        /** @description Per strategy. */
+        bankroll_sol: number;
+        take_profit_pct: number;
+        stop_loss_pct: number;
+        timeout_s: number;
+        stale_after_s: number;
+        /** @description How often each open position is priced. */
+        tick_s: number;
+        curve_fee_bps: number;
+        dex_fee_bps: number;
+        /** @enum {string} */
+        dex_impact_model: 'none' | 'constant_product';
+      };
       thresholds: components['schemas']['PaperThreshold'][];
     };
     Postmortem: {
@@ -2941,9 +3036,16 @@ export interface components {
       exit_price_sol: number;
       loss_pct: number;
       pnl_sol: number;
+      exit_reason: components['schemas']['PaperExitReason'];
       /** @enum {string} */
-      exit_reason: 'stop_loss' | 'take_profit' | 'timeout' | 'rug' | 'graduated';
-      /** @description The enriched mint as it was at entry; null for trades opened before entry context was recorded (2026-04-28). */
+      strategy?: 'gp70' | 'gp80' | 'gp90';
+      entry_spot_price_sol?: number;
+      exit_spot_price_sol?: number;
+      entry_slippage?: number;
+      exit_slippage?: number;
+      /** @enum {string} */
+      exit_venue?: 'curve' | 'dex';
+      /** @description The enriched mint exactly as the API served it (the probe's body) when the position was opened. This service stores it with every position, so it is never null here; null is kept for the public service's trades opened before 2026-04-28. */
       entry_snapshot: components['schemas']['EnrichedMint'] | null;
     };
     PostmortemList: {
@@ -4382,7 +4484,6 @@ export interface operations {
           'application/json': components['schemas']['Paper'];
         };
       };
-      501: components['responses']['NotImplemented'];
     };
   };
   getPostmortems: {
@@ -4411,7 +4512,6 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
     };
   };
   getAccuracy: {

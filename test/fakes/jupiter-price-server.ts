@@ -15,6 +15,8 @@ const captured = JSON.parse(fs.readFileSync(path.join(SHARED_DATA, 'captures', '
 export async function startJupiterPriceServer() {
   let mode: JupiterMode = 'ok';
   let requests = 0;
+  // Prices a test sets for its own mints (paper positions after graduation), answered like the recorded ones.
+  const extra: Record<string, unknown> = {};
   const server = http.createServer((req, res) => {
     requests++;
     const u = new URL(req.url ?? '/', 'http://x');
@@ -23,7 +25,8 @@ export async function startJupiterPriceServer() {
     if (mode === 'rejects') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"bad ids"}');
     if (mode === 'not_json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('<html>');
     const ids = (u.searchParams.get('ids') ?? '').split(',');
-    const body = Object.fromEntries(ids.filter((id) => id in captured).map((id) => [id, captured[id]]));
+    const known = { ...captured, ...extra };
+    const body = Object.fromEntries(ids.filter((id) => id in known).map((id) => [id, known[id]]));
     if (mode === 'bad_shape') for (const k of Object.keys(body)) body[k] = { usdPrice: { value: 1 } };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
@@ -33,6 +36,7 @@ export async function startJupiterPriceServer() {
     url: `http://127.0.0.1:${port}/price/v3`,
     capturedSolUsd: (captured['So11111111111111111111111111111111111111112'] as { usdPrice: number }).usdPrice,
     setMode: (m: JupiterMode) => void (mode = m),
+    setTokenUsd: (mint: string, usdPrice: number) => void (extra[mint] = { usdPrice, blockId: 1, decimals: 6 }),
     requests: () => requests,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { DEFAULT_PAPER_CONFIG, checkPaperConfig, type PaperConfig } from '../../domain/paper/paper-config';
+import { defineSettings, invalidSetting } from './settings';
+
+const LAMPORTS_PER_SOL = 1e9;
+
+/**
+ * Paper trading (domain/paper/paper-config.ts): size, bankroll and exits of the three strategies, and how often
+ * the entry loop and each position's workflow look at the market. Fees and the DEX impact model keep the domain's
+ * documented defaults.
+ */
+export const paperSettings = defineSettings(
+  {
+    PAPER_POSITION_SIZE_SOL: z.coerce.number().positive().max(1000).default(0.1),
+    PAPER_BANKROLL_SOL: z.coerce.number().positive().max(1_000_000).default(1),
+    PAPER_TAKE_PROFIT_PCT: z.coerce.number().positive().max(10_000).default(20),
+    PAPER_STOP_LOSS_PCT: z.coerce.number().positive().max(99.99).default(25),
+    PAPER_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(1800),
+    PAPER_STALE_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(300),
+    /** Each open position's workflow prices it this often. */
+    PAPER_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** The entry loop reads new 30 s / 60 s scores this often. */
+    PAPER_ENTRY_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    /** A score the entry loop first sees later than this after its moment is not entered (its price would be old). */
+    PAPER_ENTRY_MAX_DELAY_S: z.coerce.number().int().min(1).max(3600).default(120),
+  },
+  (e) => {
+    const config: PaperConfig = {
+      ...DEFAULT_PAPER_CONFIG,
+      positionSizeLamports: Math.round(e.PAPER_POSITION_SIZE_SOL * LAMPORTS_PER_SOL),
+      bankrollLamports: Math.round(e.PAPER_BANKROLL_SOL * LAMPORTS_PER_SOL),
+      takeProfitBps: Math.round(e.PAPER_TAKE_PROFIT_PCT * 100),
+      stopLossBps: Math.round(e.PAPER_STOP_LOSS_PCT * 100),
+      timeoutS: e.PAPER_TIMEOUT_S,
+      staleAfterS: e.PAPER_STALE_AFTER_S,
+    };
+    try {
+      checkPaperConfig(config);
+    } catch (err) {
+      invalidSetting('PAPER_POSITION_SIZE_SOL', (err as Error).message);
+    }
+    return { paper: { config, tickMs: e.PAPER_TICK_MS, entryPollMs: e.PAPER_ENTRY_POLL_MS, entryMaxDelayS: e.PAPER_ENTRY_MAX_DELAY_S } };
+  },
+);
