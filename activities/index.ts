@@ -9,6 +9,7 @@ import { opsActivities } from './ops';
 import { signalsActivities } from './signals';
 import { walletsActivities } from './wallets';
 import { perpsActivities } from './perps';
+import { webhooksActivities } from './webhooks';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
 export const ACTIVITY_AREAS = [
@@ -22,6 +23,7 @@ export const ACTIVITY_AREAS = [
   signalsActivities,
   perpsActivities,
   ledgerActivities,
+  webhooksActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -24,12 +24,26 @@ import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
 import { perpsApi } from './perps';
+import { webhooksApi } from './webhooks';
 import { signalsApi } from './signals';
 import { walletsApi } from './wallets';
 import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi, ledgerApi, perpsApi, webApi] as const;
+export const API_AREAS = [
+  opsApi,
+  marketApi,
+  mintApi,
+  accuracyApi,
+  accessApi,
+  billingApi,
+  walletsApi,
+  signalsApi,
+  ledgerApi,
+  perpsApi,
+  webhooksApi,
+  webApi,
+] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 

@@ -6,6 +6,7 @@ import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
+import { webhooksSettings } from './settings/webhooks-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
@@ -33,6 +34,7 @@ const SETTINGS = [
   perpsSettings,
   workerSettings,
   ledgerSettings,
+  webhooksSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
