@@ -41,8 +41,8 @@ const dispatch = async (record?: string) => {
 
 async function waitForDeliveries(n: number) {
   for (let i = 0; i < 300; i++) {
-    const [{ c }] = await db('webhook_deliveries').where({ state: 'succeeded' }).count('* as c');
-    if (Number(c) >= n) return;
+    const r = await db('webhook_deliveries').where({ state: 'succeeded' }).count('* as c').first();
+    if (Number(r!.c) >= n) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   const rows = await db('webhook_deliveries').select('webhook_id', 'event_id', 'attempt', 'state', 'error');
@@ -52,9 +52,9 @@ async function waitForDeliveries(n: number) {
 it('fans a signal out to every matching subscription and an alert only to its owner; a rerun delivers nothing twice', async () => {
   const owner = await issueTestKey(db, 'pro');
   const other = await issueTestKey(db, 'enterprise');
-  const a = await addSubscription(db, { keyId: owner.id, url: rx.url('/a'), events: 'signal_act,grad_prob' });
-  const b = await addSubscription(db, { keyId: owner.id, url: rx.url('/b'), events: 'signal_watch' });
-  const c = await addSubscription(db, { keyId: other.id, url: rx.url('/c'), events: '*' });
+  await addSubscription(db, { keyId: owner.id, url: rx.url('/a'), events: 'signal_act,grad_prob' });
+  await addSubscription(db, { keyId: owner.id, url: rx.url('/b'), events: 'signal_watch' });
+  await addSubscription(db, { keyId: other.id, url: rx.url('/c'), events: '*' });
   const d = await addSubscription(db, { keyId: other.id, url: rx.url('/d'), events: '*' });
   await db('webhook_subscriptions').where({ id: d.id }).update({ active: false, deactivated_reason: 'deleted', deactivated_at: new Date() });
 
