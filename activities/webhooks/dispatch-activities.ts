@@ -54,7 +54,7 @@ export function createDispatchActivities(d: DispatchDeps) {
         const event = await d.eventStore.save(built);
         let n = 0;
         for (let after = 0; ;) {
-          const ids = await d.subscriptionStore.pageMatching(event.kind, event.ownerKeyId, after, PAGE);
+          const ids = await d.subscriptionStore.pageMatching(event.kind, event.ownerKeyId, after, PAGE, d.now());
           if (ids.length === 0) break;
           await pool(ids, d.concurrency, (webhookId) => d.starter.start({ outboxId: event.outboxId, webhookId, scheduleS: d.scheduleS }));
           n += ids.length;

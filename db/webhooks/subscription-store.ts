@@ -68,16 +68,27 @@ export function createSubscriptionStore(db: Knex) {
       return r ? row(r) : null;
     },
 
-    /** Active subscriptions selecting `kind` (of `ownerKeyId` only, when set), by id after `afterId`: the fan-out's pages. */
-    async pageMatching(kind: EventKind, ownerKeyId: number | null, afterId: number, limit: number): Promise<number[]> {
-      const q = db('webhook_subscriptions')
-        .where({ active: true })
-        .whereRaw('event_kinds @> ARRAY[?]::text[]', [kind])
-        .where('id', '>', afterId)
-        .orderBy('id')
+    /**
+     * Active subscriptions selecting `kind` (of `ownerKeyId` only, when set), by id after `afterId`: the fan-out's pages.
+     * Only keys still entitled to webhooks (spec section 8: a Pro or Enterprise plan that has not ended; holder-token
+     * access never reaches Pro) are delivered to; a lapsed key's subscriptions stay, and resume if the plan is renewed.
+     */
+    async pageMatching(kind: EventKind, ownerKeyId: number | null, afterId: number, limit: number, at: Date): Promise<number[]> {
+      const q = db('webhook_subscriptions as s')
+        .where('s.active', true)
+        .whereExists(
+          db('api_keys as k')
+            .whereRaw('k.id = s.key_id')
+            .whereNull('k.revoked_at')
+            .whereIn('k.tier', ['pro', 'enterprise'])
+            .where((w) => w.whereNull('k.plan_expires_at').orWhere('k.plan_expires_at', '>', at)),
+        )
+        .whereRaw('s.event_kinds @> ARRAY[?]::text[]', [kind])
+        .where('s.id', '>', afterId)
+        .orderBy('s.id')
         .limit(limit)
-        .select('id');
-      if (ownerKeyId !== null) q.where({ key_id: ownerKeyId });
+        .select('s.id');
+      if (ownerKeyId !== null) q.where('s.key_id', ownerKeyId);
       return (await q).map((r) => Number(r.id));
     },
 

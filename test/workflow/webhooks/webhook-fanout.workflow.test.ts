@@ -11,7 +11,7 @@ import { startWorker, uniqueId } from '../../support/worker-harness';
 
 /**
  * The fan-out from the domain event outbox on the real Temporal server: a composite signal goes to every active
- * subscription selecting its tier, an alert fire only to its owner's subscriptions that select its kind; a rerun
+ * subscription selecting its tier, an alert fire only to its owner's subscriptions that select its kind, nothing to a key whose plan ended; a rerun
  * starts nothing again (own cursor and deterministic delivery ids), and the cursor passes settled rows only.
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -57,6 +57,9 @@ it('fans a signal out to every matching subscription and an alert only to its ow
   await addSubscription(db, { keyId: other.id, url: rx.url('/c'), events: '*' });
   const d = await addSubscription(db, { keyId: other.id, url: rx.url('/d'), events: '*' });
   await db('webhook_subscriptions').where({ id: d.id }).update({ active: false, deactivated_reason: 'deleted', deactivated_at: new Date() });
+  // A Pro plan that has ended: its subscription stays but gets nothing.
+  const lapsed = await issueTestKey(db, 'pro', { planExpiresAt: new Date(Date.now() - 60_000) });
+  await addSubscription(db, { keyId: lapsed.id, url: rx.url('/lapsed'), events: '*' });
 
   // An ACT signal (written with its outbox row by the signals area), an alert of the owner's, and an older settled row.
   const now = Date.now();
@@ -81,6 +84,7 @@ it('fans a signal out to every matching subscription and an alert only to its ow
   expect(rx.at('/c').map((r) => JSON.parse(r.body).id)).not.toContain(`evt_${alert}`);
   expect(rx.at('/b')).toHaveLength(0);
   expect(rx.at('/d')).toHaveLength(0);
+  expect(rx.at('/lapsed')).toHaveLength(0);
 
   const again = await dispatch();
   expect(again).toMatchObject({ events: 0, deliveries: 0 });
