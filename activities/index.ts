@@ -12,6 +12,7 @@ import { walletsActivities } from './wallets';
 import { perpsActivities } from './perps';
 import { verdictActivities } from './verdict';
 import { paperActivities } from './paper';
+import { webhooksActivities } from './webhooks';
 
 /** Every area's activities (activities/<area>/index.ts); a new area adds its own here. */
 export const ACTIVITY_AREAS = [
@@ -28,6 +29,7 @@ export const ACTIVITY_AREAS = [
   verdictActivities,
   historyActivities,
   paperActivities,
+  webhooksActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

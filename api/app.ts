@@ -25,6 +25,7 @@ import { mintApi } from './mint';
 import { opsApi } from './ops';
 import { paperApi } from './paper';
 import { perpsApi } from './perps';
+import { webhooksApi } from './webhooks';
 import { signalsApi } from './signals';
 import { verdictApi } from './verdict';
 import { walletsApi } from './wallets';
@@ -44,6 +45,7 @@ export const API_AREAS = [
   perpsApi,
   verdictApi,
   paperApi,
+  webhooksApi,
   webApi,
 ] as const;
 

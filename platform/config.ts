@@ -7,6 +7,7 @@ import { billingSettings } from './settings/billing-settings';
 import { historySettings } from './settings/history-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
+import { webhooksSettings } from './settings/webhooks-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
 import { mintSettings } from './settings/mint-settings';
@@ -39,6 +40,7 @@ const SETTINGS = [
   verdictSettings,
   historySettings,
   paperSettings,
+  webhooksSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

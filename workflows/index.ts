@@ -12,3 +12,4 @@ export * from './ledger';
 export * from './verdict';
 export * from './history';
 export * from './paper';
+export * from './webhooks';

@@ -11,6 +11,7 @@ import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
 import { VERDICT_CONTRACTS } from './verdict/verdict-contracts';
 import { HISTORY_CONTRACTS } from './history/history-contracts';
 import { PAPER_CONTRACTS } from './paper/paper-contracts';
+import { WEBHOOKS_CONTRACTS } from './webhooks/webhooks-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -28,4 +29,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...VERDICT_CONTRACTS,
   ...HISTORY_CONTRACTS,
   ...PAPER_CONTRACTS,
+  ...WEBHOOKS_CONTRACTS,
 ];

@@ -380,7 +380,7 @@ export interface paths {
     /**
      * Register a signed webhook subscription (Pro tier and up).
      * @description The response carries the subscription `secret` once; it is never returned again. Deliveries are signed with it
-     *     as described under the `launchpadEvent` webhook.
+     *     as described under the `signalEvent` webhook.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -1154,7 +1154,7 @@ export interface paths {
   };
 }
 export interface webhooks {
-  launchpadEvent: {
+  signalEvent: {
     parameters: {
       query?: never;
       header?: never;
@@ -1164,25 +1164,51 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Event delivery POSTed by the service to a subscription's `url`.
-     * @description Sent for every event whose kind the subscription selects (`events` is `*` or a comma-separated list of kinds).
-     *     Pro tier and up.
+     * A composite signal (kinds `signal_act`, `signal_watch`, `signal_scout`) POSTed to a subscription's `url`.
+     * @description Sent for every event whose kind the subscription selects (`events` is `*` or a comma-separated list of
+     *     names). Pro tier and up. One delivery per (event, subscription), however often the event is seen.
      *
      *     **Signature.** As the spec says, `X-Service-Signature` is the lowercase hex HMAC-SHA256 of the raw request
-     *     body keyed by the subscription secret. Recompute it over the raw body before parsing JSON and compare in
+     *     body keyed by the subscription secret (the whole `whsec_...` string as shown at creation, its UTF-8 bytes). Recompute it over the raw body before parsing JSON and compare in
      *     constant time. Because a body-only signature cannot stop a replayed request, every delivery also carries the
      *     Standard Webhooks headers: `webhook-id` (the event id, stable across retries: deduplicate on it),
-     *     `webhook-timestamp` (unix seconds) and `webhook-signature` = `v1,<base64 HMAC-SHA256(secret,
-     *     "<webhook-id>.<webhook-timestamp>.<raw body>")>`; reject timestamps more than 300 s from your clock.
+     *     `webhook-timestamp` (unix seconds) and `webhook-signature` = `v1,<base64 HMAC-SHA256(key,
+     *     "<webhook-id>.<webhook-timestamp>.<raw body>")>` where key is the base64-decoded part after `whsec_`, exactly
+     *     as the Standard Webhooks libraries verify it; reject timestamps more than 300 s from your clock.
      *     `X-Service-Event-Id` repeats `webhook-id` for clients that only read the service's own headers.
      *
-     *     **Retries.** Any 2xx answer is success. Otherwise, including a timeout (10 s per attempt) or a connection
-     *     error, the delivery is retried on this schedule after the first attempt: immediately, 5 s, 5 min, 30 min,
-     *     2 h, 5 h, 10 h, 14 h, 20 h, 24 h; after the last attempt it is given up (`gave_up`). An answer of
-     *     **410 Gone** deactivates the subscription and stops further deliveries. Every attempt is listed at
-     *     `GET /api/v1/webhooks/deliveries`.
+     *     **Retries.** Any 2xx answer is success (decided on the status line; the body is ignored). Otherwise,
+     *     including a timeout (10 s per attempt), a connection error or a redirect (never followed), the delivery is
+     *     attempted again on the Standard Webhooks schedule: attempts immediately, then 5 s, 5 min, 30 min, 2 h, 5 h,
+     *     10 h, 14 h, 20 h and 24 h after the one before (ten attempts over about 3 days); after the last it is given up
+     *     (`gave_up`). A subscription with no success for 3 days is then deactivated (`failing`) and its owner told
+     *     through the messaging bot when the key has a chat. An answer of **410 Gone** deactivates the subscription and
+     *     stops further deliveries. Every attempt is listed at `GET /api/v1/webhooks/deliveries`.
+     *
+     *     **Addresses.** The service connects only to global unicast addresses: a name that resolves (at connect time)
+     *     to a private, loopback, link-local, CGNAT, metadata, unique-local or reserved address is refused.
      */
-    post: operations['receiveLaunchpadEvent'];
+    post: operations['receiveSignalEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  alertEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * One of the caller's alert rules fired (the alert kinds); POSTed to that key's subscriptions only.
+     * @description Signed, retried and recorded as the `signalEvent` webhook describes.
+     */
+    post: operations['receiveAlertEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1529,14 +1555,16 @@ export interface components {
      */
     RunnerTier: '2x' | '3x' | '5x' | '10x' | '20x';
     /**
-     * @description `grad_prob`: a non-mayhem mint reached the rule's graduation probability; `vsol_burst`: a mint added the rule's
-     *     SOL of virtual liquidity within 60 s; `runner_dev`: a wallet with a proven 5x+ record launched a mint;
-     *     `smart_in`: N+ leaderboard wallets among a mint's current top buyers; `smart_money_in`: the smart-wallet count
-     *     of a mint rose; `runner_5x` / `runner_10x`: a mint reached the rule's odds of 5x / 10x from the current price;
-     *     `wallet`: a watched wallet bought a new mint; `signal`: an ACT / WATCH / SCOUT composite signal fired.
+     * @description The kind of a delivered event. `signal_act` / `signal_watch` / `signal_scout`: a composite signal of that tier
+     *     fired (the same event as `/api/v1/signals` and the messaging bot). The alert kinds fire from the caller's own
+     *     alert rules and go only to that key's webhooks: `grad_prob`: a non-mayhem mint reached the rule's graduation
+     *     probability; `vsol_burst`: a mint added the rule's SOL of virtual liquidity within 60 s; `runner_dev`: a wallet
+     *     with a proven 5x+ record launched a mint; `smart_in`: N+ leaderboard wallets among a mint's current top buyers;
+     *     `runner_5x` / `runner_10x`: a mint reached the rule's odds of 5x / 10x from the current price; `wallet`: a
+     *     watched wallet bought a new mint.
      * @enum {string}
      */
-    EventKind: 'grad_prob' | 'vsol_burst' | 'runner_dev' | 'smart_in' | 'smart_money_in' | 'runner_5x' | 'runner_10x' | 'wallet' | 'signal';
+    EventKind: 'signal_act' | 'signal_watch' | 'signal_scout' | 'grad_prob' | 'vsol_burst' | 'runner_dev' | 'smart_in' | 'runner_5x' | 'runner_10x' | 'wallet';
     /**
      * @description Tiers sold through `/api/upgrade` (Enterprise is arranged directly).
      * @enum {string}
@@ -2264,9 +2292,17 @@ export interface components {
       tier: components['schemas']['Tier'];
     };
     WebhookCreateRequest: {
-      /** @description Target that receives POSTed events; an http(s) URL in ASCII (internationalised hosts in punycode). */
+      /**
+       * @description Target that receives POSTed events; an ASCII URL (internationalised hosts in punycode), `https` in production.
+       *     A URL with credentials, or whose host is `localhost` or a private, loopback, link-local or reserved address,
+       *     answers 422 with `loc` `["body","url"]`; names are resolved again at every connect and refused the same way.
+       */
       url: string;
-      /** @description `*` for every kind, or a comma-separated list of event kinds (e.g. `runner_dev,smart_money_in`). */
+      /**
+       * @description `*` for every kind, or a comma-separated list of names (e.g. `runner_dev,smart_money_in`): an `EventKind`,
+       *     `signal` (all three signal tiers) or `smart_money_in` (the spec's name for `smart_in`). An unknown name
+       *     answers 422 with `loc` `["body","events"]`.
+       */
       events: string;
     };
     /** @description A subscription as listed; closed so the secret can never be listed. */
@@ -2284,9 +2320,14 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description Set by DELETE or by a receiver answering 410.
+       * @description Set by DELETE, by a receiver answering 410, or when deliveries failed for days.
        */
       deactivated_at: string | null;
+      /**
+       * @description `deleted` (DELETE), `gone` (the receiver answered 410) or `failing` (no success for 3 days; the owner is told).
+       * @enum {string|null}
+       */
+      deactivated_reason: 'deleted' | 'gone' | 'failing' | null;
       /** Format: date-time */
       last_delivery_at: string | null;
       consecutive_failures: number;
@@ -2302,10 +2343,14 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       deactivated_at: null;
+      deactivated_reason: null;
       last_delivery_at: null;
       /** @constant */
       consecutive_failures: 0;
-      /** @description HMAC signing secret. Shown once, here; store it now. */
+      /**
+       * @description HMAC signing secret (`whsec_` + base64 of 32 random bytes, the Standard Webhooks form). Shown once, here;
+       *     stored encrypted and never returned again.
+       */
       secret: string;
     };
     WebhookList: {
@@ -2319,16 +2364,21 @@ export interface components {
       webhook_id: number;
       event_id: string;
       event_kind: components['schemas']['EventKind'];
-      /** @description 1 for the first attempt, up to 11 after ten retries. */
+      /** @description 1 for the first attempt, up to 10 on the default schedule. */
       attempt: number;
       /**
-       * @description `failed` is final without retry (e.g. 410 Gone); `gave_up` follows the last retry.
+       * @description `succeeded` (2xx); `retrying` (another attempt at `next_retry_at`); `failed` is final without retry
+       *     (410 Gone: the subscription is deactivated); `gave_up` is the last attempt's failure.
        * @enum {string}
        */
-      state: 'pending' | 'succeeded' | 'failed' | 'retrying' | 'gave_up';
+      state: 'succeeded' | 'failed' | 'retrying' | 'gave_up';
       /** @description Receiver's HTTP status; null on timeout or connection error. */
       status_code: number | null;
-      /** @description Timeout, connection or non-2xx description; null on success. */
+      /**
+       * @description Why the attempt was not a success: `HTTP <status>`, `redirect <status> not followed`, `timeout after <ms> ms`,
+       *     `connection failed: <code>`, or `refused: …` (the SSRF guard: a non-public address or a non-https URL);
+       *     null on success.
+       */
       error: string | null;
       duration_ms: number | null;
       /** Format: date-time */
@@ -2345,27 +2395,35 @@ export interface components {
       count: number;
       deliveries: components['schemas']['WebhookDelivery'][];
     };
-    /** @description Body of a webhook delivery; serialized once and signed over its exact bytes. */
-    WebhookEvent: {
-      /** @description Event id, also sent as `X-Service-Event-Id`; stable across retries. */
-      id: string;
-      kind: components['schemas']['EventKind'];
+    /** @description Event id, also sent as `webhook-id` and `X-Service-Event-Id`; stable across retries (deduplicate on it). */
+    WebhookEventId: string;
+    SignalWebhookEvent: {
+      id: components['schemas']['WebhookEventId'];
+      /** @enum {string} */
+      kind: 'signal_act' | 'signal_watch' | 'signal_scout';
       /** Format: date-time */
       created_at: string;
-      /**
-       * @description Kind-specific payload. Mint kinds carry `mint` and the enriched snapshot at fire time; `signal` carries the
-       *     signal exactly as `/api/v1/signals` returns it; `wallet` and `runner_dev` carry the wallet prefix.
-       */
       data: {
+        /** @description The composite prediction (`/api/v1/composite_predictions`, `/api/ledger/proof/{prediction_id}`). */
+        prediction_id: number;
+        signal: components['schemas']['Signal'];
+      };
+    };
+    AlertWebhookEvent: {
+      id: components['schemas']['WebhookEventId'];
+      /** @enum {string} */
+      kind: 'grad_prob' | 'vsol_burst' | 'runner_dev' | 'smart_in' | 'runner_5x' | 'runner_10x' | 'wallet';
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        fire_id: number;
+        /** @description The caller's alert rule that fired. */
+        rule_id: number;
         mint: components['schemas']['SolanaAddress'];
-        /** @description The alert rule that fired; null for `signal`. */
-        rule_id: number | null;
-        /** @description The observed value that crossed the rule's threshold (probability, SOL, wallet count). */
-        value: number | null;
-        threshold: number | null;
-        wallet_prefix?: components['schemas']['WalletPrefix'];
-        snapshot?: components['schemas']['EnrichedMint'];
-        signal?: components['schemas']['Signal'];
+        /** Format: date-time */
+        fired_at: string;
+        /** @description What made the rule fire (the observed value, the rule's threshold and the kind's own facts). */
+        facts: Record<string, never>;
       };
     };
     UpgradeRequest: {
@@ -3732,6 +3790,16 @@ export interface components {
     PredictionIdPath: number;
     /** @description Subscription identifier. */
     WebhookIdPath: number;
+    /** @description Lowercase hex HMAC-SHA256(secret, raw body). */
+    WebhookServiceSignature: string;
+    /** @description The event id, stable across retries (Standard Webhooks). */
+    WebhookIdHeader: string;
+    /** @description Unix seconds at which this attempt was signed (Standard Webhooks). */
+    WebhookTimestamp: number;
+    /** @description `v1,` then base64 HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>") (Standard Webhooks). */
+    WebhookSignature: string;
+    /** @description The event's id (same as the body's `id`), stable across retries. */
+    WebhookServiceEventId: string;
     /** @description The payment intent's memo. */
     MemoPath: components['schemas']['Memo'];
     /** @description The wallet link's identifier. */
@@ -4205,7 +4273,6 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4240,7 +4307,6 @@ export interface operations {
       415: components['responses']['UnsupportedContentEncoding'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4273,7 +4339,6 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4305,7 +4370,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -5156,27 +5220,67 @@ export interface operations {
       503: components['responses']['Unavailable'];
     };
   };
-  receiveLaunchpadEvent: {
+  receiveSignalEvent: {
     parameters: {
       query?: never;
       header: {
         /** @description Lowercase hex HMAC-SHA256(secret, raw body). */
-        'X-Service-Signature': string;
+        'X-Service-Signature': components['parameters']['WebhookServiceSignature'];
         /** @description The event id, stable across retries (Standard Webhooks). */
-        'webhook-id': string;
+        'webhook-id': components['parameters']['WebhookIdHeader'];
         /** @description Unix seconds at which this attempt was signed (Standard Webhooks). */
-        'webhook-timestamp': number;
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
         /** @description `v1,` then base64 HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>") (Standard Webhooks). */
-        'webhook-signature': string;
+        'webhook-signature': components['parameters']['WebhookSignature'];
         /** @description The event's id (same as the body's `id`), stable across retries. */
-        'X-Service-Event-Id': string;
+        'X-Service-Event-Id': components['parameters']['WebhookServiceEventId'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['WebhookEvent'];
+        'application/json': components['schemas']['SignalWebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; the response body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone; the service deactivates the subscription and stops delivering to it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveAlertEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Lowercase hex HMAC-SHA256(secret, raw body). */
+        'X-Service-Signature': components['parameters']['WebhookServiceSignature'];
+        /** @description The event id, stable across retries (Standard Webhooks). */
+        'webhook-id': components['parameters']['WebhookIdHeader'];
+        /** @description Unix seconds at which this attempt was signed (Standard Webhooks). */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /** @description `v1,` then base64 HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>") (Standard Webhooks). */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+        /** @description The event's id (same as the body's `id`), stable across retries. */
+        'X-Service-Event-Id': components['parameters']['WebhookServiceEventId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertWebhookEvent'];
       };
     };
     responses: {

@@ -34,3 +34,10 @@ export function expectConforms(method: string, pathTemplate: string, status: num
     throw new Error(`${method} ${pathTemplate} ${status} breaks the contract: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
   }
 }
+
+/** Checks a value against a named schema of openapi.yaml (a webhook body, which no operation answers with). */
+export function expectMatchesSchema(name: string, value: unknown): void {
+  const ref = `openapi#/components/schemas/${esc(name)}`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  if (!validate(value)) throw new Error(`${name} breaks the contract: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+}

@@ -1,0 +1,32 @@
+import { createTelegramBot } from '../../clients/telegram/telegram-bot';
+import { createWebhookHttpClient } from '../../clients/webhooks/webhook-http-client';
+import { createDeliveryStore } from '../../db/webhooks/delivery-store';
+import { createSubscriptionStore } from '../../db/webhooks/subscription-store';
+import { createWebhookEventStore } from '../../db/webhooks/webhook-event-store';
+import { createWebhookDeliveryStarter } from '../../workflows/webhooks/webhook-delivery-starter';
+import { defineActivityArea, type WorkerContext } from '../activity-area';
+import { createDeliveryActivities } from './delivery-activities';
+import { createDispatchActivities } from './dispatch-activities';
+
+export const webhooksActivities = defineActivityArea({
+  name: 'webhooks',
+  deps: ({ cfg, db, temporal, log, now }: WorkerContext) => {
+    const w = cfg.webhooks;
+    const { messaging } = cfg;
+    return {
+      subscriptionStore: createSubscriptionStore(db),
+      deliveryStore: createDeliveryStore(db),
+      eventStore: createWebhookEventStore(db),
+      http: createWebhookHttpClient({ allowPrivateTargets: w.allowPrivateTargets, requireHttps: w.requireHttps, timeoutMs: w.attemptTimeoutMs }),
+      secretKey: w.secretKey,
+      deactivateAfterS: w.deactivateAfterS,
+      bot: messaging.telegramBotToken ? createTelegramBot({ token: messaging.telegramBotToken, apiRoot: messaging.telegramApiRoot }) : null,
+      starter: createWebhookDeliveryStarter(temporal, cfg.temporal.taskQueue),
+      scheduleS: w.retryScheduleS,
+      concurrency: w.startConcurrency,
+      log,
+      now,
+    };
+  },
+  activities: (d) => ({ ...createDeliveryActivities(d), ...createDispatchActivities(d) }),
+});

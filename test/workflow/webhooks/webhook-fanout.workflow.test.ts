@@ -1,0 +1,97 @@
+import { createSignalStore } from '../../../db/signals/signal-store';
+import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
+import type { Knex } from '../../../platform/db';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
+import { issueTestKey } from '../../support/access-keys';
+import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
+import { expectMatchesSchema } from '../../support/contract';
+import { createTestDatabase } from '../../support/test-db';
+import { addSubscription, insertAlertFire, isolateWebhookIds } from '../../support/webhook-fixtures';
+import { startWorker, uniqueId } from '../../support/worker-harness';
+
+/**
+ * The fan-out from the domain event outbox on the real Temporal server: a composite signal goes to every active
+ * subscription selecting its tier, an alert fire only to its owner's subscriptions that select its kind, nothing to a key whose plan ended; a rerun
+ * starts nothing again (own cursor and deterministic delivery ids), and the cursor passes settled rows only.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+let w: Awaited<ReturnType<typeof startWorker>>;
+let rx: WebhookReceiver;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await isolateWebhookIds(db);
+  rx = await startWebhookReceiver();
+  w = await startWorker(db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_S: '0,1,1', WEBHOOK_ATTEMPT_TIMEOUT_MS: '5000' } });
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+  await rx?.close();
+  await database?.drop();
+});
+
+const dispatch = async (record?: string) => {
+  const workflowId = uniqueId('webhook-dispatch');
+  const r = (await w.client.workflow.execute(WEBHOOK_DISPATCH_WORKFLOW, { taskQueue: w.taskQueue, workflowId })) as WebhookDispatchResult;
+  if (record) await w.maybeRecordHistory(workflowId, record);
+  return r;
+};
+
+async function waitForDeliveries(n: number) {
+  for (let i = 0; i < 300; i++) {
+    const r = await db('webhook_deliveries').where({ state: 'succeeded' }).count('* as c').first();
+    if (Number(r!.c) >= n) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const rows = await db('webhook_deliveries').select('webhook_id', 'event_id', 'attempt', 'state', 'error');
+  throw new Error(`fewer than ${n} deliveries succeeded: ${JSON.stringify(rows)}`);
+}
+
+it('fans a signal out to every matching subscription and an alert only to its owner; a rerun delivers nothing twice', async () => {
+  const owner = await issueTestKey(db, 'pro');
+  const other = await issueTestKey(db, 'enterprise');
+  await addSubscription(db, { keyId: owner.id, url: rx.url('/a'), events: 'signal_act,grad_prob' });
+  await addSubscription(db, { keyId: owner.id, url: rx.url('/b'), events: 'signal_watch' });
+  await addSubscription(db, { keyId: other.id, url: rx.url('/c'), events: '*' });
+  const d = await addSubscription(db, { keyId: other.id, url: rx.url('/d'), events: '*' });
+  await db('webhook_subscriptions').where({ id: d.id }).update({ active: false, deactivated_reason: 'deleted', deactivated_at: new Date() });
+  // A Pro plan that has ended: its subscription stays but gets nothing.
+  const lapsed = await issueTestKey(db, 'pro', { planExpiresAt: new Date(Date.now() - 60_000) });
+  await addSubscription(db, { keyId: lapsed.id, url: rx.url('/lapsed'), events: '*' });
+
+  // An ACT signal (written with its outbox row by the signals area), an alert of the owner's, and an older settled row.
+  const now = Date.now();
+  const x = await insertTestCross(db, { crossedAtMs: now - 30_000 });
+  await createSignalStore(db).deliver(testDelivery(x, 0.4, now));
+  const old = await insertAlertFire(db, { fireId: 1, ownerKeyId: other.id, kind: 'wallet', createdAt: new Date(now - 600_000) });
+  const alert = await insertAlertFire(db, { fireId: 2, ownerKeyId: owner.id, kind: 'grad_prob' });
+
+  const first = await dispatch('webhook-dispatch-fan-out');
+  expect(first).toMatchObject({ events: 3, deliveries: 2 + 1 + 1 });
+  // The settled row is passed; the fresh ones wait above the cursor, done by webhook_events.
+  expect(first.cursor).toBe(old);
+  await waitForDeliveries(4);
+
+  const signal = JSON.parse(rx.at('/a').find((r) => JSON.parse(r.body).kind === 'signal_act')!.body);
+  expectMatchesSchema('SignalWebhookEvent', signal);
+  expect(signal.data.signal).toMatchObject({ tier: 'ACT', mint: x.mint });
+  expect(JSON.parse(rx.at('/c').find((r) => JSON.parse(r.body).kind === 'signal_act')!.body)).toEqual(signal);
+  expect(rx.at('/a').map((r) => JSON.parse(r.body).id)).toEqual(expect.arrayContaining([signal.id, `evt_${alert}`]));
+  // The owner's alert never reaches the other key (c selects everything), nor an inactive or non-matching one.
+  expect(rx.at('/c').map((r) => JSON.parse(r.body).id)).toEqual(expect.arrayContaining([`evt_${old}`]));
+  expect(rx.at('/c').map((r) => JSON.parse(r.body).id)).not.toContain(`evt_${alert}`);
+  expect(rx.at('/b')).toHaveLength(0);
+  expect(rx.at('/d')).toHaveLength(0);
+  expect(rx.at('/lapsed')).toHaveLength(0);
+
+  const again = await dispatch();
+  expect(again).toMatchObject({ events: 0, deliveries: 0 });
+  // Even with the event forgotten as dispatched, the deterministic ids start nothing twice.
+  await db('webhook_events').where({ outbox_id: alert }).update({ dispatched_at: null });
+  expect(await dispatch()).toMatchObject({ events: 1, deliveries: 1 });
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(rx.received).toHaveLength(4);
+  expect(Number((await db('webhook_deliveries').count('* as n').first())!.n)).toBe(4);
+});

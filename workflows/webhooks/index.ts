@@ -1,0 +1,3 @@
+// The webhooks area's workflows, for the worker's bundle (workflows/index.ts). Deterministic code only.
+export { deliverWebhook } from './webhook-delivery-workflow';
+export { dispatchWebhooks } from './webhook-dispatch-workflow';

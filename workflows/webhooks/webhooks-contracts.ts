@@ -1,0 +1,6 @@
+import type { WorkflowContract } from '../workflow-contract';
+import { WEBHOOK_DELIVERY_CONTRACT } from './webhook-delivery-contract';
+import { WEBHOOK_DISPATCH_CONTRACT } from './webhook-dispatch-contract';
+
+/** The webhooks area's workflow contracts, for workflows/workflow-contracts.ts. */
+export const WEBHOOKS_CONTRACTS: readonly WorkflowContract[] = [WEBHOOK_DELIVERY_CONTRACT, WEBHOOK_DISPATCH_CONTRACT];
