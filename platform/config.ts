@@ -4,6 +4,7 @@ import { accessSettings } from './settings/access-settings';
 import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
+import { firehoseSettings } from './settings/firehose-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
 import { marketSettings } from './settings/market-settings';
@@ -33,6 +34,7 @@ const SETTINGS = [
   perpsSettings,
   workerSettings,
   ledgerSettings,
+  firehoseSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;
