@@ -38,9 +38,8 @@ export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: Fire
     if (closed) return;
     closed = true;
     d.hub.unsubscribe(sub);
+    // Nothing more is queued for it; a peer that never answers the close is cut by ws after its 30 s close timeout.
     ws.close(code, reason);
-    // A peer that reads nothing never answers the close: it is cut after a grace period.
-    setTimeout(() => ws.terminate(), 5_000).unref();
   };
   ws.on('close', () => {
     closed = true;
@@ -94,6 +93,8 @@ export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: Fire
     sub,
     close,
     send,
+    /** Closes it as a slow consumer when its unsent bytes are past the bound (the heartbeat checks it between events). */
+    slow,
     get closed() {
       return closed;
     },

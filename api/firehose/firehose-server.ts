@@ -50,6 +50,8 @@ export function attachFirehose(
   function heartbeat() {
     const frame = heartbeatFrame(hub.head, d.now());
     for (const c of clients) {
+      // A peer that reads nothing answers no ping either: past the bound it is a slow consumer, not a dead one.
+      if (c.conn.slow()) continue;
       if (!c.alive) {
         c.ws.terminate();
         continue;
