@@ -84,7 +84,11 @@ export function attachFirehose(
     await started;
     const since = parseSince(url.searchParams.get('since'));
     if (!since.ok) return refuse(req, socket, head, FIREHOSE_CLOSE.badRequest, 'since must be a non-negative integer');
-    const checked = await checkFirehoseKey(d.access, req.rawHeaders, url.searchParams.getAll('api_key'));
+    const checked = await checkFirehoseKey(d.access, req.rawHeaders, url.searchParams.getAll('api_key')).catch((err: Error) => {
+      // The REST API answers 503 here; a websocket's equivalent is 1013, try again later.
+      d.log.warn({ err: { message: err.message } }, 'firehose: key lookup failed');
+      return { ok: false as const, code: FIREHOSE_CLOSE.tryAgainLater, reason: 'service_unavailable' };
+    });
     if (!checked.ok) return refuse(req, socket, head, checked.code, checked.reason);
     const key = checked.key;
     if (open >= s.maxConnections) return refuse(req, socket, head, FIREHOSE_CLOSE.tooManyConnections, 'too_many_connections: server');

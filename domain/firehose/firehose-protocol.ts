@@ -8,6 +8,8 @@ export const FIREHOSE_PATH = '/api/v1/firehose';
 export const FIREHOSE_CLOSE = {
   /** Server shutting down or restarting: reconnect (to another process) with `since`. */
   goingAway: 1001,
+  /** The key could not be looked up (the database is away): the REST API's 503. */
+  tryAgainLater: 1013,
   /** A malformed `since`. */
   badRequest: 4400,
   /** No key, a malformed, unknown, revoked or not yet paid key, or two different keys; at connect or at a re-check. */

@@ -14,7 +14,9 @@ const connect = (url: string, o: Parameters<typeof connectFirehose>[1] = {}) => 
   return c;
 };
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
+  const done = open.splice(0);
+  await Promise.all(done.map((c) => c.close()));
+  expect(done.flatMap((c) => c.invalid)).toEqual([]);
 });
 
 describe('refused at connect, with a close code and the REST error code as reason', () => {

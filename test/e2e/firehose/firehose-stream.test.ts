@@ -20,7 +20,9 @@ beforeAll(async () => {
   key = await issueTestKey(t.db, 'enterprise');
 });
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
+  const done = open.splice(0);
+  await Promise.all(done.map((c) => c.close()));
+  expect(done.flatMap((c) => c.invalid)).toEqual([]);
 });
 
 const seqs = (c: FirehoseTestClient) => c.events().map((e) => e.seq!);

@@ -1,6 +1,16 @@
+import fs from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import WebSocket from 'ws';
+import YAML from 'yaml';
+import { API_SPEC_PATH } from '../../../api/api-spec';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
 import type { Knex } from '../../../platform/db';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+/** Every frame is checked against the machine-readable protocol (`x-firehose.frames` in openapi.yaml). */
+const validFrame = ajv.compile(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'))['x-firehose'].frames);
 
 export type Frame = { type: string; seq?: number; kind?: string; data?: any; [k: string]: unknown };
 
@@ -13,8 +23,11 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
   let pings = 0;
   const waiters: (() => void)[] = [];
   const wake = () => waiters.splice(0).forEach((w) => w());
+  const invalid: unknown[] = [];
   ws.on('message', (m) => {
-    frames.push(JSON.parse(String(m)));
+    const f = JSON.parse(String(m));
+    if (!validFrame(f)) invalid.push({ frame: f, errors: validFrame.errors });
+    frames.push(f);
     wake();
   });
   ws.on('ping', () => {
@@ -26,8 +39,8 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
     ws.on('close', (code, reason) => (resolve({ code, reason: String(reason) }), wake())),
   );
 
-  /** Resolves when `test` holds over what has arrived; fails after `timeoutMs`. */
-  async function until<T>(test: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  /** Resolves when `test` holds over what has arrived; fails after `timeoutMs` (long: the shared machine may be very busy). */
+  async function until<T>(test: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = test();
@@ -43,6 +56,8 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
   return {
     ws,
     frames,
+    /** Frames that do not match openapi.yaml's `x-firehose.frames`, with ajv's errors. */
+    invalid,
     events,
     closed,
     pings: () => pings,
