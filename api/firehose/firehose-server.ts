@@ -33,19 +33,22 @@ export function attachFirehose(
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 
-  const started = hub.start().then(() => {
-    const listener = listenForAppends(d.db, () => void hub.pump(), {
-      onError: (err) => d.log.warn({ err: { message: err.message } }, 'firehose: LISTEN connection lost; polling meanwhile'),
-    });
-    const every = (ms: number, fn: () => void) => timers.push(setInterval(fn, ms).unref());
-    every(s.pollMs, () => void hub.pump());
-    every(s.heartbeatS * 1000, heartbeat);
-    every(s.recheckS * 1000, () => void recheck());
-    // Every process prunes (idempotent): the log never outgrows the window while any API process runs.
-    every(Math.min(60, s.retentionS / 4) * 1000, () => void d.store.prune(s.retentionS).catch(() => undefined));
-    return listener;
-  });
-  started.catch((err) => d.log.error({ err: { message: (err as Error).message } }, 'firehose: could not start'));
+  const every = (ms: number, fn: () => void) => timers.push(setInterval(fn, ms).unref());
+  // Every process prunes (idempotent), clients or not: the log never outgrows the window while any API process runs.
+  every(Math.min(60, s.retentionS / 4) * 1000, () => void d.store.prune(s.retentionS).catch(() => undefined));
+
+  // The reader starts with the first connection: a process no Enterprise client uses reads nothing.
+  let started: Promise<{ stop(): Promise<void> } | undefined> | undefined;
+  const ensureStarted = () =>
+    (started ??= hub.start().then(() => {
+      if (stopped) return undefined;
+      every(s.pollMs, () => void hub.pump());
+      every(s.heartbeatS * 1000, heartbeat);
+      every(s.recheckS * 1000, () => void recheck());
+      return listenForAppends(d.db, () => void hub.pump(), {
+        onError: (err) => d.log.warn({ err: { message: err.message } }, 'firehose: LISTEN connection lost; polling meanwhile'),
+      });
+    }));
 
   function heartbeat() {
     const frame = heartbeatFrame(hub.head, d.now());
@@ -81,7 +84,16 @@ export function attachFirehose(
       return;
     }
     socket.on('error', () => undefined);
-    await started;
+    // A failed start (the database away) is tried again by the next connection.
+    const up = await ensureStarted().then(
+      () => true,
+      (err: Error) => {
+        started = undefined;
+        d.log.warn({ err: { message: err.message } }, 'firehose: could not start reading the log');
+        return false;
+      },
+    );
+    if (!up) return refuse(req, socket, head, FIREHOSE_CLOSE.tryAgainLater, 'service_unavailable');
     const since = parseSince(url.searchParams.get('since'));
     if (!since.ok) return refuse(req, socket, head, FIREHOSE_CLOSE.badRequest, 'since must be a non-negative integer');
     const checked = await checkFirehoseKey(d.access, req.rawHeaders, url.searchParams.getAll('api_key')).catch((err: Error) => {
@@ -133,7 +145,7 @@ export function attachFirehose(
       stopped = true;
       for (const t of timers) clearInterval(t);
       for (const c of clients) c.conn.close(FIREHOSE_CLOSE.goingAway, 'server_shutdown');
-      void started.then((l) => l.stop()).catch(() => undefined);
+      void started?.then((l) => l?.stop()).catch(() => undefined);
     }
     return close(cb);
   }) as Server['close'];

@@ -20,6 +20,7 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
   for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.append(k, v);
   const ws = new WebSocket(url, { headers: o.headers, autoPong: o.autoPong ?? true });
   const frames: Frame[] = [];
+  let eventCount = 0;
   let pings = 0;
   const waiters: (() => void)[] = [];
   const wake = () => waiters.splice(0).forEach((w) => w());
@@ -28,6 +29,7 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
     const f = JSON.parse(String(m));
     if (!validFrame(f)) invalid.push({ frame: f, errors: validFrame.errors });
     frames.push(f);
+    if (f.type === 'event') eventCount++;
     wake();
   });
   ws.on('ping', () => {
@@ -63,7 +65,8 @@ export function connectFirehose(apiUrl: string, o: { query?: Record<string, stri
     pings: () => pings,
     until,
     hello: () => until(() => frames.find((f) => f.type === 'hello'), 'hello'),
-    eventsUntil: (n: number, timeoutMs?: number) => until(() => events().length >= n && events(), `${n} events`, timeoutMs),
+    // Counted as they arrive: filtering every frame at every message would be quadratic in a long stream.
+    eventsUntil: (n: number, timeoutMs?: number) => until(() => eventCount >= n && events(), `${n} events`, timeoutMs),
     close: async () => {
       ws.close();
       await closed;
