@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger';
 export type Subscriber = { live: boolean; cursor: number; deliver(frame: RingFrame): void; gap(bytes: Buffer, resumeSeq: number): void };
 
 const PAGE = 1000;
+const SENDS_PER_SLICE = 256;
 
 export const frameOf = (e: Parameters<typeof eventFrame>[0]): RingFrame => ({ seq: e.seq, bytes: Buffer.from(eventFrame(e)) });
 
@@ -34,11 +35,18 @@ export function createFirehoseHub(d: { store: FirehoseLogStore; log: Logger; rin
         ring = new FrameRing(d.ringFrames, head);
         for (const s of subs) if (s.live) s.gap(bytes, head);
       }
+      let sends = 0;
       for (const e of events) {
         const frame = frameOf(e);
         ring.push(frame);
         head = e.seq;
         for (const s of subs) if (s.live && frame.seq > s.cursor) s.deliver(frame);
+        // A page to every client is up to a million sends: let sockets flush (and requests run) between slices.
+        sends += subs.size;
+        if (sends >= SENDS_PER_SLICE) {
+          sends = 0;
+          await new Promise((r) => setImmediate(r));
+        }
       }
       if (events.length < PAGE) return;
     }

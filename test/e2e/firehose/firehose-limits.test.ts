@@ -115,19 +115,20 @@ test('heartbeats: protocol pings and heartbeat frames; a peer that never answers
 
 test('a slow consumer is closed with 4408 instead of growing server memory', async () => {
   // Heartbeats at their default here: a client that reads nothing would otherwise be dropped as dead first.
-  const other = await startApi(t.db, { env: { FIREHOSE_MAX_BUFFERED_BYTES: '65536', FIREHOSE_POLL_MS: '100' } });
+  const other = await startApi(t.db, { env: { FIREHOSE_MAX_BUFFERED_BYTES: String(1024 * 1024), FIREHOSE_POLL_MS: '100' } });
   try {
     const slow = connect(other.url, { headers: (await issueTestKey(t.db, 'enterprise')).bearer });
     const fast = connect(other.url, { headers: (await issueTestKey(t.db, 'enterprise')).bearer });
     await Promise.all([slow.hello(), fast.hello()]);
-    // The slow client stops reading its socket; the kernel's buffers fill (several MB on loopback), then the server's.
+    // The slow client stops reading its socket; the kernel's buffers fill, then the server's.
     const socket = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause();
-    const rows = 40_000;
+    // 4,000 frames of about 4 KiB: more than the kernel's loopback buffers (several MB) plus the 1 MiB bound.
+    const rows = 4_000;
     await t.db.raw(
       `INSERT INTO predictions (mint, age_bucket, as_of, predicted_at, grad_prob, raw_prob, model_version, features, calibration, price_sol)
        SELECT 'SlowMint' || g || 'pump', 30, now(), now(), 0.5, 0.5, ?, '{}', '{}', 3e-8 FROM generate_series(1, ?) g`,
-      [`knn-v1-${'x'.repeat(400)}`, rows],
+      [`knn-v1-${'x'.repeat(4000)}`, rows],
     );
     // Every frame was pushed to the client that reads.
     await fast.eventsUntil(rows, 60_000);
