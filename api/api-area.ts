@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import type { RequestHandler, Router } from 'express';
 import { LatencyWindow } from '../domain/ops/latency-window';
@@ -65,6 +66,8 @@ export type ApiAreaParts = {
   guards?: RequestHandler[];
   /** The area's operations, each router mounted in turn. */
   routes?: Router[];
+  /** Attached to the HTTP server `app.listen` makes, outside Express (websocket upgrades). */
+  servers?: ((server: Server) => void)[];
 };
 
 /** One business area of the API: how it builds its dependencies from the process's context, and its parts over them. */
@@ -82,5 +85,6 @@ export function buildApiAreas<Areas extends readonly AnyApiArea[]>(areas: Areas,
     pages: parts.flatMap((p) => (p.pages ? [p.pages] : [])),
     guards: parts.flatMap((p) => p.guards ?? []),
     routes: parts.flatMap((p) => p.routes ?? []),
+    servers: parts.flatMap((p) => p.servers ?? []),
   };
 }

@@ -13,6 +13,7 @@ import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
 import type { AnsweredEarly } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
+import { firehoseApi } from './firehose';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
 import { operationsWithoutInputs, skipWithoutInputs } from './http/no-input-operations';
 import { notImplemented } from './http/not-implemented';
@@ -46,6 +47,7 @@ export const API_AREAS = [
   verdictApi,
   paperApi,
   webhooksApi,
+  firehoseApi,
   webApi,
 ] as const;
 
@@ -124,6 +126,11 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   );
   // A server made by `app.listen` first answers the fresh prepared public reads, before Express (public-reads.ts).
   const listener = ctx.publicReads.before(app, answeredEarly);
-  app.listen = ((...args: Parameters<Server['listen']>) => http.createServer(listener).listen(...args)) as Express['listen'];
+  // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
+  app.listen = ((...args: Parameters<Server['listen']>) => {
+    const server = http.createServer(listener);
+    for (const attach of areas.servers) attach(server);
+    return server.listen(...args);
+  }) as Express['listen'];
   return app;
 }

@@ -5,6 +5,7 @@ import { accuracySettings } from './settings/accuracy-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
 import { historySettings } from './settings/history-settings';
+import { firehoseSettings } from './settings/firehose-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
 import { webhooksSettings } from './settings/webhooks-settings';
@@ -41,6 +42,7 @@ const SETTINGS = [
   historySettings,
   paperSettings,
   webhooksSettings,
+  firehoseSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

@@ -1,0 +1,78 @@
+/**
+ * The Enterprise firehose's wire protocol (README "Enterprise firehose", openapi.yaml `x-firehose`): JSON text
+ * frames from the server, close codes for every refusal. Pure: the API builds frames and decisions from these.
+ */
+export const FIREHOSE_PATH = '/api/v1/firehose';
+
+/** Every close the server initiates, with the reason string it sends (the error codes of the REST API where they exist). */
+export const FIREHOSE_CLOSE = {
+  /** Server shutting down or restarting: reconnect (to another process) with `since`. */
+  goingAway: 1001,
+  /** The key could not be looked up (the database is away): the REST API's 503. */
+  tryAgainLater: 1013,
+  /** A malformed `since`. */
+  badRequest: 4400,
+  /** No key, a malformed, unknown, revoked or not yet paid key, or two different keys; at connect or at a re-check. */
+  unauthorized: 4401,
+  /** The key's tier is not Enterprise: at connect (`insufficient_tier`) or when its plan lapsed (`plan_lapsed`). */
+  forbidden: 4403,
+  /** The client read too slowly: the server's send buffer for it passed its bound. */
+  slowConsumer: 4408,
+  /** Too many connections for this key, or for the server. */
+  tooManyConnections: 4429,
+} as const;
+
+export type FirehoseKind = 'score' | 'live' | 'signal';
+
+/** One event frame, its payload spliced in as the JSON text Postgres wrote (serialised once for every client). */
+export function eventFrame(e: { seq: number; kind: string; at: string; payloadJson: string }): string {
+  return `{"type":"event","seq":${e.seq},"kind":${JSON.stringify(e.kind)},"at":${JSON.stringify(e.at)},"data":${e.payloadJson}}`;
+}
+
+export function helloFrame(o: { headSeq: number; since: number | null; retentionS: number; heartbeatS: number; now: Date }): string {
+  return JSON.stringify({
+    type: 'hello',
+    seq: o.headSeq,
+    since: o.since,
+    retention_s: o.retentionS,
+    heartbeat_s: o.heartbeatS,
+    at: o.now.toISOString(),
+  });
+}
+
+export type GapReason = 'retention' | 'unknown_seq';
+
+/**
+ * Events after `afterSeq` are gone (older than the retention window) or the seq was never issued here: the client
+ * resyncs from REST (`/api/v1/live`, `/api/v1/signals`, `/api/v1/probe`), and frames from `resumeSeq` on follow.
+ */
+export function gapFrame(o: { afterSeq: number; resumeSeq: number; reason: GapReason }): string {
+  return JSON.stringify({ type: 'gap', after_seq: o.afterSeq, resume_seq: o.resumeSeq, reason: o.reason, resync: 'rest' });
+}
+
+export function heartbeatFrame(headSeq: number, now: Date): string {
+  return JSON.stringify({ type: 'heartbeat', seq: headSeq, at: now.toISOString() });
+}
+
+/** `since` as sent: absent (live from now), or the last seq the client holds. */
+export function parseSince(raw: string | null): { ok: true; since: number | null } | { ok: false } {
+  if (raw === null) return { ok: true, since: null };
+  if (!/^\d{1,16}$/.test(raw)) return { ok: false };
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? { ok: true, since: n } : { ok: false };
+}
+
+/**
+ * Where a connection starts. `since` null → live from the head. Otherwise every event after `since` must still be
+ * in the log (complete above `prunedThrough`), whichever process answers, and is sent from this process's ring when
+ * it holds them (complete above `ringFloor`). A `since` above anything the database ever issued is a gap too (a
+ * restored or different database).
+ */
+export type ResumePlan = { from: 'live' } | { from: 'ring' } | { from: 'log' } | { from: 'gap'; reason: GapReason };
+
+export function resumePlan(o: { since: number | null; ringFloor: number; prunedThrough: number; lastDrawn: number; head: number }): ResumePlan {
+  if (o.since === null) return { from: 'live' };
+  if (o.since > Math.max(o.lastDrawn, o.head)) return { from: 'gap', reason: 'unknown_seq' };
+  if (o.since < o.prunedThrough) return { from: 'gap', reason: 'retention' };
+  return o.since >= o.ringFloor ? { from: 'ring' } : { from: 'log' };
+}
