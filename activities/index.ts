@@ -1,5 +1,6 @@
 import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
+import { alertsActivities } from './alerts';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
 import { ledgerActivities } from './ledger';
@@ -22,6 +23,7 @@ export const ACTIVITY_AREAS = [
   signalsActivities,
   perpsActivities,
   ledgerActivities,
+  alertsActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

@@ -107,7 +107,7 @@ export function decideFires(matches: readonly IndexedRule[], mint: string, state
     const key = fireKey(rule.id, mint);
     if (state.fired.has(key)) continue;
     let premiumSample = false;
-    if (isPremiumKind(rule.kind) && rule.ownerTier === 'free') {
+    if (isPremiumKind(rule.kind) && rule.ownerTier === 'free' && rule.ownerKeyId !== null) {
       if (!premiumFireAllowed(rule.ownerTier, state.lastPremiumAt.get(rule.ownerKeyId) ?? null, nowMs)) continue;
       state.lastPremiumAt.set(rule.ownerKeyId, nowMs);
       premiumSample = true;

@@ -13,7 +13,8 @@ export const isPremiumKind = (k: AlertKind): boolean => !BASIC_KINDS.has(k);
 
 export type AlertRule = {
   id: number;
-  ownerKeyId: number;
+  /** The API key that owns the rule; null for the service's own audited rule (see the audit). */
+  ownerKeyId: number | null;
   kind: AlertKind;
   /** Fraction for grad_prob / runner_* / runner_dev, SOL for vsol_burst, a count for smart_in, 0 for wallet. */
   threshold: number;
