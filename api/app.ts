@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { createLogThrottle } from '../platform/logger';
 import { accessApi } from './access';
 import { accuracyApi } from './accuracy';
+import { alertsApi } from './alerts';
 import { buildApiAreas, type ApiAreaOverrides, type ApiContext } from './api-area';
 import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
@@ -29,7 +30,20 @@ import { walletsApi } from './wallets';
 import { webApi } from './web';
 
 /** Every area of the API (api/<area>/index.ts); a new area adds its own here. */
-export const API_AREAS = [opsApi, marketApi, mintApi, accuracyApi, accessApi, billingApi, walletsApi, signalsApi, ledgerApi, perpsApi, webApi] as const;
+export const API_AREAS = [
+  opsApi,
+  marketApi,
+  mintApi,
+  accuracyApi,
+  accessApi,
+  billingApi,
+  walletsApi,
+  signalsApi,
+  ledgerApi,
+  perpsApi,
+  alertsApi,
+  webApi,
+] as const;
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 
