@@ -9,3 +9,4 @@ export * from './wallets';
 export * from './signals';
 export * from './perps';
 export * from './ledger';
+export * from './alerts';

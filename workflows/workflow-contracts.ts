@@ -8,6 +8,7 @@ import { WALLETS_CONTRACTS } from './wallets/wallets-contracts';
 import { SIGNALS_CONTRACTS } from './signals/signals-contracts';
 import { PERPS_CONTRACTS } from './perps/perps-contracts';
 import { LEDGER_CONTRACTS } from './ledger/ledger-contracts';
+import { ALERTS_CONTRACTS } from './alerts/alerts-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -22,4 +23,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...SIGNALS_CONTRACTS,
   ...PERPS_CONTRACTS,
   ...LEDGER_CONTRACTS,
+  ...ALERTS_CONTRACTS,
 ];

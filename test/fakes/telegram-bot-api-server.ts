@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type BotApiMessage = { chatId: number; text: string; messageId: number; body: Record<string, unknown> };
+export type BotApiMessage = { chatId: number; text: string; messageId: number; body: Record<string, unknown>; at: number };
 
 /**
  * A local Telegram Bot API server over real HTTP: `POST /bot<token>/<method>` with a JSON or form body, answered
@@ -15,6 +15,7 @@ export async function startTelegramBotApiServer(token: string) {
   const chats = new Set<number>();
   const blocked = new Set<number>();
   let flooding = 0;
+  const floodedAt: number[] = [];
   let nextMessageId = 1;
 
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -39,6 +40,7 @@ export async function startTelegramBotApiServer(token: string) {
       }
       if (flooding > 0) {
         flooding--;
+        floodedAt.push(Date.now());
         return fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       }
       if (m[2] === 'getMe')
@@ -52,7 +54,7 @@ export async function startTelegramBotApiServer(token: string) {
       if (blocked.has(chatId)) return fail(res, 403, 'Forbidden: bot was blocked by the user');
       if (!chats.has(chatId)) return fail(res, 400, 'Bad Request: chat not found');
       const messageId = nextMessageId++;
-      sent.push({ chatId, text, messageId, body });
+      sent.push({ chatId, text, messageId, body, at: Date.now() });
       answer(res, 200, { ok: true, result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text } });
     });
   });
@@ -61,6 +63,8 @@ export async function startTelegramBotApiServer(token: string) {
   return {
     apiRoot: `http://127.0.0.1:${port}`,
     sent,
+    /** When each 429 was answered. */
+    floodedAt,
     startChat: (chatId: number) => void chats.add(chatId),
     blockChat: (chatId: number) => void blocked.add(chatId),
     setFlooding: (n: number) => void (flooding = n),
