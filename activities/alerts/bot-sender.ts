@@ -11,6 +11,8 @@ export type BotSenderDeps = {
   /** Absent when no bot token is configured: the queue then waits, nothing is dropped. */
   bot: MessagingBot | null;
   pacing: Pacing;
+  /** Queues new composite signals for subscribed chats (signal-relay-store.ts); run about once a second while draining. */
+  relaySignals?: (now: Date) => Promise<number>;
   now: () => Date;
 };
 
@@ -67,8 +69,13 @@ export function createBotSender(d: BotSenderDeps) {
       pacer ??= createSendPacer(d.pacing, await d.sendStore.lastSentAt(new Date(nowMs - 60_000)), await d.sendStore.sentSince(new Date(nowMs - 1000)));
       const p = pacer;
       const until = Date.now() + input.maxMs;
+      let relayedAt = 0;
       while (Date.now() < until && !ctx?.cancellationSignal.aborted) {
         ctx?.heartbeat(r);
+        if (d.relaySignals && Date.now() - relayedAt >= 1000) {
+          relayedAt = Date.now();
+          await d.relaySignals(d.now());
+        }
         const nowMs = d.now().getTime();
         const wait = p.globalWaitMs(nowMs);
         if (wait > 0) {

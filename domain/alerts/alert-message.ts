@@ -43,3 +43,26 @@ export function alertMessage(o: {
   ];
   return lines.filter((l): l is string => l !== null).join('\n');
 }
+
+/** A composite signal as the bot sends it (the same event as /api/v1/signals, read for a trader). */
+export function signalMessage(
+  s: {
+    tier: string;
+    mint: string;
+    name: string;
+    symbol: string;
+    gp_60: number | null;
+    smart_money_in: number;
+    max_mult: number;
+    market_cap_usd: number;
+    age_s: number;
+  },
+  probeUrl: string,
+): string {
+  return [
+    `📡 ${s.tier} signal: ${s.name} (${s.symbol})`,
+    `mint ${s.mint}`,
+    `gp_60 ${pct(s.gp_60)} · smart wallets ${s.smart_money_in} · max ${num(s.max_mult)}x · market cap $${Math.round(s.market_cap_usd).toLocaleString('en-US')} · age ${Math.round(s.age_s)} s`,
+    `probe: ${probeUrl}`,
+  ].join('\n');
+}

@@ -25,7 +25,6 @@ export const alertsSettings = defineSettings(
       rulesMaxAgeMs: e.ALERTS_RULES_MAX_AGE_MS,
       bot: {
         updatesMode: e.BOT_UPDATES_MODE,
-        webhookSecret: e.BOT_WEBHOOK_SECRET,
         perChatIntervalMs: e.BOT_SEND_PER_CHAT_INTERVAL_MS,
         perSecond: e.BOT_SEND_PER_SECOND,
       },
