@@ -1,5 +1,6 @@
 import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
+import { alertsActivities } from './alerts';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { billingActivities } from './billing';
 import { historyActivities } from './history';
@@ -30,6 +31,7 @@ export const ACTIVITY_AREAS = [
   historyActivities,
   paperActivities,
   webhooksActivities,
+  alertsActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

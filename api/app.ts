@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { createLogThrottle } from '../platform/logger';
 import { accessApi } from './access';
 import { accuracyApi } from './accuracy';
+import { alertsApi } from './alerts';
 import { buildApiAreas, type ApiAreaOverrides, type ApiContext } from './api-area';
 import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
@@ -48,6 +49,7 @@ export const API_AREAS = [
   paperApi,
   webhooksApi,
   firehoseApi,
+  alertsApi,
   webApi,
 ] as const;
 

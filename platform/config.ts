@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { UnionToIntersection } from './area-types';
 import { accessSettings } from './settings/access-settings';
 import { accuracySettings } from './settings/accuracy-settings';
+import { alertsSettings } from './settings/alerts-settings';
 import { apiSettings } from './settings/api-settings';
 import { billingSettings } from './settings/billing-settings';
 import { historySettings } from './settings/history-settings';
@@ -35,6 +36,7 @@ const SETTINGS = [
   messagingSettings,
   walletsSettings,
   signalsSettings,
+  alertsSettings,
   perpsSettings,
   workerSettings,
   ledgerSettings,

@@ -13,3 +13,4 @@ export * from './verdict';
 export * from './history';
 export * from './paper';
 export * from './webhooks';
+export * from './alerts';

@@ -12,6 +12,7 @@ import { VERDICT_CONTRACTS } from './verdict/verdict-contracts';
 import { HISTORY_CONTRACTS } from './history/history-contracts';
 import { PAPER_CONTRACTS } from './paper/paper-contracts';
 import { WEBHOOKS_CONTRACTS } from './webhooks/webhooks-contracts';
+import { ALERTS_CONTRACTS } from './alerts/alerts-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -30,4 +31,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...HISTORY_CONTRACTS,
   ...PAPER_CONTRACTS,
   ...WEBHOOKS_CONTRACTS,
+  ...ALERTS_CONTRACTS,
 ];

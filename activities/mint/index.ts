@@ -11,6 +11,7 @@ import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { buildCompositeEvaluator } from '../../models/signals/build-composite-evaluator';
 import { ensureLiveProjector } from '../../workflows/mint/live-projector-starter';
+import { buildAlertEvaluator } from '../alerts/build-alert-evaluator';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createLiveProjector } from './live-projector';
 import { createMintActivities } from './mint-activities';
@@ -39,6 +40,7 @@ export const mintActivities = defineActivityArea({
     refreshIntervalS: Math.max(1, Math.round(cfg.mint.liveRefreshMs / 1000)),
     smartCriteria: cfg.wallets.smart,
     compositeEvaluator: buildCompositeEvaluator({ cfg, db, log }),
+    alertEvaluator: buildAlertEvaluator({ cfg, db }),
     now,
   }),
   activities: (d) => ({ ...createMintActivities(d), ...createLiveProjector(d) }),

@@ -7,6 +7,7 @@ import { smartMoneyActive } from '../../domain/wallets/smart-money';
 import type { SmartCriteria } from '../../domain/wallets/smart-score';
 import { smartMoneyFields } from '../../domain/wallets/wallet-views';
 import type { CompositeEvaluator } from '../../models/signals/composite-evaluator';
+import type { AlertEvaluator } from '../alerts/alert-evaluator';
 
 export type LiveProjectorDeps = {
   /** The live read model: tracked mints kept in memory, and how they are enriched. */
@@ -20,6 +21,8 @@ export type LiveProjectorDeps = {
   smartCriteria: SmartCriteria;
   /** The composite signal, re-evaluated at every refresh over the same states (absent: not evaluated). */
   compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate'>;
+  /** The alert rules (activities/alerts), evaluated at every refresh over the same states (absent: not evaluated). */
+  alertEvaluator?: Pick<AlertEvaluator, 'evaluate'>;
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
   indexedCurves: () => Promise<number>;
   now: () => Date;
@@ -94,6 +97,11 @@ export function createLiveProjector(d: LiveProjectorDeps) {
       await d.compositeEvaluator.evaluate(
         now,
         detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
+      );
+    if (d.alertEvaluator)
+      await d.alertEvaluator.evaluate(
+        now,
+        detailed.map((e, k) => ({ state: states[k]!, mint: e.mint })),
       );
     return { version, tracked: states.length, listed: top.length, tradesApplied };
   }

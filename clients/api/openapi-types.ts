@@ -697,7 +697,13 @@ export interface paths {
     };
     /**
      * Recent messaging-bot alert fires joined with their outcomes.
-     * @description Only fires of the currently active grad_prob rule. Newest first.
+     * @description Fires of the currently active grad_prob rule, newest first, within `hours` and since the rule became active.
+     *     "The currently active grad_prob rule" is the service's own audited rule (`ALERTS_AUDIT_GRAD_PROB`, no owner),
+     *     never a user's: users' rules are private and many, and "the rule activated last" would change whenever any
+     *     user added one. At most one such rule is in force; a new threshold retires it and starts a new rule
+     *     (`active_since`), so the audit never mixes thresholds. It fires on every non-mayhem mint whose 30 s or 60 s
+     *     score meets the threshold, once per mint. Outcomes come from the mint's 24 h resolution: `max_mult` is the
+     *     24 h peak price over the price at the fire; all three are null until the mint is resolved.
      */
     get: operations['getAlertsAudit'];
     put?: never;
@@ -4721,7 +4727,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      501: components['responses']['NotImplemented'];
+      503: components['responses']['Unavailable'];
     };
   };
   getGateValidation: {

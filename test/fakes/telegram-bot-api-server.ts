@@ -1,12 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type BotApiMessage = { chatId: number; text: string; messageId: number; body: Record<string, unknown> };
+export type BotApiMessage = { chatId: number; text: string; messageId: number; body: Record<string, unknown>; at: number };
 
 /**
  * A local Telegram Bot API server over real HTTP: `POST /bot<token>/<method>` with a JSON or form body, answered
  * as api.telegram.org does (`{ ok: true, result }` or `{ ok: false, error_code, description, parameters? }`).
- * Only `sendMessage` and `getMe` are served. Chats are known once `startChat` is called (a user who pressed
+ * Served: `sendMessage`, `getMe`, `getUpdates` (long polling over updates a test pushes with `pushMessage`) and
+ * `deleteMessage`. Chats are known once `startChat` is called (a user who pressed
  * Start); `blockChat` makes the bot blocked by that user; `setFlooding(n)` answers the next n calls 429 with
  * `retry_after`, as Telegram does under flood control. A wrong token gets 401.
  */
@@ -15,7 +16,14 @@ export async function startTelegramBotApiServer(token: string) {
   const chats = new Set<number>();
   const blocked = new Set<number>();
   let flooding = 0;
+  const floodedAt: number[] = [];
   let nextMessageId = 1;
+  // Incoming side: updates a test pushes as users' messages, served by getUpdates with long polling.
+  type Update = { update_id: number; message: Record<string, unknown> };
+  let updates: Update[] = [];
+  let nextUpdateId = 500_000;
+  const waiting = new Set<() => void>();
+  const deleted: { chatId: number; messageId: number }[] = [];
 
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -39,10 +47,31 @@ export async function startTelegramBotApiServer(token: string) {
       }
       if (flooding > 0) {
         flooding--;
+        floodedAt.push(Date.now());
         return fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       }
       if (m[2] === 'getMe')
         return answer(res, 200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Launchpad alerts', username: 'launchpad_alerts_bot' } });
+      if (m[2] === 'getUpdates') {
+        const offset = Number(body.offset ?? 0);
+        // An offset confirms every update before it: Telegram forgets them.
+        if (offset > 0) updates = updates.filter((u) => u.update_id >= offset);
+        const reply = () => answer(res, 200, { ok: true, result: updates.slice(0, Number(body.limit ?? 100)) });
+        const timeoutS = Number(body.timeout ?? 0);
+        if (updates.length || !(timeoutS > 0)) return reply();
+        const wake = () => {
+          clearTimeout(timer);
+          waiting.delete(wake);
+          reply();
+        };
+        const timer = setTimeout(wake, timeoutS * 1000);
+        waiting.add(wake);
+        return;
+      }
+      if (m[2] === 'deleteMessage') {
+        deleted.push({ chatId: Number(body.chat_id), messageId: Number(body.message_id) });
+        return answer(res, 200, { ok: true, result: true });
+      }
       if (m[2] !== 'sendMessage') return fail(res, 404, 'Not Found: method not found');
       const chatId = Number(body.chat_id);
       const text = typeof body.text === 'string' ? body.text : '';
@@ -52,7 +81,7 @@ export async function startTelegramBotApiServer(token: string) {
       if (blocked.has(chatId)) return fail(res, 403, 'Forbidden: bot was blocked by the user');
       if (!chats.has(chatId)) return fail(res, 400, 'Bad Request: chat not found');
       const messageId = nextMessageId++;
-      sent.push({ chatId, text, messageId, body });
+      sent.push({ chatId, text, messageId, body, at: Date.now() });
       answer(res, 200, { ok: true, result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text } });
     });
   });
@@ -61,10 +90,34 @@ export async function startTelegramBotApiServer(token: string) {
   return {
     apiRoot: `http://127.0.0.1:${port}`,
     sent,
+    /** When each 429 was answered. */
+    floodedAt,
     startChat: (chatId: number) => void chats.add(chatId),
     blockChat: (chatId: number) => void blocked.add(chatId),
     setFlooding: (n: number) => void (flooding = n),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    /** A user writes `text` to the bot in a private chat (pressing Start first): an update for getUpdates. */
+    pushMessage(chatId: number, text: string): number {
+      chats.add(chatId);
+      const messageId = nextMessageId++;
+      updates.push({
+        update_id: nextUpdateId++,
+        message: {
+          message_id: messageId,
+          from: { id: chatId, is_bot: false, first_name: 'Trader' },
+          chat: { id: chatId, type: 'private', first_name: 'Trader' },
+          date: Math.floor(Date.now() / 1000),
+          text,
+        },
+      });
+      for (const wake of [...waiting]) wake();
+      return messageId;
+    },
+    /** Messages the bot deleted. */
+    deleted,
+    close: () => {
+      for (const wake of [...waiting]) wake();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }
 export type TelegramBotApiFake = Awaited<ReturnType<typeof startTelegramBotApiServer>>;

@@ -1,0 +1,57 @@
+import type { TelegramUpdates } from '../../clients/telegram/telegram-updates';
+import type { Knex } from '../../platform/db';
+import type { Logger } from '../../platform/logger';
+import type { BotUpdateHandler } from './bot-update-handler';
+
+/** One poller per deployment: the holder of this transaction lock polls, others wait (Telegram refuses two at once). */
+const POLL_LOCK = 7_301_160_002;
+
+/**
+ * Long polling: getUpdates from the saved offset, each update handled, the offset saved, under a transaction lock
+ * so one worker polls at a time. An update handled again after a crash (before its offset was saved) is answered
+ * once: the reply's dedupe key is the update id.
+ */
+export function createBotPoller(d: {
+  db: Knex;
+  updates: Pick<TelegramUpdates, 'botId' | 'getUpdates'>;
+  handler: BotUpdateHandler;
+  log: Logger;
+  timeoutS: number;
+}) {
+  async function pollOnce(): Promise<number> {
+    return d.db.transaction(async (trx) => {
+      const locked = (await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [POLL_LOCK])).rows[0].ok;
+      if (!locked) return -1;
+      const row = await trx('bot_poll_offsets').where({ bot_id: d.updates.botId }).first();
+      const updates = await d.updates.getUpdates(row ? Number(row.next_update_id) : 0, d.timeoutS);
+      for (const u of updates) {
+        await d.handler.handle(u);
+        await trx.raw(
+          'INSERT INTO bot_poll_offsets (bot_id, next_update_id) VALUES (?, ?) ON CONFLICT (bot_id) DO UPDATE SET next_update_id = excluded.next_update_id',
+          [d.updates.botId, u.update_id + 1],
+        );
+      }
+      return updates.length;
+    });
+  }
+  return {
+    pollOnce,
+    /** Polls until stopped; failures are logged and retried after a pause. */
+    start(): () => void {
+      let stopped = false;
+      void (async () => {
+        while (!stopped) {
+          try {
+            if ((await pollOnce()) < 0) await new Promise((r) => setTimeout(r, 5000));
+          } catch (err) {
+            d.log.warn({ err: String(err) }, 'bot polling failed');
+            await new Promise((r) => setTimeout(r, 2000));
+          }
+        }
+      })();
+      return () => {
+        stopped = true;
+      };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Knex } from 'knex';
+import type { HolderThresholds, Tier } from '../../domain/access/tiers';
+import { canWatch } from '../../domain/alerts/rule-limits';
+import { keyTier } from './alert-rule-store';
+
+/** Owners' watchlists, limited per tier (Free 5 mints), checked with the owner's key row locked. */
+export function createWatchlistStore(db: Knex, o: { holderThresholds: HolderThresholds }) {
+  return {
+    async add(ownerKeyId: number, mint: string, now: Date): Promise<{ ok: true; added: boolean } | { ok: false; reason: string; tier: Tier }> {
+      return db.transaction(async (trx) => {
+        const key = await trx('api_keys').where({ id: ownerKeyId }).whereNull('revoked_at').forUpdate().first();
+        if (!key) return { ok: false as const, reason: 'this API key is no longer valid; /link another', tier: 'free' as Tier };
+        if (await trx('alert_watchlist').where({ owner_key_id: ownerKeyId, mint }).first()) return { ok: true as const, added: false };
+        const tier = keyTier(key, now, o.holderThresholds);
+        const n = await trx('alert_watchlist').where({ owner_key_id: ownerKeyId }).count<{ n: string }[]>('* as n');
+        const verdict = canWatch(tier, Number(n[0]!.n));
+        if (!verdict.ok) return { ...verdict, tier };
+        await trx('alert_watchlist').insert({ owner_key_id: ownerKeyId, mint, added_at: now });
+        return { ok: true as const, added: true };
+      });
+    },
+    async remove(ownerKeyId: number, mint: string): Promise<boolean> {
+      return (await db('alert_watchlist').where({ owner_key_id: ownerKeyId, mint }).delete()) > 0;
+    },
+    async list(ownerKeyId: number): Promise<string[]> {
+      return (await db('alert_watchlist').where({ owner_key_id: ownerKeyId }).orderBy('added_at').select('mint')).map((r) => r.mint);
+    },
+  };
+}
+export type WatchlistStore = ReturnType<typeof createWatchlistStore>;
