@@ -47,3 +47,10 @@ export function typedApi(baseUrl: string | (() => string), o: { key?: () => stri
     },
   });
 }
+
+/**
+ * `typedApi` sending a test key (test/support/access-keys.ts `issueTestKey`) as `X-API-Key`. The key is read at each
+ * call, so it may be issued in a `beforeAll` after this is built: `keyedApi(() => api.url, () => pro)`.
+ */
+export const keyedApi = (baseUrl: string | (() => string), key: () => { plaintext: string } | undefined): ApiClient =>
+  typedApi(baseUrl, { key: () => key()?.plaintext });

@@ -4,18 +4,18 @@ import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import type { LaunchEvent } from '../../../domain/mint/launch-events';
-import { call, useApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { useApi } from '../../support/api-harness';
+import { typedApi } from '../../support/typed-api';
 
 const now = new Date();
 
 const { t, api } = useApi({ now: () => now });
+const http = typedApi(() => api.url);
 
 describe('live list: projector snapshot → GET /api/live and /api/v1/live', () => {
   it('answers 503 before the projector has built a snapshot', async () => {
-    const r = await call(`${api.url}/api/live`);
-    expect(r.status).toBe(503);
-    expectConforms('get', '/api/live', 503, r.body);
+    const r = await http.GET('/api/live');
+    expect(r.response.status).toBe(503);
   });
 
   it('serves the simulated market with ETag/304, filters by min_prob and counts in stats', async () => {
@@ -35,23 +35,23 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     const first = await projector.refreshLiveSnapshot();
     expect(first.tracked).toBeGreaterThan(10);
 
-    const r = await call(`${api.url}/api/live`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/live', 200, r.body);
-    expect(r.body.mints.length).toBe(r.body.count);
-    expect(r.body.mints.every((m: { mayhem: boolean; hide_reason: string | null }) => m.mayhem === false && m.hide_reason === null)).toBe(true);
-    expect(r.body.mints[0].market_cap_usd).toBeGreaterThan(0);
-    const etag = r.headers.get('etag')!;
+    const r = await http.GET('/api/live');
+    expect(r.response.status).toBe(200);
+    expect(r.data!.mints.length).toBe(r.data!.count);
+    expect(r.data!.mints.every((m) => m.mayhem === false && m.hide_reason === null)).toBe(true);
+    expect(r.data!.mints[0]!.market_cap_usd).toBeGreaterThan(0);
+    const etag = r.response.headers.get('etag')!;
+    // Conditional requests and encodings are HTTP-level checks: raw fetch.
     expect((await fetch(`${api.url}/api/live`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
 
-    const limited = await call(`${api.url}/api/v1/live?limit=3`);
-    expectConforms('get', '/api/v1/live', 200, limited.body);
-    expect(limited.body.count).toBe(3);
-    const none = await call(`${api.url}/api/v1/live?min_prob=0.5`);
-    expect(none.body.mints).toEqual([]); // nothing was scored: no probability reaches 0.5
-    const bad = await call(`${api.url}/api/v1/live?limit=500`);
-    expect(bad.status).toBe(422);
-    expect(bad.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'less_than_equal', ctx: { le: 200 } });
+    const limited = await http.GET('/api/v1/live', { params: { query: { limit: 3 } } });
+    expect(limited.response.status).toBe(200);
+    expect(limited.data!.count).toBe(3);
+    const none = await http.GET('/api/v1/live', { params: { query: { min_prob: 0.5 } } });
+    expect(none.data!.mints).toEqual([]); // nothing was scored: no probability reaches 0.5
+    const bad = await http.GET('/api/v1/live', { params: { query: { limit: 500 } } });
+    expect(bad.response.status).toBe(422);
+    expect(bad.error).toMatchObject({ detail: [{ loc: ['query', 'limit'], type: 'less_than_equal', ctx: { le: 200 } }] });
 
     // The same bytes either way: gzip for clients that ask (Node's fetch does), plain for those that don't.
     for (const path of ['/api/live', '/api/v1/live?limit=3']) {
@@ -68,16 +68,15 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
     expect(second.version).toBe(first.version + 1);
     expect(second.tradesApplied).toBe(0);
 
-    const stats = await call(`${api.url}/api/v1/stats`);
-    expectConforms('get', '/api/v1/stats', 200, stats.body);
-    expect(stats.body.launches_24h).toBe(events.filter((e) => e.kind === 'create').length);
+    const stats = await http.GET('/api/v1/stats');
+    expect(stats.response.status).toBe(200);
+    expect(stats.data!.launches_24h).toBe(events.filter((e) => e.kind === 'create').length);
   });
 
   it('answers 404 for an unknown mint on probe and by_mint', async () => {
     const m = 'So11111111111111111111111111111111111111112';
-    const p = await call(`${api.url}/api/v1/probe/${m}`);
-    expect(p.status).toBe(404);
-    expectConforms('get', '/api/v1/probe/{mint}', 404, p.body);
-    expect((await call(`${api.url}/api/predictions/by_mint/${m}`)).status).toBe(404);
+    const p = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint: m } } });
+    expect(p.response.status).toBe(404);
+    expect((await http.GET('/api/predictions/by_mint/{mint}', { params: { path: { mint: m } } })).response.status).toBe(404);
   });
 });

@@ -10,6 +10,7 @@ import { createMarketSimulator } from '../../../ingest/simulator/market-simulato
 import { createLogger } from '../../../platform/logger';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The enriched fields end to end on a simulated market: the real scoring and resolution activities build a
@@ -20,6 +21,7 @@ const now = new Date(Math.floor(Date.now() / 1000) * 1000);
 const MIN = 60_000;
 
 const { t, api } = useApi({ now: () => now });
+const http = typedApi(() => api.url);
 
 async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < xs.length; i += size) await Promise.all(xs.slice(i, i + size).map(f));
@@ -27,9 +29,8 @@ async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<
 
 describe('runners, probe and live carry the models', () => {
   it('answers 503 on runners before the projector has built a snapshot', async () => {
-    const r = await call(`${api.url}/api/v1/runners`);
-    expect(r.status).toBe(503);
-    expectConforms('get', '/api/v1/runners', 503, r.body);
+    const r = await http.GET('/api/v1/runners');
+    expect(r.response.status).toBe(503);
   });
 
   it('ranks live mints by from-now runner odds that equal the logged predictions', async () => {
@@ -79,43 +80,36 @@ describe('runners, probe and live carry the models', () => {
 
     const latest = async (mint: string) => t.db('predictions').where({ mint }).orderBy('age_bucket', 'desc').first();
 
-    const all = await call(`${api.url}/api/v1/runners?tier=2x&min_prob=0&limit=100`);
-    expect(all.status).toBe(200);
-    expectConforms('get', '/api/v1/runners', 200, all.body);
-    expect(all.body).toMatchObject({ tier: '2x', min_prob: 0 });
-    expect(all.body.count).toBeGreaterThan(5);
-    for (const [i, m] of all.body.mints.entries()) {
+    const all = (await http.GET('/api/v1/runners', { params: { query: { tier: '2x', min_prob: 0, limit: 100 } } })).data!;
+    expect(all).toMatchObject({ tier: '2x', min_prob: 0 });
+    expect(all.count).toBeGreaterThan(5);
+    for (const [i, m] of all.mints.entries()) {
       const p = await latest(m.mint);
       expect(m.runner_prob).toBe(p.runner_odds['2x']);
       expect(m.runner_prob).toBe(m.runner_prob_2x_from_now);
       expect(m.runner_reference_price_sol).toBe(p.price_sol);
-      expect(m.runner_prob_5x_from_now).toBeLessThanOrEqual(m.runner_prob_2x_from_now);
-      if (i > 0) expect(m.runner_prob).toBeLessThanOrEqual(all.body.mints[i - 1].runner_prob);
+      expect(m.runner_prob_5x_from_now).toBeLessThanOrEqual(m.runner_prob_2x_from_now!);
+      if (i > 0) expect(m.runner_prob).toBeLessThanOrEqual(all.mints[i - 1]!.runner_prob);
     }
 
-    const fives = await call(`${api.url}/api/v1/runners`);
-    expectConforms('get', '/api/v1/runners', 200, fives.body);
-    expect(fives.body).toMatchObject({ tier: '5x', min_prob: 0.05 });
-    expect(
-      fives.body.mints.every(
-        (m: { runner_prob: number; runner_prob_5x_from_now: number }) => m.runner_prob >= 0.05 && m.runner_prob === m.runner_prob_5x_from_now,
-      ),
-    ).toBe(true);
-    const strict = await call(`${api.url}/api/v1/runners?tier=2x&min_prob=1`);
-    expect(strict.body.mints).toEqual([]); // calibrated odds never reach 1
+    const fives = (await http.GET('/api/v1/runners')).data!;
+    expect(fives).toMatchObject({ tier: '5x', min_prob: 0.05 });
+    expect(fives.mints.every((m) => m.runner_prob >= 0.05 && m.runner_prob === m.runner_prob_5x_from_now)).toBe(true);
+    const strict = await http.GET('/api/v1/runners', { params: { query: { tier: '2x', min_prob: 1 } } });
+    expect(strict.data!.mints).toEqual([]); // calibrated odds never reach 1
 
+    // tier=7x is input the types forbid: raw HTTP.
     const bad = await call(`${api.url}/api/v1/runners?tier=7x&limit=101`);
     expect(bad.status).toBe(422);
     expectConforms('get', '/api/v1/runners', 422, bad.body);
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.limit', 'query.tier']);
 
     // Probe: every model field equals the logged prediction; the creator record counts resolved launches only.
-    const mint = all.body.mints[0].mint as string;
-    const probe = await call(`${api.url}/api/v1/probe/${mint}`);
-    expect(probe.status).toBe(200);
-    expectConforms('get', '/api/v1/probe/{mint}', 200, probe.body);
+    const mint = all.mints[0]!.mint;
+    const probe = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint } } });
+    expect(probe.response.status).toBe(200);
     const p = await latest(mint);
-    expect(probe.body).toMatchObject({
+    expect(probe.data).toMatchObject({
       grad_prob: p.grad_prob,
       rug_prob: p.rug_prob,
       runner_prob_10x_from_now: p.runner_odds['10x'],
@@ -125,19 +119,15 @@ describe('runners, probe and live carry the models', () => {
     expect(p.rug_prob).not.toBeNull();
     expect(Object.keys(p.model_versions).sort()).toEqual(['grad_prob', 'post_grad_survival', 'rug_prob', 'runner_prob']);
     expect(p.context).toMatchObject({ creator: { n_launches: expect.any(Number) }, rug_heuristic: expect.any(Array), signals: { bot: expect.any(Object) } });
-    const resolved = await t.db('mints as m').join('mint_outcomes as o', 'o.mint', 'm.mint').where('m.creator', probe.body.creator).count('* as n').first();
-    expect(probe.body.n_launches).toBe(Number(resolved!.n));
+    const resolved = await t.db('mints as m').join('mint_outcomes as o', 'o.mint', 'm.mint').where('m.creator', probe.data!.creator).count('* as n').first();
+    expect(probe.data!.n_launches).toBe(Number(resolved!.n));
 
-    const pub = await call(`${api.url}/api/live`);
-    expectConforms('get', '/api/live', 200, pub.body);
-    const scored = pub.body.mints.filter((m: { grad_prob: number | null }) => m.grad_prob !== null);
+    const pub = (await http.GET('/api/live')).data!;
+    const scored = pub.mints.filter((m) => m.grad_prob !== null);
     expect(scored.length).toBeGreaterThan(5);
-    expect(
-      scored.every((m: { rug_prob: number | null; runner_prob_3x_from_now: number | null }) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null),
-    ).toBe(true);
-    expect(pub.body.mints.some((m: { signals: { bot: { bot_trade_share: number | null } } }) => m.signals.bot.bot_trade_share !== null)).toBe(true);
-    const keyed = await call(`${api.url}/api/v1/live?limit=5`);
-    expectConforms('get', '/api/v1/live', 200, keyed.body);
+    expect(scored.every((m) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null)).toBe(true);
+    expect(pub.mints.some((m) => m.signals.bot.bot_trade_share !== null)).toBe(true);
+    expect((await http.GET('/api/v1/live', { params: { query: { limit: 5 } } })).response.status).toBe(200);
     // It scores and resolves hundreds of mints through the real activities: tens of seconds on a busy machine.
   }, 180_000);
 });

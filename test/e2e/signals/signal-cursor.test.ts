@@ -1,8 +1,8 @@
 import { createSignalStore } from '../../../db/signals/signal-store';
 import { createDb, type Knex } from '../../../platform/db';
-import { call, useApi } from '../../support/api-harness';
+import { useApi } from '../../support/api-harness';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
-import { expectConforms } from '../../support/contract';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The feed's promise: passing back the previous page's cursor never misses and never repeats a signal, even
@@ -13,6 +13,7 @@ import { expectConforms } from '../../support/contract';
  * exactly once, in strictly increasing cursor order.
  */
 const { t, api } = useApi();
+const http = typedApi(() => api.url);
 const WRITERS = 4;
 const PER_WRITER = 30;
 
@@ -49,14 +50,15 @@ describe('GET /api/v1/signals cursor', () => {
     let pages = 0;
     const poll = async () => {
       const limit = 1 + Math.floor(Math.random() * 6);
-      const r = await call(`${api.url}/api/v1/signals?since=${since}&limit=${limit}`);
-      expect(r.status).toBe(200);
-      if (pages++ % 10 === 0) expectConforms('get', '/api/v1/signals', 200, r.body);
-      for (const s of r.body.signals) seen.push({ id: s.id, cursor: s.cursor });
-      expect(r.body.count).toBe(r.body.signals.length);
-      expect(r.body.cursor).toBeGreaterThanOrEqual(since);
-      since = r.body.cursor;
-      return r.body.has_more as boolean;
+      const r = await http.GET('/api/v1/signals', { params: { query: { since, limit } } });
+      pages++;
+      expect(r.response.status).toBe(200);
+      const page = r.data!;
+      for (const s of page.signals) seen.push({ id: s.id, cursor: s.cursor });
+      expect(page.count).toBe(page.signals.length);
+      expect(page.cursor).toBeGreaterThanOrEqual(since);
+      since = page.cursor;
+      return page.has_more;
     };
     const poller = async () => {
       while (writing > 0) {

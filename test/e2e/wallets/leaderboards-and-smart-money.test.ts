@@ -4,6 +4,7 @@ import { areaContext } from '../../support/area-context';
 import { afterBeta, call, useApi } from '../../support/api-harness';
 import { issueTestKey } from '../../support/access-keys';
 import { expectConforms } from '../../support/contract';
+import { keyedApi } from '../../support/typed-api';
 import { buildWalletHistory } from '../../support/wallet-history';
 
 /**
@@ -21,6 +22,10 @@ const { t, api } = useApi({ now: () => now, env: { ...afterBeta(), ...env } });
 type Row = ReturnType<typeof toWalletRecord>;
 let records: Row[];
 let pro: Awaited<ReturnType<typeof issueTestKey>>;
+const http = keyedApi(
+  () => api.url,
+  () => pro,
+);
 beforeAll(async () => {
   await buildWalletHistory(t.db, { now, seed: 31, minutes: 30, horizonMin: 10, env });
   await mintActivities.create(areaContext(t.db, { env, now: () => now })).refreshLiveSnapshot();
@@ -50,16 +55,13 @@ describe('the leaderboards through HTTP', () => {
     ['smart', 'smart', 8],
     ['sniper', 'sniper', 2],
   ] as const)('kind=%s answers the %s ranking from min_total %i, by prefix only', async (asked, kind, minTotal) => {
-    const r = await call(`${api.url}/api/v1/wallets/leaderboard?kind=${asked}&limit=200&min_total=${minTotal}`, { headers: pro.bearer });
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/v1/wallets/leaderboard', 200, r.body);
+    const r = await http.GET('/api/v1/wallets/leaderboard', { params: { query: { kind: asked, limit: 200, min_total: minTotal } } });
+    expect(r.response.status).toBe(200);
     const expected = expectedRanking(kind, minTotal).slice(0, 200);
-    expect(r.body).toMatchObject({ kind, min_total: minTotal });
-    expect(r.body.wallets.map((w: { rank: number; wallet_prefix: string; total: number }) => [w.rank, w.wallet_prefix, w.total])).toEqual(
-      expected.map((e, i) => [i + 1, e.r.wallet.slice(0, 12), e.r.total]),
-    );
-    r.body.wallets.forEach((w: { score: number }, i: number) => expect(w.score).toBeCloseTo(expected[i]!.score, 12));
-    const body = JSON.stringify(r.body);
+    expect(r.data).toMatchObject({ kind, min_total: minTotal });
+    expect(r.data!.wallets.map((w) => [w.rank, w.wallet_prefix, w.total])).toEqual(expected.map((e, i) => [i + 1, e.r.wallet.slice(0, 12), e.r.total]));
+    r.data!.wallets.forEach((w, i) => expect(w.score).toBeCloseTo(expected[i]!.score, 12));
+    const body = JSON.stringify(r.data);
     for (const e of expected) expect(body).not.toContain(e.r.wallet);
   });
 
@@ -71,10 +73,11 @@ describe('the leaderboards through HTTP', () => {
   });
 
   it('takes limit, is Pro and up, and answers 422 to an unknown kind', async () => {
-    const r = await call(`${api.url}/api/v1/wallets/leaderboard?kind=sniper&limit=7&min_total=1`, { headers: pro.bearer });
-    expect(r.body.wallets).toHaveLength(7);
+    const r = await http.GET('/api/v1/wallets/leaderboard', { params: { query: { kind: 'sniper', limit: 7, min_total: 1 } } });
+    expect(r.data!.wallets).toHaveLength(7);
     const builder = await issueTestKey(t.db, 'builder');
-    expect((await call(`${api.url}/api/v1/wallets/leaderboard`, { headers: builder.bearer })).status).toBe(403);
+    expect((await keyedApi(api.url, () => builder).GET('/api/v1/wallets/leaderboard')).response.status).toBe(403);
+    // An unknown kind is input the types forbid: raw HTTP, its 422 checked against openapi.yaml.
     const bad = await call(`${api.url}/api/v1/wallets/leaderboard?kind=whales`, { headers: pro.bearer });
     expect(bad.status).toBe(422);
     expectConforms('get', '/api/v1/wallets/leaderboard', 422, bad.body);
@@ -92,10 +95,9 @@ describe('smart money on every enriched mint', () => {
   };
 
   it('gives each top buyer its published score and counts the smart ones, on the live list, runners and probe', async () => {
-    const live = await call(`${api.url}/api/v1/live?limit=200`, { headers: pro.bearer });
-    expect(live.status).toBe(200);
-    expectConforms('get', '/api/v1/live', 200, live.body);
-    const mints: Mint[] = live.body.mints;
+    const live = await http.GET('/api/v1/live', { params: { query: { limit: 200 } } });
+    expect(live.response.status).toBe(200);
+    const mints: Mint[] = live.data!.mints;
     let scored = 0;
     for (const m of mints) {
       let smart = 0;
@@ -113,39 +115,36 @@ describe('smart money on every enriched mint', () => {
     const withSmart = mints.filter((m) => m.smart_money_in > 0);
     expect(withSmart.length).toBeGreaterThan(5);
 
-    const probe = await call(`${api.url}/api/v1/probe/${withSmart[0]!.mint}`, { headers: pro.bearer });
-    expect(probe.status).toBe(200);
-    expectConforms('get', '/api/v1/probe/{mint}', 200, probe.body);
-    expect(JSON.stringify(probe.body)).toContain(`"smart_money_in":${withSmart[0]!.smart_money_in}`);
+    const probe = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint: withSmart[0]!.mint } } });
+    expect(probe.response.status).toBe(200);
+    expect(JSON.stringify(probe.data)).toContain(`"smart_money_in":${withSmart[0]!.smart_money_in}`);
 
-    const runners = await call(`${api.url}/api/v1/runners`, { headers: pro.bearer });
-    expect(runners.status).toBe(200);
-    expectConforms('get', '/api/v1/runners', 200, runners.body);
+    const runners = await http.GET('/api/v1/runners');
+    expect(runners.response.status).toBe(200);
   });
 
   it('lists in /api/v1/smart_money_active exactly the live mints with min_smart smart buyers, by count then grad_prob', async () => {
-    const live: Mint[] = (await call(`${api.url}/api/v1/live?limit=200`, { headers: pro.bearer })).body.mints;
+    const live: Mint[] = (await http.GET('/api/v1/live', { params: { query: { limit: 200 } } })).data!.mints;
     for (const minSmart of [1, 2]) {
-      const r = await call(`${api.url}/api/v1/smart_money_active?min_smart=${minSmart}&limit=100`, { headers: pro.bearer });
-      expect(r.status).toBe(200);
-      expectConforms('get', '/api/v1/smart_money_active', 200, r.body);
-      expect(r.body).toMatchObject({ min_smart: minSmart, min_total: 2, min_smart_score: 0, smart_score_version: 'smart-v1' });
+      const r = await http.GET('/api/v1/smart_money_active', { params: { query: { min_smart: minSmart, limit: 100 } } });
+      expect(r.response.status).toBe(200);
+      expect(r.data).toMatchObject({ min_smart: minSmart, min_total: 2, min_smart_score: 0, smart_score_version: 'smart-v1' });
       const expected = live
         .filter((m) => m.smart_money_in >= minSmart)
         .sort((a, b) => b.smart_money_in - a.smart_money_in || (b.grad_prob ?? -1) - (a.grad_prob ?? -1) || (a.mint < b.mint ? -1 : 1));
-      expect(r.body.mints.map((m: Mint) => [m.mint, m.smart_money_in])).toEqual(expected.map((m) => [m.mint, m.smart_money_in]));
-      for (const m of r.body.mints) {
+      expect(r.data!.mints.map((m) => [m.mint, m.smart_money_in])).toEqual(expected.map((m) => [m.mint, m.smart_money_in]));
+      for (const m of r.data!.mints) {
         expect(m.smart_wallet_count).toBe(m.smart_money_in);
-        expect(m.smart_wallets.map((w: { wallet_prefix: string }) => w.wallet_prefix).sort()).toEqual(
+        expect(m.smart_wallets.map((w) => w.wallet_prefix).sort()).toEqual(
           m.top_buyers
-            .filter((b: { smart_score: number | null }) => b.smart_score !== null && b.smart_score >= 0)
-            .map((b: { wallet_prefix: string }) => b.wallet_prefix)
+            .filter((b) => b.smart_score !== null && b.smart_score >= 0)
+            .map((b) => b.wallet_prefix)
             .sort(),
         );
       }
-      expect(r.body.count).toBeGreaterThan(0);
+      expect(r.data!.count).toBeGreaterThan(0);
     }
-    const limited = await call(`${api.url}/api/v1/smart_money_active?limit=2`, { headers: pro.bearer });
-    expect(limited.body.mints).toHaveLength(2);
+    const limited = await http.GET('/api/v1/smart_money_active', { params: { query: { limit: 2 } } });
+    expect(limited.data!.mints).toHaveLength(2);
   });
 });

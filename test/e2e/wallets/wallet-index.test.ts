@@ -6,9 +6,9 @@ import { mintContributions } from '../../../domain/wallets/wallet-contribution';
 import { rebuildRecord } from '../../../domain/wallets/wallet-record';
 import { publicKey } from '../../../ingest/simulator/address-book';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
-import { afterBeta, call, useApi } from '../../support/api-harness';
+import { afterBeta, useApi } from '../../support/api-harness';
 import { issueTestKey } from '../../support/access-keys';
-import { expectConforms } from '../../support/contract';
+import { keyedApi, typedApi } from '../../support/typed-api';
 import { handBuiltMint } from '../../support/hand-built-mint';
 import { buildWalletHistory } from '../../support/wallet-history';
 
@@ -24,6 +24,11 @@ const { t, api } = useApi({ now: () => now, env: { ...afterBeta(), WALLETS_READ_
 
 let history: Awaited<ReturnType<typeof buildWalletHistory>>;
 let free: Awaited<ReturnType<typeof issueTestKey>>;
+const http = keyedApi(
+  () => api.url,
+  () => free,
+);
+const anonymous = typedApi(() => api.url);
 beforeAll(async () => {
   history = await buildWalletHistory(t.db, { now, seed: 23, minutes: 25, horizonMin: 10 });
   free = await issueTestKey(t.db, 'free');
@@ -124,11 +129,10 @@ describe('the wallet index on a simulated market', () => {
       .db('wallet_records')
       .orderBy([{ column: 'total', order: 'desc' }, { column: 'wallet' }])
       .limit(1);
-    const byAddress = await call(`${api.url}/api/v1/wallet/${top.wallet}`, { headers: free.bearer });
-    expect(byAddress.status).toBe(200);
-    expectConforms('get', '/api/v1/wallet/{address}', 200, byAddress.body);
-    expect(byAddress.body).toMatchObject({ found: true, query: 'address', wallet: top.wallet, count: 1, smart_score_version: 'smart-v1' });
-    const w = byAddress.body.wallets[0];
+    const byAddress = await http.GET('/api/v1/wallet/{address}', { params: { path: { address: top.wallet } } });
+    expect(byAddress.response.status).toBe(200);
+    expect(byAddress.data).toMatchObject({ found: true, query: 'address', wallet: top.wallet, count: 1, smart_score_version: 'smart-v1' });
+    const w = byAddress.data!.wallets[0];
     expect(w).toMatchObject({
       wallet: top.wallet,
       wallet_prefix: top.wallet.slice(0, 12),
@@ -144,17 +148,19 @@ describe('the wallet index on a simulated market', () => {
       first_seen_at: top.first_seen_at.toISOString(),
     });
 
-    for (const url of [`${api.url}/api/v1/wallet/${top.wallet.slice(0, 12)}`, `${api.url}/api/wallet/${top.wallet.slice(0, 12)}`]) {
-      const r = await call(url, { headers: free.bearer });
-      expect(r.status).toBe(200);
-      expectConforms('get', url.includes('/v1/') ? '/api/v1/wallet/{address}' : '/api/wallet/{short}', 200, r.body);
-      expect(r.body).toMatchObject({ found: true, query: 'prefix', wallet_prefix: top.wallet.slice(0, 12), count: 1 });
-      expect(JSON.stringify(r.body)).not.toContain(top.wallet);
-      expect(r.body.wallets[0]).toMatchObject({ total: top.total, rugs: top.rugged });
+    const prefix = top.wallet.slice(0, 12);
+    for (const r of [
+      await http.GET('/api/v1/wallet/{address}', { params: { path: { address: prefix } } }),
+      await http.GET('/api/wallet/{short}', { params: { path: { short: prefix } } }),
+    ]) {
+      expect(r.response.status).toBe(200);
+      expect(r.data).toMatchObject({ found: true, query: 'prefix', wallet_prefix: prefix, count: 1 });
+      expect(JSON.stringify(r.data)).not.toContain(top.wallet);
+      expect(r.data!.wallets[0]).toMatchObject({ total: top.total, rugs: top.rugged });
     }
     // The public lookup needs no key; the keyed one does once the beta window is over.
-    expect((await call(`${api.url}/api/wallet/${top.wallet.slice(0, 12)}`)).status).toBe(200);
-    expect((await call(`${api.url}/api/v1/wallet/${top.wallet}`)).status).toBe(401);
+    expect((await anonymous.GET('/api/wallet/{short}', { params: { path: { short: prefix } } })).response.status).toBe(200);
+    expect((await anonymous.GET('/api/v1/wallet/{address}', { params: { path: { address: top.wallet } } })).response.status).toBe(401);
   });
 
   it('answers a prefix two wallets share with both, and a full address with only its own record', async () => {
@@ -175,28 +181,27 @@ describe('the wallet index on a simulated market', () => {
     await history.mint.resolveMint({ mint: m.create.mint, horizonAt });
     await history.wallets.applyWalletContributions({ mint: m.create.mint, horizonAt });
 
-    const shared = await call(`${api.url}/api/wallet/${w.wallet.slice(0, 12)}`);
-    expectConforms('get', '/api/wallet/{short}', 200, shared.body);
-    expect(shared.body.count).toBe(2);
+    const shared = await anonymous.GET('/api/wallet/{short}', { params: { path: { short: w.wallet.slice(0, 12) } } });
+    expect(shared.response.status).toBe(200);
+    expect(shared.data!.count).toBe(2);
     // By sample size, then address; neither full address leaves.
-    expect(shared.body.wallets.map((x: { total: number }) => x.total)).toEqual([Math.max(w.total, 1), Math.min(w.total, 1)]);
-    expect(JSON.stringify(shared.body)).not.toMatch(new RegExp(`${w.wallet}|${twin}`));
-    expect(shared.body.wallets.find((x: { total: number; fast_snipes: number }) => x.total === 1 && x.fast_snipes === 1)).toBeDefined();
+    expect(shared.data!.wallets.map((x) => x.total)).toEqual([Math.max(w.total, 1), Math.min(w.total, 1)]);
+    expect(JSON.stringify(shared.data)).not.toMatch(new RegExp(`${w.wallet}|${twin}`));
+    expect(shared.data!.wallets.find((x) => x.total === 1 && x.fast_snipes === 1)).toBeDefined();
 
-    const exact = await call(`${api.url}/api/v1/wallet/${twin}`, { headers: free.bearer });
-    expectConforms('get', '/api/v1/wallet/{address}', 200, exact.body);
-    expect(exact.body).toMatchObject({ count: 1, wallet: twin, wallets: [{ wallet: twin, total: 1, fast_snipes: 1, fast_snipe_rate: 1 }] });
-    const verify = await call(`${api.url}/api/verify/${twin}`);
-    expectConforms('get', '/api/verify/{wallet}', 200, verify.body);
-    expect(verify.body).toMatchObject({ wallet: twin, total: 1, graduations: 0, fast_snipe_rate: 1, total_invested_sol: 0.5 });
+    const exact = await http.GET('/api/v1/wallet/{address}', { params: { path: { address: twin } } });
+    expect(exact.response.status).toBe(200);
+    expect(exact.data).toMatchObject({ count: 1, wallet: twin, wallets: [{ wallet: twin, total: 1, fast_snipes: 1, fast_snipe_rate: 1 }] });
+    const verify = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: twin } } });
+    expect(verify.response.status).toBe(200);
+    expect(verify.data).toMatchObject({ wallet: twin, total: 1, graduations: 0, fast_snipe_rate: 1, total_invested_sol: 0.5 });
   });
 
   it('says found: false for a wallet it has not indexed, 404 on verify, and 422 for what is not a wallet', async () => {
     const unknown = publicKey(new SeededRandom(12345));
-    const r = await call(`${api.url}/api/v1/wallet/${unknown}`, { headers: free.bearer });
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/v1/wallet/{address}', 200, r.body);
-    expect(r.body).toEqual({
+    const r = await http.GET('/api/v1/wallet/{address}', { params: { path: { address: unknown } } });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({
       found: false,
       query: 'address',
       wallet: unknown,
@@ -205,21 +210,19 @@ describe('the wallet index on a simulated market', () => {
       smart_score_version: 'smart-v1',
       wallets: [],
     });
-    const v = await call(`${api.url}/api/verify/${unknown}`);
-    expect(v.status).toBe(404);
-    expectConforms('get', '/api/verify/{wallet}', 404, v.body);
+    const v = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown } } });
+    expect(v.response.status).toBe(404);
 
-    // 44 base58 characters that decode to 33 bytes, a 13-character key, a non-base58 prefix.
-    for (const [url, path, loc] of [
-      [`/api/v1/wallet/${'z'.repeat(44)}`, '/api/v1/wallet/{address}', 'path.address'],
-      [`/api/v1/wallet/${unknown.slice(0, 13)}`, '/api/v1/wallet/{address}', 'path.address'],
-      [`/api/wallet/0OIl00000000`, '/api/wallet/{short}', 'path.short'],
-      [`/api/verify/${unknown.slice(0, 12)}`, '/api/verify/{wallet}', 'path.wallet'],
+    // 44 base58 characters that decode to 33 bytes, a 13-character key, a non-base58 prefix: strings the types allow.
+    for (const [what, ask, loc] of [
+      ['33 bytes', () => http.GET('/api/v1/wallet/{address}', { params: { path: { address: 'z'.repeat(44) } } }), 'path.address'],
+      ['13 characters', () => http.GET('/api/v1/wallet/{address}', { params: { path: { address: unknown.slice(0, 13) } } }), 'path.address'],
+      ['not base58', () => http.GET('/api/wallet/{short}', { params: { path: { short: '0OIl00000000' } } }), 'path.short'],
+      ['a prefix to verify', () => http.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown.slice(0, 12) } } }), 'path.wallet'],
     ] as const) {
-      const bad = await call(api.url + url, { headers: free.bearer });
-      expect([url, bad.status]).toEqual([url, 422]);
-      expectConforms('get', path, 422, bad.body);
-      expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([loc]);
+      const bad = await ask();
+      expect([what, bad.response.status]).toEqual([what, 422]);
+      expect((bad.error as { detail: { loc: (string | number)[] }[] }).detail.map((d) => d.loc.join('.'))).toEqual([loc]);
     }
   });
 
@@ -228,16 +231,15 @@ describe('the wallet index on a simulated market', () => {
       .db('wallet_records')
       .orderBy([{ column: 'total', order: 'desc' }, { column: 'wallet' }])
       .limit(1);
-    const v = await call(`${api.url}/api/verify/${w.wallet}`);
-    expect(v.status).toBe(200);
-    expectConforms('get', '/api/verify/{wallet}', 200, v.body);
-    expect(v.body).toMatchObject({ wallet: w.wallet, total: w.total, graduations: w.graduated, runners: w.ran, rugs: w.rugged });
-    for (const hidden of ['smart_score', 'rank', 'percentile']) expect(v.body).not.toHaveProperty(hidden);
+    const v = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: w.wallet } } });
+    expect(v.response.status).toBe(200);
+    expect(v.data).toMatchObject({ wallet: w.wallet, total: w.total, graduations: w.graduated, runners: w.ran, rugs: w.rugged });
+    for (const hidden of ['smart_score', 'rank', 'percentile']) expect(v.data).not.toHaveProperty(hidden);
 
     const builder = await issueTestKey(t.db, 'builder');
-    const stats = await call(`${api.url}/api/v1/stats`, { headers: builder.bearer });
-    expectConforms('get', '/api/v1/stats', 200, stats.body);
+    const stats = await keyedApi(api.url, () => builder).GET('/api/v1/stats');
+    expect(stats.response.status).toBe(200);
     const counted = await t.db('wallet_records').count('* as n').first();
-    expect(stats.body.wallets_indexed).toBe(Number(counted?.n));
+    expect(stats.data!.wallets_indexed).toBe(Number(counted?.n));
   });
 });
