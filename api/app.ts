@@ -97,15 +97,16 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
 
   app.use(notImplemented);
   app.use(notFoundJson);
-  app.use(
-    errorHandler({
-      log: ctx.log,
-      throttle: createLogThrottle(),
-      onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
-    }),
-  );
-  // A server made by `app.listen` first answers the fresh prepared public reads, before Express (public-reads.ts).
-  const listener = ctx.publicReads.before(app, answeredEarly);
+  const onError = errorHandler({
+    log: ctx.log,
+    throttle: createLogThrottle(),
+    onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
+  });
+  app.use(onError);
+  // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
+  // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
+  const keyed = ctx.keyedReads.before(app, { spec, answered: answeredEarly, onError });
+  const listener = ctx.publicReads.before(keyed, answeredEarly);
   app.listen = ((...args: Parameters<Server['listen']>) => http.createServer(listener).listen(...args)) as Express['listen'];
   return app;
 }
