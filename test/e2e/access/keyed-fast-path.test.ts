@@ -17,7 +17,8 @@ let handle: jest.SpyInstance;
 
 beforeAll(async () => {
   await writeEmptyLiveSnapshots(t.db, new Date());
-  handle = jest.spyOn(api.app, 'handle');
+  // `app(req, res)` is `app.handle(req, res)`: every request that enters Express calls it (not in Express's typings).
+  handle = jest.spyOn(api.app as unknown as { handle: (...args: unknown[]) => void }, 'handle');
   viaExpress = http.createServer(api.app);
   await new Promise<void>((resolve) => viaExpress.listen(0, '127.0.0.1', resolve));
   expressUrl = `http://127.0.0.1:${(viaExpress.address() as AddressInfo).port}`;
