@@ -90,7 +90,8 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
   const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
-  app.use(aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec)));
+  const validation = aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec));
+  app.use(validation);
 
   for (const guard of areas.guards) app.use(guard);
   app.use(routeByOperation(areas.routes));
@@ -105,7 +106,7 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   app.use(onError);
   // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
   // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
-  const keyed = ctx.keyedReads.before(app, { spec, answered: answeredEarly, onError });
+  const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
   const listener = ctx.publicReads.before(keyed, answeredEarly);
   app.listen = ((...args: Parameters<Server['listen']>) => http.createServer(listener).listen(...args)) as Express['listen'];
   return app;

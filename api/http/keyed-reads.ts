@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { ErrorRequestHandler, Express, Request, Response } from 'express';
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { AnsweredEarly } from './public-reads';
 
 /** A keyed operation as the access check sees it (from openapi.yaml). */
@@ -18,12 +18,13 @@ type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
 
 /**
- * Keyed reads answered without Express's router and validator: a plain `GET <path>` (no query string, no body) of
- * an operation registered here runs the same access check as the app's guard, then the route's own handler on
- * Express's request and response objects, and any error goes to the app's error handler. So statuses, headers and
- * bodies are the app's by construction; what is skipped is the walk through the middleware stack and the request
- * validator, which has nothing to check on such a request (the operations admitted here take only optional query
- * parameters: checked once from openapi.yaml). Everything else, a HEAD or a query string included, goes through the app.
+ * Keyed reads answered without Express's router: a `GET <path>` (no body) of an operation registered here runs the
+ * same access check as the app's guard, then the route's own handler on Express's request and response objects, and
+ * any error goes to the app's error handler. With a query string the request first passes the app's request
+ * validation (the validator's own middlewares, in the app's order): bad input is the same 422, without the walk
+ * through the rest of the stack. Without one there is nothing to validate (the operations admitted here take only
+ * optional query parameters: checked once from openapi.yaml). So statuses, headers and bodies are the app's by
+ * construction. Everything else, a HEAD included, goes through the app.
  */
 export function createKeyedReads() {
   const answers = new Map<string, KeyedAnswer>();
@@ -38,30 +39,51 @@ export function createKeyedReads() {
       check = c;
     },
     /** `app` behind a listener that first serves the registered keyed reads. */
-    before(app: Express, o: { spec: Spec; answered: AnsweredEarly; onError: ErrorRequestHandler }): RequestListener {
+    before(app: Express, o: { spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler }): RequestListener {
       const reads = new Map<string, { op: KeyedOperation; answer: KeyedAnswer }>();
       for (const [path, answer] of answers) reads.set(path, { op: keyedOperation(o.spec, path), answer });
       return (req, res) => {
-        const hit = req.method === 'GET' && check ? reads.get(req.url!) : undefined;
+        const q = req.url!.indexOf('?');
+        const hit = req.method === 'GET' && check ? reads.get(q < 0 ? req.url! : req.url!.slice(0, q)) : undefined;
         // A body on a GET goes to the app's parser and validator, as any other odd request.
         if (!hit || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
           app(req, res);
           return;
         }
         const start = process.hrtime.bigint();
-        res.once('finish', () => o.answered(req, res, req.url!, Number(process.hrtime.bigint() - start) / 1e6));
+        res.once('finish', () => o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6));
         const [r, s] = asExpress(app, req, res);
-        check!(hit.op, req, res)
-          .then((access) => {
-            s.locals.access = access;
-            return hit.answer(r, s);
-          })
-          .catch((err: unknown) => o.onError(err, r, s, () => undefined));
+        const fail = (err: unknown) => o.onError(err, r, s, () => undefined);
+        const serve = () =>
+          check!(hit.op, req, res)
+            .then((access) => {
+              s.locals.access = access;
+              return hit.answer(r, s);
+            })
+            .catch(fail);
+        if (q < 0) void serve();
+        else inTurn(o.validation, r, s, (err) => (err ? fail(err) : void serve()));
       };
     },
   };
 }
 export type KeyedReads = ReturnType<typeof createKeyedReads>;
+
+/** Middlewares one after another as Express runs them (a throw or a rejected promise is passed on as the error). */
+function inTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
+  let i = 0;
+  const step = (err?: unknown): void => {
+    if ((err !== undefined && err !== null && err !== 'route' && err !== 'router') || i >= handlers.length) return done(err);
+    const h = handlers[i++]!;
+    try {
+      const p = h(req, res, step) as unknown;
+      if (p instanceof Promise) p.catch(step);
+    } catch (e) {
+      step(e);
+    }
+  };
+  step();
+}
 
 /** What Express's `app.handle` does to a request before routing it (express/lib/application.js; x-powered-by is off). */
 function asExpress(app: Express, req: IncomingMessage, res: ServerResponse): [Request, Response] {
@@ -72,6 +94,10 @@ function asExpress(app: Express, req: IncomingMessage, res: ServerResponse): [Re
   Object.setPrototypeOf(req, app.request);
   Object.setPrototypeOf(res, app.response);
   s.locals ??= Object.create(null) as Response['locals'];
+  // And its router, for the middlewares it runs at the top level.
+  r.baseUrl = '';
+  r.originalUrl = req.url!;
+  r.params = {};
   return [r, s];
 }
 
