@@ -8,6 +8,7 @@ import type { Knex } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { createDependencyProbe, type DependencyProbe } from './http/dependency-probe';
+import { createKeyedReads, type KeyedReads } from './http/keyed-reads';
 import { createPublicReads, type PublicReads } from './http/public-reads';
 
 /** Temporal as the API reaches it: commands that run as workflows, and whether the service answers (for /api/health). */
@@ -28,6 +29,8 @@ export type ApiContext = {
   liveLatency: LatencyWindow;
   /** The public reads answered from memory before the app (api/http/public-reads.ts); routes register theirs. */
   publicReads: PublicReads;
+  /** The keyed reads answered before the app's router (api/http/keyed-reads.ts); routes register theirs, the access area its check. */
+  keyedReads: KeyedReads;
 };
 
 export function createApiContext(o: {
@@ -55,6 +58,7 @@ export function createApiContext(o: {
     temporal,
     liveLatency: new LatencyWindow(5 * 60_000),
     publicReads: createPublicReads(),
+    keyedReads: createKeyedReads(),
   };
 }
 

@@ -112,22 +112,24 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
   const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
-  app.use(aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec)));
+  const validation = aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec));
+  app.use(validation);
 
   for (const guard of areas.guards) app.use(guard);
   app.use(routeByOperation(areas.routes));
 
   app.use(notImplemented);
   app.use(notFoundJson);
-  app.use(
-    errorHandler({
-      log: ctx.log,
-      throttle: createLogThrottle(),
-      onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
-    }),
-  );
-  // A server made by `app.listen` first answers the fresh prepared public reads, before Express (public-reads.ts).
-  const listener = ctx.publicReads.before(app, answeredEarly);
+  const onError = errorHandler({
+    log: ctx.log,
+    throttle: createLogThrottle(),
+    onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
+  });
+  app.use(onError);
+  // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
+  // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
+  const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
+  const listener = ctx.publicReads.before(keyed, answeredEarly);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   app.listen = ((...args: Parameters<Server['listen']>) => {
     const server = http.createServer(listener);

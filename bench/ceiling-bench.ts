@@ -52,6 +52,9 @@ async function main() {
     API_KEY_REQUIRED_AFTER: '2000-01-01T00:00:00Z',
     // One snapshot for the whole run (the longest allowed): it must not turn stale (and be re-serialised) midway.
     LIVE_STALE_AFTER_S: '3600',
+    // One serving process against the one bare server (production's default is one per core): the same footing, and
+    // the CPU per request measured is the serving process's, not an idle cluster primary's. API_PROCESSES overrides.
+    API_PROCESSES: process.env.API_PROCESSES ?? '1',
   };
   console.log(
     `bench:ceiling — seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,

@@ -7,7 +7,7 @@ import { publicPostRateLimits } from '../../domain/access/public-post-limits';
 import { createWalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
 import { defineApiArea } from '../api-area';
 import { createKeyCache } from './key-cache';
-import { keyAuth, type AccessSettings } from './key-auth';
+import { createAccessCheck, keyAuth, type AccessSettings } from './key-auth';
 import { meRoutes } from './me-routes';
 import { publicPostLimit } from './public-post-limit';
 import { createQuotaCounter } from './quota-counter';
@@ -19,7 +19,7 @@ const KEY_VISIBLE_S = 300;
 
 export const accessApi = defineApiArea({
   name: 'access',
-  deps: ({ cfg, db, log, temporal, now }) => {
+  deps: ({ cfg, db, log, temporal, now, keyedReads }) => {
     const apiKeyStore = createApiKeyStore(db, { now });
     const usageStore = createUsageStore(db);
     const settings: AccessSettings = {
@@ -47,30 +47,36 @@ export const accessApi = defineApiArea({
       keyRevealSecret: cfg.access.keyRevealSecret,
       publicBaseUrl: cfg.api.publicBaseUrl,
       now,
+      keyedReads,
     };
   },
-  parts: (d) => ({
-    guards: [
-      // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
-      keyAuth({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.settings, now: d.now }),
-      // Rate limits for unauthenticated POSTs (upgrade, holder signup), which write durable rows for anyone.
-      publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }),
-    ],
-    routes: [
-      meRoutes(d),
-      walletLinkRoutes(d),
-      walletSignupRoutes({
-        signups: d.signups,
-        store: d.walletLinkStore,
-        settings: {
-          ttlS: d.signupTtlS,
-          keyVisibleS: d.keyVisibleS,
-          thresholds: d.settings.holderThresholds,
-          keyRevealSecret: d.keyRevealSecret,
-          publicBaseUrl: d.publicBaseUrl,
-        },
-        now: d.now,
-      }),
-    ],
-  }),
+  parts: (d) => {
+    const check = createAccessCheck({ keys: d.keyCache, usage: d.usageStore, counter: d.quotaCounter, settings: d.settings, now: d.now });
+    // The keyed reads answered before Express run this same check (api/http/keyed-reads.ts).
+    d.keyedReads.checkWith(check);
+    return {
+      guards: [
+        // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
+        keyAuth(check),
+        // Rate limits for unauthenticated POSTs (upgrade, holder signup), which write durable rows for anyone.
+        publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }),
+      ],
+      routes: [
+        meRoutes(d),
+        walletLinkRoutes(d),
+        walletSignupRoutes({
+          signups: d.signups,
+          store: d.walletLinkStore,
+          settings: {
+            ttlS: d.signupTtlS,
+            keyVisibleS: d.keyVisibleS,
+            thresholds: d.settings.holderThresholds,
+            keyRevealSecret: d.keyRevealSecret,
+            publicBaseUrl: d.publicBaseUrl,
+          },
+          now: d.now,
+        }),
+      ],
+    };
+  },
 });

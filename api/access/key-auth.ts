@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeyRecord } from '../../db/access/api-key-store';
 import type { UsageStore } from '../../db/access/usage-store';
@@ -8,6 +9,7 @@ import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tie
 import { ambiguousKey, insufficientTier, invalidKey, keyNotActive, missingKey, quotaExceeded } from './access-errors';
 import type { KeyCache } from './key-cache';
 import type { QuotaCounter } from './quota-counter';
+import type { KeyedOperation } from '../http/keyed-reads';
 import { readPresentedKey } from './presented-key';
 import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
 
@@ -26,33 +28,29 @@ export type CallerAccess =
 
 type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; security?: unknown[]; 'x-capability'?: string } } };
 
+export type AccessDeps = { keys: KeyCache; usage: UsageStore; counter: QuotaCounter; settings: AccessSettings; now: () => Date };
+
 export const callerAccess = (res: Response): CallerAccess | undefined => res.locals.access as CallerAccess | undefined;
 
 /**
- * Runs after request validation on every operation that declares a security requirement in openapi.yaml
- * (all of `/api/v1` and `/api/me`). Order of checks: key (401: missing, malformed, two different keys, unknown or
+ * The access check of every keyed operation, shared by the app's guard below and the keyed reads answered before
+ * Express (api/http/keyed-reads.ts). Order of checks: key (401: missing, malformed, two different keys, unknown or
  * revoked, or minted with an intent not paid yet) → tier (403) → quota (429; `/api/me` answers anyway). A call
  * that passes is counted before its handler runs, so concurrent calls never overrun the quota; if the service then
  * answers it with its own 5xx, the call is given back. Refused calls and operations that are not built yet (501)
  * are not counted. Inside the beta window a call without a key is served openly, and a keyed call is counted but
- * never refused for tier or quota.
+ * never refused for tier or quota. Sets the rate-limit headers on `res`; throws the documented errors.
  */
-export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCounter; settings: AccessSettings; now: () => Date }): RequestHandler {
-  return async (req, res, next) => {
-    const schema = (req as OpenApiReq).openapi?.schema;
-    if (!schema?.security?.length) return next();
-    if (!d.settings.authEnabled) {
-      res.locals.access = { kind: 'open', reason: 'auth_off', liveDelayS: 0 } satisfies CallerAccess;
-      return next();
-    }
+export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<CallerAccess> {
+  return async (op, req, res) => {
+    if (!d.settings.authEnabled) return { kind: 'open', reason: 'auth_off', liveDelayS: 0 };
     const now = d.now();
     const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
     const presented = readPresentedKey(req.rawHeaders);
     if (presented.kind === 'none') {
       // /api/me describes the calling key: without one there is nothing to describe, beta or not.
-      if (!beta || schema.operationId === 'getMe') throw missingKey();
-      res.locals.access = { kind: 'open', reason: 'beta_window', liveDelayS: 0 } satisfies CallerAccess;
-      return next();
+      if (!beta || op.operationId === 'getMe') throw missingKey();
+      return { kind: 'open', reason: 'beta_window', liveDelayS: 0 };
     }
     if (presented.kind === 'bad') throw invalidKey(presented.why);
     if (presented.kind === 'ambiguous') throw ambiguousKey();
@@ -61,25 +59,34 @@ export function keyAuth(d: { keys: KeyCache; usage: UsageStore; counter: QuotaCo
     if (key.awaitingPaymentOf) throw keyNotActive(key.awaitingPaymentOf);
 
     const tier = effectiveTier(key, now, d.settings.holderThresholds);
-    const required = minTierFor(schema.operationId);
-    if (!beta && !tierAtLeast(tier, required)) throw insufficientTier(schema.operationId ?? req.path, required, tier);
+    const required = minTierFor(op.operationId);
+    if (!beta && !tierAtLeast(tier, required)) throw insufficientTier(op.operationId ?? op.path, required, tier);
 
     const limit = dailyQuota(tier, key.customDailyQuota);
     const resetAt = quotaResetAt(now);
     let quota: QuotaState;
-    if (schema['x-capability']) {
+    if (op.capability) {
       // Answered 501 right after this: report the count without spending a call on it.
       quota = { limit, used: await d.usage.usedOn(key.id, utcDay(now)), resetAt };
     } else {
       const day = utcDay(now);
       const c = await d.counter.count(key.id, day, limit);
       quota = { limit, used: c.used, resetAt };
-      if (!c.counted && !beta && !answersOverQuota(schema.operationId)) throw quotaExceeded(tier, quota, now);
+      if (!c.counted && !beta && !answersOverQuota(op.operationId)) throw quotaExceeded(tier, quota, now);
       // The service's own failure is not the caller's call to pay for.
       if (c.counted) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(key.id, day));
     }
-    res.set(rateLimitHeaders(quota));
-    res.locals.access = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta } satisfies CallerAccess;
+    for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.setHeader(name, value);
+    return { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
+  };
+}
+
+/** Runs after request validation on every operation that declares a security requirement in openapi.yaml (all of `/api/v1` and `/api/me`). */
+export function keyAuth(check: ReturnType<typeof createAccessCheck>): RequestHandler {
+  return async (req, res, next) => {
+    const schema = (req as OpenApiReq).openapi?.schema;
+    if (!schema?.security?.length) return next();
+    res.locals.access = await check({ operationId: schema.operationId, path: req.path, capability: Boolean(schema['x-capability']) }, req, res);
     next();
   };
 }

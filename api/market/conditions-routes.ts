@@ -4,6 +4,7 @@ import { HISTORY_DAYS } from '../../domain/market/market-temperature';
 import { unavailable } from '../http/http-error';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
+import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
 
 /** The temperature is recomputed by a scheduled workflow; the API serves its one stored row. */
 export function conditionsRoutes(d: {
@@ -11,10 +12,11 @@ export function conditionsRoutes(d: {
   conditionsRefreshS: number;
   conditionsMinHistoryH: number;
   readCacheTtlMs: number;
+  keyedReads: KeyedReads;
 }): Router {
   const r = Router();
   const cacheControl = `public, max-age=${Math.min(60, d.conditionsRefreshS)}`;
-  // Keyed (the access guard runs first), so always through the app; the row is read once per `readCacheTtlMs`.
+  // Keyed (the access check runs first); the row is read once per `readCacheTtlMs`.
   const conditions = createPreparedRead(
     async () => {
       const s = await d.marketConditionsStore.latest();
@@ -38,6 +40,8 @@ export function conditionsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  r.get('/api/v1/conditions', async (req, res) => sendPreparedRead(req, res, await conditions.get(), cacheControl));
+  const answer: KeyedAnswer = async (req, res) => sendPreparedRead(req, res, await conditions.get(), cacheControl);
+  d.keyedReads.register('/api/v1/conditions', answer);
+  r.get('/api/v1/conditions', answer);
   return r;
 }

@@ -6,7 +6,7 @@ import { nativeCoinPriceRoutes } from './native-coin-price-routes';
 
 export const marketApi = defineApiArea({
   name: 'market',
-  deps: ({ cfg, db, now }) => ({
+  deps: ({ cfg, db, now, keyedReads }) => ({
     priceStore: createPriceStore(db),
     refreshIntervalS: cfg.price.refreshIntervalS,
     marketConditionsStore: createMarketConditionsStore(db),
@@ -14,6 +14,7 @@ export const marketApi = defineApiArea({
     conditionsMinHistoryH: cfg.conditions.minHistoryH,
     now,
     readCacheTtlMs: cfg.api.readCacheTtlMs,
+    keyedReads,
   }),
   parts: (d) => ({ routes: [nativeCoinPriceRoutes(d), conditionsRoutes(d)] }),
 });

@@ -29,6 +29,7 @@ export const mintApi = defineApiArea({
     ledgerCommitted: (ids: number[]) => createLedgerProofStore(ctx.db).committed('grad_prob', ids),
     now: ctx.now,
     readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
+    keyedReads: ctx.keyedReads,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });

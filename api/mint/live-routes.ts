@@ -1,12 +1,19 @@
 import { Router } from 'express';
 import { callerAccess } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
+import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
 import { sendPrepared } from '../http/prepared-body';
 import { freshness, requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
-export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnapshotCache; staleAfterS: number; now: () => Date }): Router {
+export function liveRoutes(d: {
+  cache: LiveSnapshotCache;
+  delayedCache: LiveSnapshotCache;
+  staleAfterS: number;
+  now: () => Date;
+  keyedReads: KeyedReads;
+}): Router {
   const r = Router();
   const snapshot = () => requireSnapshot(d.cache);
   // Free keys get the list as it was 5 minutes ago (written by the projector from its own samples).
@@ -30,13 +37,15 @@ export function liveRoutes(d: { cache: LiveSnapshotCache; delayedCache: LiveSnap
     await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS) : s.body);
   });
 
-  r.get('/api/v1/live', async (req, res) => {
+  const v1Live: KeyedAnswer = async (req, res) => {
     const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
     const q = req.query as unknown as LiveQuery;
     const filter = { limit: q.limit ?? 60, minProb: q.min_prob ?? 0 };
     const f = freshness(s, d.now(), d.staleAfterS);
     res.set({ Age: String(f.ageS), 'Cache-Control': 'no-store' });
     await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb));
-  });
+  };
+  d.keyedReads.register('/api/v1/live', v1Live);
+  r.get('/api/v1/live', v1Live);
   return r;
 }

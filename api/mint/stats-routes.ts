@@ -4,6 +4,7 @@ import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import type { Tier } from '../../domain/signals/tier-rules';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
+import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
 import type { LiveSnapshotCache } from './live-snapshot-cache';
 
 /** Aggregates scan a day of facts, so they are cached for a few seconds per API process. */
@@ -19,10 +20,11 @@ export function statsRoutes(d: {
   compositeStatus: (now: Date) => Promise<CompositeStatus>;
   now: () => Date;
   readCacheTtlMs: number;
+  keyedReads: KeyedReads;
 }): Router {
   const r = Router();
   let cached: { at: number; stats: PlatformStats; wallets: number; signals: Record<Tier, number>; withheld: CompositeStatus } | undefined;
-  // Keyed (the access guard runs first), so always through the app; the body is built once per `readCacheTtlMs`.
+  // Keyed (the access check runs first); the body is built once per `readCacheTtlMs`.
   const stats = createPreparedRead(
     async () => {
       const now = d.now();
@@ -59,6 +61,8 @@ export function statsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  r.get('/api/v1/stats', async (req, res) => sendPreparedRead(req, res, await stats.get(), CACHE_CONTROL));
+  const answer: KeyedAnswer = async (req, res) => sendPreparedRead(req, res, await stats.get(), CACHE_CONTROL);
+  d.keyedReads.register('/api/v1/stats', answer);
+  r.get('/api/v1/stats', answer);
   return r;
 }

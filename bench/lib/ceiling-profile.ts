@@ -22,7 +22,9 @@ export async function profileRoutes(o: {
   outDir: string;
 }): Promise<void> {
   fs.mkdirSync(o.outDir, { recursive: true });
-  const api = await startApiProcess({ env: o.env, logFile: path.join(o.outDir, 'api-profiled.log'), inspect: true });
+  // One serving process: the inspector attaches to the process it starts, which in a cluster would be the primary (idle).
+  const env = { ...o.env, API_PROCESSES: '1' };
+  const api = await startApiProcess({ env, logFile: path.join(o.outDir, 'api-profiled.log'), inspect: true });
   const profiler = await connectProfiler(api.inspectorPort!);
   try {
     for (const route of o.routes) {

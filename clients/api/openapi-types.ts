@@ -4468,6 +4468,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
       503: components['responses']['Unavailable'];
     };
@@ -4495,6 +4496,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
       503: components['responses']['Unavailable'];
     };

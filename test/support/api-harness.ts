@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
+import type { Express } from 'express';
 import { createApiContext, type ApiContext } from '../../api/api-area';
 import { createApp, type ApiOverrides } from '../../api/app';
 import type { PublicPostLimits } from '../../domain/access/public-post-limits';
@@ -46,7 +47,8 @@ export const afterBeta = (o: { endedAt?: Date; keyCacheTtlMs?: number } = {}): R
   ...(o.keyCacheTtlMs === undefined ? {} : { API_KEY_CACHE_TTL_MS: String(o.keyCacheTtlMs) }),
 });
 
-export type StartedApi = { url: string; close: () => Promise<void>; deps: ApiContext };
+/** `app` is the Express app itself (without what `app.listen` answers before it: api/http/public-reads.ts, keyed-reads.ts). */
+export type StartedApi = { url: string; close: () => Promise<void>; deps: ApiContext; app: Express };
 
 /** The real app on a loopback port, over a test database, with response validation on. */
 export async function startApi(db: Knex, o: ApiOptions = {}): Promise<StartedApi> {
@@ -67,6 +69,7 @@ export async function startApi(db: Knex, o: ApiOptions = {}): Promise<StartedApi
   return {
     url: `http://127.0.0.1:${port}`,
     deps: ctx,
+    app,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
@@ -111,6 +114,9 @@ export function useApi(options: ApiOptions | ((db: Knex) => ApiOptions | Promise
     },
     get deps() {
       return need(started, 'the API').deps;
+    },
+    get app() {
+      return need(started, 'the API').app;
     },
   };
   return { t, api };
