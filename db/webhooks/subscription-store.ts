@@ -102,8 +102,13 @@ export function createSubscriptionStore(db: Knex) {
         .update({ last_delivery_at: at, failing_since: db.raw('coalesce(failing_since, ?)', [at]), consecutive_failures: db.raw('consecutive_failures + 1') });
     },
 
-    /** The messaging chat bound to the key, if any: the latest `telegram_id` given with one of its plan payments. */
+    /**
+     * The messaging chat bound to the key, if any: the chat most recently linked to it in the bot (`/link`) that has
+     * not blocked the bot, else the latest `telegram_id` given with one of its plan payments.
+     */
     async ownerChat(keyId: number): Promise<number | null> {
+      const linked = await db('bot_chats').where({ owner_key_id: keyId }).whereNull('blocked_at').orderBy('linked_at', 'desc').first('chat_id');
+      if (linked) return Number(linked.chat_id);
       const r = await db('payment_intents').where({ key_id: keyId }).whereNotNull('telegram_id').orderBy('created_at', 'desc').first('telegram_id');
       return r ? Number(r.telegram_id) : null;
     },

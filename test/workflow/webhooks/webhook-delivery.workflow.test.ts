@@ -129,7 +129,10 @@ describe('webhook delivery workflow', () => {
       created_at: new Date(),
       expires_at: new Date(),
     });
+    // The key's owner also linked a chat in the bot: that chat is told, not the one given with the payment.
+    await db('bot_chats').insert({ chat_id: 4243, owner_key_id: keyId, linked_at: new Date(), created_at: new Date() });
     bot.startChat(4242);
+    bot.startChat(4243);
     const sub = await addSubscription(db, { keyId, url: rx.url('/hang') });
     rx.script('/hang', ['hang']);
     const { result, outboxId } = await deliver(sub.id, { record: 'webhook-delivery-gave-up' });
@@ -145,7 +148,8 @@ describe('webhook delivery workflow', () => {
       consecutive_failures: 3,
     });
     expect(await db('webhook_notices').where({ webhook_id: sub.id }).first()).toMatchObject({ channel: 'telegram', status: 'sent' });
-    expect(bot.sent.find((m) => m.chatId === 4242)?.text).toContain(`webhook #${sub.id}`);
+    expect(bot.sent.find((m) => m.chatId === 4243)?.text).toContain(`webhook #${sub.id}`);
+    expect(bot.sent.find((m) => m.chatId === 4242)).toBeUndefined();
   });
 
   it('a second start of the same (event, subscription) delivers nothing again', async () => {
