@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { AlertAuditStore } from '../../db/alerts/alert-audit-store';
-import { unavailable } from '../http/http-error';
 
 export type AlertAuditRouteDeps = { auditStore: AlertAuditStore; now: () => Date };
 
@@ -15,8 +14,8 @@ export function alertAuditRoutes(d: AlertAuditRouteDeps): Router {
     const hours = q.hours ?? 24;
     const limit = q.limit ?? 200;
     const rule = await d.auditStore.activeRule();
-    // The worker creates the rule when it starts; before that there is nothing to audit.
-    if (!rule) throw unavailable('no grad_prob rule is in force yet (the worker creates it at start)', 30);
+    // The worker puts the rule in force when it starts; before that nothing has been audited (not an outage).
+    if (!rule) return void res.set('Cache-Control', 'no-store').json({ hours, rule: null, count: 0, fires: [] });
     const since = new Date(Math.max(d.now().getTime() - hours * HOUR, rule.activeSince.getTime()));
     const fires = await d.auditStore.fires(rule.ruleId, since, limit);
     res.set('Cache-Control', 'no-store').json({

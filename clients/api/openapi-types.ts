@@ -3167,7 +3167,7 @@ export interface components {
     };
     AlertAudit: {
       hours: number;
-      /** @description The currently active grad_prob rule. */
+      /** @description The currently active grad_prob rule; null before the worker has put one in force (then `fires` is empty). */
       rule: {
         /** Format: int64 */
         rule_id: number;
@@ -3177,7 +3177,7 @@ export interface components {
         version: string;
         /** Format: date-time */
         active_since: string;
-      };
+      } | null;
       count: number;
       fires: {
         /** Format: int64 */
