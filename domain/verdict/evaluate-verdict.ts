@@ -130,7 +130,8 @@ export function evaluationSha256(e: VerdictEvaluationJson): string {
   return digestToHex(sha256(canonicalBytes(e as unknown as CanonicalValue)));
 }
 
-function tierJson(t: TierFigures): VerdictEvaluationJson['tiers'][number] {
+/** A tier's figures as the evaluation (and the pending status) write them. */
+export function tierJson(t: TierFigures): VerdictEvaluationJson['tiers'][number] {
   return {
     tier: t.tier,
     n: t.n,

@@ -1,6 +1,5 @@
-import type { MissingItem, VerdictState } from './evaluate-verdict';
+import { tierJson, type MissingItem, type VerdictState } from './evaluate-verdict';
 import type { Preregistration } from './preregistration';
-import type { TierFigures } from './tier-figures';
 
 /**
  * The registration the evaluator runs with: the document's, or with another T0 for tests and demonstrations
@@ -30,18 +29,8 @@ export function missingJson(m: MissingItem): Record<string, string | number> {
   }
 }
 
-export function tierProgressJson(t: TierFigures) {
-  return {
-    tier: t.tier,
-    n: t.n,
-    hits_5x: t.hits5x,
-    rate_5x: t.rate5x,
-    rate_5x_lower_95: t.rate5xLower95,
-    graduated: t.graduated,
-    graduation_rate: t.graduationRate,
-    median_peak_mult_24h: t.medianPeakMult24h,
-  };
-}
+/** A tier's figures so far, in the evaluation's own shape. */
+export const tierProgressJson = tierJson;
 
 /** What the evaluator stores before the lock: the window so far and what keeps it from locking. */
 export function pendingStatus(s: Extract<VerdictState, { state: 'undecidable' }>) {
