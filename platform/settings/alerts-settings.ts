@@ -8,13 +8,8 @@ export const alertsSettings = defineSettings(
     ALERTS_AUDIT_GRAD_PROB: z.coerce.number().min(0.01).max(1).default(0.7),
     /** Owners' tiers change without a rule changing (plan lapse, holder balance): the rule index is rebuilt at least this often. */
     ALERTS_RULES_MAX_AGE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
-    /** How the bot receives updates: long polling (getUpdates) or a webhook Telegram POSTs to (production behind TLS). */
-    BOT_UPDATES_MODE: z.enum(['polling', 'webhook', 'off']).default('polling'),
-    /** Secret Telegram echoes in X-Telegram-Bot-Api-Secret-Token on webhook calls (webhook mode). */
-    BOT_WEBHOOK_SECRET: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{16,256}$/)
-      .optional(),
+    /** How the bot receives updates: long polling (getUpdates), or not at all here. Webhook mode is not built yet. */
+    BOT_UPDATES_MODE: z.enum(['polling', 'off']).default('polling'),
     /** Telegram's limits: about one message a second per chat and 30 a second overall. */
     BOT_SEND_PER_CHAT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     BOT_SEND_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(30),
