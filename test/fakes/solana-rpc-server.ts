@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -28,6 +29,9 @@ export class RpcFault extends Error {
     super(message);
   }
 }
+
+/** A whole number of days back, different for each test file that backfills the capture (see `shiftDays`). */
+export const uniqueShiftDays = () => -1 - randomInt(5_000);
 
 export type RpcHandler = (params: unknown[]) => unknown;
 
@@ -71,8 +75,12 @@ export function pageNewestFirst<T extends { signature: string }>(ledger: readonl
   return out;
 }
 
-export async function startSolanaRpcServer(opts: { programId: string; capture?: string }) {
-  const captured = readCapturedTransactions(opts.capture);
+/**
+ * `shiftDays` moves the whole capture in time. Test files that backfill the capture's range start workflows whose id
+ * is the range; on the run's shared Temporal server two files with the same range would join each other's run.
+ */
+export async function startSolanaRpcServer(opts: { programId: string; capture?: string; shiftDays?: number }) {
+  const captured = readCapturedTransactions(opts.capture).map((t) => ({ ...t, blockTime: t.blockTime + (opts.shiftDays ?? 0) * 86_400 }));
   const ledger: CapturedTx[] = [];
   const bySignature = new Map<string, CapturedTx>();
   const subs = new Map<WebSocket, Set<number>>();

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
-import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
+import { startSolanaRpcServer, uniqueShiftDays, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
 import { createTestDatabase } from '../../support/test-db';
 import { readTestEnv, ROOT, SHARED_DATA } from '../../support/test-env';
 import { startWorker } from '../../support/worker-harness';
@@ -16,7 +16,7 @@ let rpc: SolanaRpcFake;
 let w: Awaited<ReturnType<typeof startWorker>>;
 beforeAll(async () => {
   t = await createTestDatabase();
-  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID });
+  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID, shiftDays: uniqueShiftDays() });
   w = await startWorker(t.db, { env: { PUMP_IDL_PATH: path.join(SHARED_DATA, 'idl', 'pump.json'), HISTORY_BACKFILL_RPC_URL: rpc.url } });
 }, 60_000);
 afterAll(async () => {

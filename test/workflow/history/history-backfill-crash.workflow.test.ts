@@ -7,7 +7,7 @@ import { startDaemon } from '../../../scripts/lib/daemon-process';
 import { sleep, waitFor } from '../../../scripts/lib/run';
 import type { HistoryBackfillProgress } from '../../../workflows/history/history-backfill-contract';
 import { startHistoryBackfill } from '../../../workflows/history/history-backfill-starter';
-import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
+import { startSolanaRpcServer, uniqueShiftDays, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
 import { createTestDatabase } from '../../support/test-db';
 import { readTestEnv, SHARED_DATA } from '../../support/test-env';
 import { uniqueId } from '../../support/worker-harness';
@@ -26,7 +26,7 @@ const daemons: ReturnType<typeof startDaemon>[] = [];
 beforeAll(async () => {
   t = await createTestDatabase();
   client = new Client({ connection: await Connection.connect({ address: readTestEnv().temporalAddress }) });
-  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID });
+  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID, shiftDays: uniqueShiftDays() });
 });
 afterAll(async () => {
   await Promise.all(daemons.map((d) => d.kill()));

@@ -13,7 +13,7 @@ import {
   type HistoryBackfillProgress,
 } from '../../../workflows/history/history-backfill-contract';
 import { startHistoryBackfill } from '../../../workflows/history/history-backfill-starter';
-import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
+import { startSolanaRpcServer, uniqueShiftDays, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
 import { createTestDatabase } from '../../support/test-db';
 import { SHARED_DATA } from '../../support/test-env';
 import { startWorker } from '../../support/worker-harness';
@@ -35,7 +35,7 @@ let expected: LaunchEvent[];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID });
+  rpc = await startSolanaRpcServer({ programId: PUMP_PROGRAM_ID, shiftDays: uniqueShiftDays() });
   const txs = rpc.publish();
   fromMs = txs[0]!.blockTime * 1000;
   toMs = (txs[txs.length - 1]!.blockTime + 1) * 1000;
