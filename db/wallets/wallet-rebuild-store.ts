@@ -124,7 +124,12 @@ export function createWalletRebuildStore(db: Knex) {
     /** Applies to the next set what the live set applied meanwhile (no lock: resolutions go on). Returns when it started. */
     async catchUp(rebuildId: string): Promise<{ mints: number; startedAt: Date }> {
       const { startedAt: rebuildStartedAt } = await assertOwner(db, rebuildId);
-      const startedAt = new Date((await db.raw('SELECT now() AS t')).rows[0].t);
+      // An application stamps applied_at with its transaction's start (now()), and may commit after the read below:
+      // the swap re-reads from the start of the oldest transaction open now, not from now, so none is missed.
+      const startedAt = new Date(
+        (await db.raw(`SELECT least(now(), min(xact_start)) AS t FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`))
+          .rows[0].t,
+      );
       const mints = await applyInChunks(await liveMintsToCatchUp(db, rebuildStartedAt, true));
       return { mints, startedAt };
     },
