@@ -3,6 +3,7 @@ import type { Knex } from '../../platform/db';
 import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
+import { PERPS_ROW_SOURCE } from './perps-row-source';
 import { VERDICT_ROW_SOURCE } from './verdict-row-source';
 
 /**
