@@ -3,7 +3,6 @@ import { createHyperliquidInfoClient } from '../../clients/hyperliquid/hyperliqu
 import { createHyperliquidLeaderboardClient } from '../../clients/hyperliquid/hyperliquid-leaderboard-client';
 import { createExchangeAImportStore } from '../../db/perps/exchange-a-import-store';
 import { createExchangeATraderStore } from '../../db/perps/exchange-a-trader-store';
-import { createPerpsLedgerStore } from '../../db/perps/perps-ledger-store';
 import { createPerpsEntryStore } from '../../db/perps/perps-entry-store';
 import { createPerpsMarketStore } from '../../db/perps/perps-market-store';
 import { createPerpsPollerStore } from '../../db/perps/perps-poller-store';
@@ -18,8 +17,8 @@ import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createDriftImportActivities } from './drift-import-activities';
 import { createPerpsJudgingActivities } from './perps-judging-activities';
 import { createPerpsLeaderboardActivities } from './perps-leaderboard-activities';
-import { createPerpsLedgerActivities } from './perps-ledger-activities';
 import { createPerpsMarketActivities } from './perps-market-activities';
+import { retirePerpsLedgerSchedule } from './retired-perps-ledger-schedule';
 import { createPerpsSnapshotActivities } from './perps-snapshot-activities';
 
 /**
@@ -43,7 +42,6 @@ export const perpsActivities = defineActivityArea({
       entryStore: createPerpsEntryStore(db),
       pollerStore: createPerpsPollerStore(db),
       rankStore: createPerpsRankStore(db),
-      ledgerStore: createPerpsLedgerStore(db),
       importStore: createExchangeAImportStore(db),
       traderStore: createExchangeATraderStore(db),
       judgingStarter: createEntryJudgingStarter(temporal, cfg.temporal.taskQueue),
@@ -62,10 +60,10 @@ export const perpsActivities = defineActivityArea({
     ...createPerpsSnapshotActivities(d),
     ...createPerpsJudgingActivities(d),
     ...createDriftImportActivities(d),
-    ...createPerpsLedgerActivities(d),
     ...createPerpsLeaderboardActivities(d),
   }),
   start: async (_d, { cfg, temporal, log }) => {
+    await retirePerpsLedgerSchedule(temporal, log);
     const a = cfg.perps.drift;
     if (!a.importOnStart) return () => undefined;
     for (const market of a.importMarkets) {

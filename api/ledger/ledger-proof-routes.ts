@@ -43,7 +43,7 @@ function commitCache(store: LedgerCommitStore, now: () => number) {
 }
 
 /**
- * The inclusion proof of a prediction of one track (grad_prob, or composite with `?track=composite`), cut from the stored tree levels (log2(n) slices, never a rebuilt
+ * The inclusion proof of a row of one track (grad_prob, or the one `?track=` names), cut from the stored tree levels (log2(n) slices, never a rebuilt
  * tree) around the leaf rebuilt from the row as it is stored now: a row changed after its commit gives a proof that
  * fails verification, as it must. 404 with `status` for an unknown prediction (`unknown`), one whose hour is not
  * committed yet (`pending`, with `commit_expected_by`), or a committed row no longer stored (`removed`).

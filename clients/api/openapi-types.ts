@@ -641,7 +641,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Hourly merkle commits over grad_prob (or composite) predictions.
+     * Hourly merkle commits over grad_prob (or another track's) predictions.
      * @description Commits of the `grad_prob` track (or of the track `track` names) in chain order (oldest first): each commit's `prev_root_hex` is the
      *     `merkle_root_hex` of the one before it. Without `since`, the newest `limit` commits; with `since` (unix
      *     seconds), the first `limit` commits whose hour starts strictly after it. To read the whole chain, start at
@@ -668,7 +668,7 @@ export interface paths {
      * Merkle inclusion proof for one prediction.
      * @description The proof document of a committed prediction of the `grad_prob` track (the default: a prediction id from
      *     `/api/predictions/by_mint/{mint}`) or, with `track=composite`, of a composite prediction (its `id` in
-     *     `/api/v1/composite_predictions`; the ids of the two tracks are separate sequences): the leaf payload (the canonical JSON text, as a
+     *     `/api/v1/composite_predictions`; each track's ids are its own sequence; `track=verdict` and `track=perps` likewise): the leaf payload (the canonical JSON text, as a
      *     string, rebuilt from the row as stored now), its hash, the siblings from the leaf up to the root, and the
      *     committed root, hour and leaf count. Any verifier that follows the `ledger` tag's description accepts it
      *     as is (`python3 test/verifiers/verify_proof.py` is one, written from it with Python's standard library;
@@ -905,10 +905,12 @@ export interface paths {
     };
     /**
      * Hourly merkle roots over perps smart-money entry leaves.
-     * @description The perps ledger track: every closed UTC hour with smart entries (`PerpsEntry` with `smart: true`) is
-     *     committed 20 to 30 minutes after it ends, on the audit ledger's machinery (the same merkle tree, canonical
-     *     JSON and commit record as `/api/ledger/commits`). Each commit's `prev_root_hex` is the previous commit's
-     *     root, so the commits form a hash chain; an hour without smart entries has no commit.
+     * @description The audit ledger's `perps` track, newest first: every closed UTC hour with smart entries (`PerpsEntry`
+     *     with `smart: true`) is sealed and committed by the ledger like every track (the grace period after it
+     *     closes, `/api/scope` `audit_trail`; the database then refuses any entry into it). The same commits, in chain
+     *     order with their anchors, are `/api/ledger/commits?track=perps`, and each entry's inclusion proof is
+     *     `/api/ledger/proof/{entry_id}?track=perps`. Each commit's `prev_root_hex` is the previous commit's root, so
+     *     the commits form a hash chain; an hour without smart entries has no commit.
      *
      *     A leaf is the RFC 8785 canonical JSON of one smart entry (leaf version 1), a flat object of strings,
      *     integers and null: `detected_at` (ISO-8601 UTC with milliseconds), `entry_px` (the wallet's marginal
@@ -3788,10 +3790,11 @@ export interface components {
     /**
      * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
      *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-     *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
-     *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
+     *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
+     *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+     *     commits, newest first, at `/api/perps/ledger/commits`).
      */
-    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict';
+    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict' | 'perps';
     /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */
     PredictionIdPath: number;
     /** @description Subscription identifier. */
@@ -4634,8 +4637,9 @@ export interface operations {
         /**
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-         *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
+         *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
+         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
         /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
@@ -4668,8 +4672,9 @@ export interface operations {
         /**
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
-         *     is sealed is never published and never committed) or `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`). The perps track has its own `/api/perps/ledger/commits`.
+         *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
+         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
       };

@@ -101,6 +101,11 @@ export function createLedgerCommitStore(db: Knex) {
       return rows.map(toCommit).reverse();
     },
 
+    async count(track: string): Promise<number> {
+      const r = await db('ledger_commits').where({ track }).first(db.raw('count(*)::int AS n'));
+      return (r as { n: number }).n;
+    },
+
     /** Per track: how many commits, how many anchored on chain, the latest hour committed. */
     async facts(): Promise<Record<string, { commits: number; anchored: number; latest: Date | null }>> {
       const rows = await db('ledger_commits as c')

@@ -27,8 +27,16 @@ export type LeafFormat<Input> = {
   readonly track: string;
   readonly version: number;
   readonly fields: readonly string[];
+  /**
+   * The field holding the leaf's time (the one that picks the hour and orders the tree): `predicted_at` unless
+   * named (perps v1, frozen before it joined the ledger, calls it `detected_at`).
+   */
+  readonly timeField?: string;
   build(input: Input): LedgerLeaf;
 };
+
+/** The name of the field holding a leaf's time, in any version. */
+export const leafTimeField = (format: Pick<LeafFormat<unknown>, 'timeField'>): string => format.timeField ?? 'predicted_at';
 
 export class LeafFieldError extends RangeError {
   override readonly name = 'LeafFieldError';

@@ -42,7 +42,7 @@ export type ProofVerdict = { ok: true } | { ok: false; problem: string };
 
 /**
  * Everything a third party checks, in the order the Python verifier checks it: the payload is a canonical
- * leaf of the stated track and version, predicted within the stated hour; it hashes to `leaf_hash`; the path
+ * leaf of the stated track and version, whose time (`predicted_at`, `detected_at` for perps v1) is in the stated hour; it hashes to `leaf_hash`; the path
  * has exactly the shape its index and the hour's leaf count give; walking it arrives at the root.
  *
  * A proof alone can only vouch for itself: with a forged `leaf_count` (4 for a 3-leaf hour) the self-paired
@@ -65,8 +65,8 @@ export function verifyProofDocument(doc: ProofDocument, commit?: { track: string
   if (read.track !== doc.track || read.leafVersion !== doc.leaf_version) return fail('payload track or leaf version differs from the proof');
   const hourStart = new Date(doc.hour);
   if (!Number.isFinite(hourStart.getTime()) || hourStart.toISOString() !== doc.hour) return fail('hour is not YYYY-MM-DDTHH:00:00.000Z');
-  const at = new Date(String(read.leaf.predicted_at)).getTime();
-  if (!(at >= hourStart.getTime() && at < utcHourEnd(hourStart).getTime())) return fail('leaf predicted_at is outside the hour');
+  const at = new Date(String(read.leaf[read.timeField])).getTime();
+  if (!(at >= hourStart.getTime() && at < utcHourEnd(hourStart).getTime())) return fail(`leaf ${read.timeField} is outside the hour`);
 
   if (!isDigestHex(doc.leaf_hash) || !isDigestHex(doc.merkle_root_hex)) return fail('leaf_hash and merkle_root_hex must be 64 lowercase hex digits');
   const leafHash = sha256Utf8(doc.leaf_payload);

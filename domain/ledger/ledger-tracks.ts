@@ -1,13 +1,13 @@
 import { canonicalJson, type CanonicalValue } from './canonical-json';
 import { COMPOSITE_LEAF_V1 } from './composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from './grad-prob-leaf';
-import type { LeafFormat, LeafValue } from './leaf-fields';
+import { leafTimeField, type LeafFormat, type LeafValue } from './leaf-fields';
 import { VERDICT_LEAF_V1 } from './verdict-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from '../perps/perps-entry-leaf';
 
 /**
  * The tracks the ledger commits, each with every leaf version it ever had and the one new leaves use.
- * Old versions stay here forever: commits made with them must keep verifying. A new track (the perps
- * observatory's smart-money entries) adds one entry, e.g. `perps: track(1, { 1: PERPS_ENTRY_LEAF_V1 })`;
+ * Old versions stay here forever: commits made with them must keep verifying. A new track adds one entry;
  * a new leaf version adds one key and moves `current`.
  */
 const track = <V extends Record<number, LeafFormat<any>>, C extends keyof V & number>(current: C, versions: V) =>
@@ -17,6 +17,8 @@ export const LEDGER_TRACKS = Object.freeze({
   grad_prob: track(1, { 1: GRAD_PROB_LEAF_V1 }),
   composite: track(1, { 1: COMPOSITE_LEAF_V1 }),
   verdict: track(1, { 1: VERDICT_LEAF_V1 }),
+  // The perps observatory's smart-money entries (issue 22); v1 was committed on its own chain first (migration 0026).
+  perps: track(1, { 1: PERPS_ENTRY_LEAF_V1 }),
 });
 
 export type LedgerTrack = keyof typeof LEDGER_TRACKS;
@@ -42,7 +44,8 @@ export function leafFormat(name: string, version: number): LeafFormat<unknown> |
   return Object.hasOwn(versions, version) ? versions[version]! : null;
 }
 
-export type ReadLeaf = { ok: true; track: LedgerTrack; leafVersion: number; leaf: Readonly<Record<string, LeafValue>> } | { ok: false; problem: string };
+export type ReadLeaf =
+  { ok: true; track: LedgerTrack; leafVersion: number; leaf: Readonly<Record<string, LeafValue>>; timeField: string } | { ok: false; problem: string };
 
 /**
  * Reads a leaf payload as a verifier must: canonical JSON (re-serialising it gives the same text, which also
@@ -74,5 +77,11 @@ export function readLeafPayload(payload: string): ReadLeaf {
   if (keys.length !== format.fields.length || keys.some((k, i) => k !== format.fields[i])) {
     return { ok: false, problem: `fields differ from ${format.track} v${format.version}` };
   }
-  return { ok: true, track: format.track as LedgerTrack, leafVersion: format.version, leaf: leaf as Record<string, LeafValue> };
+  return {
+    ok: true,
+    track: format.track as LedgerTrack,
+    leafVersion: format.version,
+    leaf: leaf as Record<string, LeafValue>,
+    timeField: leafTimeField(format),
+  };
 }

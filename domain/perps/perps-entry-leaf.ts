@@ -5,8 +5,8 @@ import { asciiText, decimalText, decimalTextOrNull, fieldList, isoMillis, oneOf,
  * ledger's machinery ordered by (detected_at, id). It pins what the entry claimed at detection — wallet,
  * market, side, size, the wallet's fill-derived entry price, the mark price a follower could act at, the
  * wallet's ROI and score, the whale flag and the rule versions that made it an entry — so a judged outcome can
- * never be lined up against a different claim later. Frozen like every leaf version; registering it is one
- * line in domain/ledger/ledger-tracks.ts (`perps: track(1, { 1: PERPS_ENTRY_LEAF_V1 })`).
+ * never be lined up against a different claim later. Frozen like every leaf version (registered in
+ * domain/ledger/ledger-tracks.ts); its time field is `detected_at`, where the other tracks say `predicted_at`.
  */
 export type PerpsEntryLeafInputV1 = {
   id: number;
@@ -31,6 +31,7 @@ export type PerpsEntryLeafInputV1 = {
 export const PERPS_ENTRY_LEAF_V1: LeafFormat<PerpsEntryLeafInputV1> = Object.freeze({
   track: 'perps',
   version: 1,
+  timeField: 'detected_at',
   fields: fieldList(
     'detected_at', // ISO-8601 UTC, milliseconds, Z
     'entry_px', // decimal text > 0: the wallet's (marginal) entry price

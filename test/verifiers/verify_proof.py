@@ -16,7 +16,7 @@ Exit status 2 for a usage error or unreadable input.
 
 A proof passes when: its payload is a canonical leaf (Python re-serialises it to the same bytes) of a known
 track and version with exactly that version's fields, whose values are only strings, safe integers and null;
-its predicted_at lies in the commit hour; SHA-256 of the payload's UTF-8 bytes is leaf_hash; the siblings
+its time (predicted_at; detected_at for perps v1) lies in the commit hour; SHA-256 of the payload's UTF-8 bytes is leaf_hash; the siblings
 have the sides the leaf's index and the hour's leaf count prescribe (a self-paired step's sibling is the
 node itself); and hashing up the path, parent = SHA-256(left || right) on raw 32-byte digests, gives
 merkle_root_hex.
@@ -44,7 +44,15 @@ LEAF_FORMATS = {
         "branch", "evaluation_sha256", "id", "leaf_version", "predicted_at", "preregistration_id",
         "preregistration_sha256", "track", "verdict", "window_end", "window_start",
     ],
+    ("perps", 1): [
+        "detected_at", "entry_px", "entry_rule_version", "exchange", "id", "kind", "leaf_version", "leverage",
+        "market", "position_value_usd", "price_at_detection", "rule_version", "side", "size", "smart_score",
+        "track", "wallet", "wallet_roi_30d", "whale",
+    ],
 }
+
+# The field holding a leaf's time (the hour it is committed in): predicted_at, unless a version names another.
+TIME_FIELDS = {("perps", 1): "detected_at"}
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 ISO_MILLIS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
@@ -139,9 +147,10 @@ def verify(doc):
     hour = parse_utc_millis(doc.get("hour"), "hour")
     if hour.minute or hour.second or hour.microsecond:
         raise Bad("hour does not start on a whole hour")
-    predicted_at = parse_utc_millis(leaf["predicted_at"], "predicted_at")
-    if not (hour <= predicted_at < hour + timedelta(hours=1)):
-        raise Bad("leaf predicted_at is outside the hour")
+    time_field = TIME_FIELDS.get((leaf["track"], leaf["leaf_version"]), "predicted_at")
+    at = parse_utc_millis(leaf[time_field], time_field)
+    if not (hour <= at < hour + timedelta(hours=1)):
+        raise Bad("leaf %s is outside the hour" % time_field)
 
     for name in ("leaf_hash", "merkle_root_hex"):
         if not isinstance(doc.get(name), str) or not HEX64.match(doc[name]):

@@ -54,7 +54,35 @@ export const LEAF_FORMATS: Readonly<Record<string, Readonly<Record<number, reado
       'window_start',
     ],
   },
+  perps: {
+    1: [
+      'detected_at',
+      'entry_px',
+      'entry_rule_version',
+      'exchange',
+      'id',
+      'kind',
+      'leaf_version',
+      'leverage',
+      'market',
+      'position_value_usd',
+      'price_at_detection',
+      'rule_version',
+      'side',
+      'size',
+      'smart_score',
+      'track',
+      'wallet',
+      'wallet_roi_30d',
+      'whale',
+    ],
+  },
 };
+
+/** The field holding a leaf's time (the hour it is committed in): `predicted_at`, except perps v1's `detected_at`. */
+export function leafTimeField(track: string, version: number): string {
+  return track === 'perps' && version === 1 ? 'detected_at' : 'predicted_at';
+}
 
 export function leafFields(track: string, version: number): readonly string[] | null {
   const versions = Object.hasOwn(LEAF_FORMATS, track) ? LEAF_FORMATS[track] : undefined;

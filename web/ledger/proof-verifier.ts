@@ -1,4 +1,4 @@
-import { leafFields } from './leaf-formats';
+import { leafFields, leafTimeField } from './leaf-formats';
 
 /**
  * Checks a ledger proof in the browser with Web Crypto, step by step as docs/ledger-format.md ("Proof") states
@@ -111,9 +111,10 @@ export async function verifyProof(input: unknown, commit?: ProofCommit): Promise
   if (!check('leaf payload', 'leaf' in read, 'leaf' in read ? `canonical ${doc.track} v${doc.leaf_version} leaf` : read.problem)) return done();
   const leaf = (read as { leaf: Record<string, string | number | null> }).leaf;
   const hourStart = Date.parse(doc.hour);
-  const at = Date.parse(String(leaf.predicted_at));
+  const timeField = leafTimeField(doc.track, doc.leaf_version);
+  const at = Date.parse(String(leaf[timeField]));
   const inHour = HOUR.test(doc.hour) && at >= hourStart && at < hourStart + 3_600_000;
-  if (!check('hour', inHour, inHour ? `predicted_at ${String(leaf.predicted_at)} lies in the hour ${doc.hour}` : 'predicted_at lies outside the proof’s hour'))
+  if (!check('hour', inHour, inHour ? `${timeField} ${String(leaf[timeField])} lies in the hour ${doc.hour}` : `${timeField} lies outside the proof’s hour`))
     return done(leaf);
 
   let node = await sha256(new TextEncoder().encode(doc.leaf_payload));

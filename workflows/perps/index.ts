@@ -3,4 +3,3 @@ export { perpsLeaderboardDiscovery, perpsMarketsPoll, perpsRankings } from './pe
 export { perpsSnapshotSweep } from './perps-snapshot-sweep-workflow';
 export { perpsEntryJudging } from './perps-entry-judging-workflow';
 export { driftImport, driftFileImport } from './drift-import-workflow';
-export { perpsLedgerCommit } from './perps-ledger-workflow';

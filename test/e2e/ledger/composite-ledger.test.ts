@@ -125,7 +125,7 @@ describe('the composite track', () => {
     const r = await proof(tiered[0]!, 'grad_prob');
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ status: 'unknown' });
-    for (const url of [`/api/ledger/proof/1?track=perps`, `/api/ledger/commits?track=nope`]) {
+    for (const url of [`/api/ledger/proof/1?track=nope`, `/api/ledger/commits?track=nope`]) {
       const bad = await call(`${api.url}${url}`);
       expect([url, bad.status]).toEqual([url, 422]);
     }

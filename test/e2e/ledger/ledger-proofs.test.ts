@@ -152,14 +152,14 @@ describe('what other operations say about the ledger', () => {
     ]);
   });
 
-  it('/api/scope states the grad_prob, composite and verdict tracks as live (composite and verdict without rows here) and perps as not yet', async () => {
+  it('/api/scope states every track as live (composite, perps and verdict without rows here)', async () => {
     const r = await call(`${api.url}/api/scope`);
     expect(r.status).toBe(200);
     expectConforms('get', '/api/scope', 200, r.body);
     expect(r.body.audit_trail.tracks.map((x: { track: string; status: string; commits: number }) => [x.track, x.status, x.commits])).toEqual([
       ['grad_prob', 'live', 3],
       ['composite', 'live', 0],
-      ['perps', 'planned', 0],
+      ['perps', 'live', 0],
       ['verdict', 'live', 0],
     ]);
     expect(r.body.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });

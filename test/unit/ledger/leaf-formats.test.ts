@@ -5,7 +5,8 @@ import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from '../../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError, decimalText } from '../../../domain/ledger/leaf-fields';
 import { LEDGER_TRACKS, currentLeafFormat, isLedgerTrack, leafFormat, readLeafPayload } from '../../../domain/ledger/ledger-tracks';
-import { sampleComposite, sampleGradProb } from './ledger-fixtures';
+import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { sampleComposite, sampleGradProb, samplePerps } from './ledger-fixtures';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -82,11 +83,11 @@ describe('leaf versions are frozen', () => {
 
   it('docs/ledger-format.md shows the same sample payloads, hashes and field lists', () => {
     const doc = readFileSync(join(__dirname, '../../../docs/ledger-format.md'), 'utf8');
-    for (const leaf of [GRAD_PROB_LEAF_V1.build(sampleGradProb()), COMPOSITE_LEAF_V1.build(sampleComposite())]) {
+    for (const leaf of [GRAD_PROB_LEAF_V1.build(sampleGradProb()), COMPOSITE_LEAF_V1.build(sampleComposite()), PERPS_ENTRY_LEAF_V1.build(samplePerps())]) {
       expect(doc).toContain(`\n${leaf.payload}\n`);
       expect(doc).toContain(Buffer.from(leaf.hash).toString('hex'));
     }
-    for (const field of [...GRAD_PROB_LEAF_V1.fields, ...COMPOSITE_LEAF_V1.fields]) expect(doc).toContain(`| \`${field}\` |`);
+    for (const field of [...GRAD_PROB_LEAF_V1.fields, ...COMPOSITE_LEAF_V1.fields, ...PERPS_ENTRY_LEAF_V1.fields]) expect(doc).toContain(`| \`${field}\` |`);
   });
 
   it('field lists and formats cannot be mutated at run time', () => {
@@ -152,7 +153,8 @@ describe('track registry', () => {
     expect(currentLeafFormat('composite')).toBe(COMPOSITE_LEAF_V1);
     expect(leafFormat('grad_prob', 1)).toBe(GRAD_PROB_LEAF_V1);
     expect(leafFormat('grad_prob', 2)).toBeNull();
-    expect(leafFormat('perps', 1)).toBeNull();
+    expect(leafFormat('perps', 1)).toBe(PERPS_ENTRY_LEAF_V1);
+    expect(leafFormat('perps', 2)).toBeNull();
     expect(leafFormat('toString', 1)).toBeNull();
     expect(isLedgerTrack('composite')).toBe(true);
     expect(isLedgerTrack('__proto__')).toBe(false);

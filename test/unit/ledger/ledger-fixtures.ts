@@ -1,6 +1,7 @@
 import { planHourCommit, type HourCommit } from '../../../domain/ledger/commit-chain';
 import type { CompositeLeafInputV1 } from '../../../domain/ledger/composite-leaf';
 import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../../domain/ledger/grad-prob-leaf';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../../domain/perps/perps-entry-leaf';
 
 export const HOUR = new Date('2026-11-23T14:00:00.000Z');
 
@@ -78,4 +79,34 @@ export function gradProbCommit(n: number, seed = 1): HourCommit {
     leaves: gradProbRows(n, seed).map((r) => GRAD_PROB_LEAF_V1.build(r)),
     previous: null,
   })!;
+}
+
+/** A smart entry as perps leaf v1 holds it (the pinned sample of perps leaf v1). */
+export const samplePerps = (over: Partial<PerpsEntryLeafInputV1> = {}): PerpsEntryLeafInputV1 => ({
+  id: 42,
+  exchange: 'hyperliquid',
+  wallet: '0x5e9ee1089755c3435139848e47e6635505d5a13a',
+  market: 'ETH',
+  side: 'long',
+  kind: 'increase',
+  size: 0.5,
+  entryPx: 1705.82,
+  priceAtDetection: 1706.1,
+  positionValueUsd: 853.05,
+  leverage: 20,
+  walletRoi30d: 0.1234,
+  smartScore: null,
+  whale: false,
+  ruleVersion: 'perps-smart-v1',
+  entryRuleVersion: 'entry-v1',
+  detectedAt: new Date('2026-11-20T12:34:56.789Z'),
+  ...over,
+});
+
+/** The perps commit of `n` entries in the sample hour (two per second, so ids break ties). */
+export function perpsCommit(n: number): HourCommit {
+  const leaves = Array.from({ length: n }, (_, i) =>
+    PERPS_ENTRY_LEAF_V1.build(samplePerps({ id: 100 + i, size: 0.5 + i, detectedAt: new Date(HOUR.getTime() + Math.floor(i / 2) * 1000) })),
+  );
+  return planHourCommit({ track: 'perps', leafVersion: 1, hourStart: HOUR, leaves, previous: null })!;
 }

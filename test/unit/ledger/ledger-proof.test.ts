@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { planHourCommit } from '../../../domain/ledger/commit-chain';
 import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';
 import { proofDocument, verifyProofDocument, type ProofDocument } from '../../../domain/ledger/ledger-proof';
-import { HOUR, gradProbCommit, sampleComposite } from './ledger-fixtures';
+import { HOUR, gradProbCommit, perpsCommit, sampleComposite } from './ledger-fixtures';
 
 const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
 
@@ -41,6 +41,15 @@ describe('proof documents', () => {
     const leaves = [1, 2, 3].map((k) => COMPOSITE_LEAF_V1.build(sampleComposite({ id: k, predictedAt: new Date(HOUR.getTime() + k * 60_000) })));
     const commit = planHourCommit({ track: 'composite', leafVersion: 1, hourStart: HOUR, leaves, previous: null })!;
     expect(verifyProofDocument(proofDocument(commit, 1))).toEqual({ ok: true });
+  });
+
+  it('prove perps leaves, placed in the hour by their detected_at (perps v1 has no predicted_at)', () => {
+    const commit = perpsCommit(5);
+    for (let i = 0; i < 5; i++) expect(verifyProofDocument(proofDocument(commit, i))).toEqual({ ok: true });
+    // The same leaf claimed for the next hour: its detected_at is outside it.
+    const doc = proofDocument(commit, 2);
+    const next = { ...doc, hour: new Date(HOUR.getTime() + 3_600_000).toISOString() };
+    expect(verifyProofDocument(next)).toEqual({ ok: false, problem: 'leaf detected_at is outside the hour' });
   });
 
   it('fail for any tampering: payload, leaf hash, sibling, side, root, index, hour, track (and count, given the commit)', () => {

@@ -9,7 +9,7 @@ import { commitRecordPayload } from '../../../domain/ledger/commit-record';
 import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';
 import { LEDGER_TRACKS } from '../../../domain/ledger/ledger-tracks';
 import { proofDocument, type ProofDocument } from '../../../domain/ledger/ledger-proof';
-import { HOUR, gradProbCommit, sampleComposite } from './ledger-fixtures';
+import { HOUR, gradProbCommit, perpsCommit, sampleComposite } from './ledger-fixtures';
 
 /**
  * The independent verifier (Python, standard library only) must accept every proof our code serves and
@@ -35,7 +35,7 @@ const allProofs = (n: number, seed: number) => {
 };
 
 describe('the Python verifier', () => {
-  it('accepts every proof of single-leaf, odd-sized (3, 5, 7) and 300-leaf hours, and of the composite track', () => {
+  it('accepts every proof of single-leaf, odd-sized (3, 5, 7) and 300-leaf hours, and of the composite and perps tracks', () => {
     const composite = planHourCommit({
       track: 'composite',
       leafVersion: 1,
@@ -50,12 +50,20 @@ describe('the Python verifier', () => {
       ...allProofs(7, 17),
       ...allProofs(300, 19),
       ...[0, 4].map((i) => proofDocument(composite, i)),
+      ...[0, 1, 2, 3, 4].map((i) => proofDocument(perpsCommit(5), i)),
     ];
     const r = python(['@input'], proofs);
     expect(r.lines).toHaveLength(proofs.length);
     expect(r.lines.filter((l) => !l.startsWith('OK   '))).toEqual([]);
     expect(r.lines[0]).toBe(`OK   proof 0: grad_prob v1 leaf 0/1 root ${proofs[0]!.merkle_root_hex}`);
+    expect(r.lines[r.lines.length - 1]).toBe(`OK   proof ${proofs.length - 1}: perps v1 leaf 4/5 root ${proofs[proofs.length - 1]!.merkle_root_hex}`);
     expect(r.status).toBe(0);
+  });
+
+  it('places a perps leaf in its hour by detected_at', () => {
+    const doc = proofDocument(perpsCommit(3), 1);
+    const r = python(['@input'], [{ ...doc, hour: new Date(HOUR.getTime() + 3_600_000).toISOString() }]);
+    expect(r).toMatchObject({ status: 1, lines: ['FAIL proof 0: leaf detected_at is outside the hour'] });
   });
 
   it('refuses a tampered payload, sibling, side or root, naming the failure, and exits 1', () => {

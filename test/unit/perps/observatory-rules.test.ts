@@ -1,7 +1,6 @@
 import { discoveredTaker } from '../../../domain/perps/discovery-rule';
 import { HYPERLIQUID, HYPERLIQUID_SIMULATOR, perpsExchangeName } from '../../../domain/perps/exchange-name';
 import { fundingApr, nextHourlyFunding, pollerHealth, worseHealth } from '../../../domain/perps/observatory-rules';
-import { PERPS_LEDGER_SETTLE_MS, perpsLedgerCutoff } from '../../../domain/perps/perps-ledger-policy';
 import type { PositionSnapshot, WalletSnapshot } from '../../../domain/perps/perps-types';
 import { budgetedCadence, fillsRefreshDue, snapshotCapacityPerS, somethingRealised, walletsPerSweep } from '../../../domain/perps/snapshot-policy';
 
@@ -48,12 +47,6 @@ describe('the observatory rules', () => {
   it('names the simulator apart from the real exchange', () => {
     expect(perpsExchangeName('hyperliquid')).toBe(HYPERLIQUID);
     expect(perpsExchangeName('simulator')).toBe(HYPERLIQUID_SIMULATOR);
-  });
-
-  it('closes a ledger hour only once the settle time after its end has passed', () => {
-    expect(PERPS_LEDGER_SETTLE_MS).toBe(20 * 60_000);
-    expect(perpsLedgerCutoff(new Date('2026-11-24T04:19:59.999Z')).toISOString()).toBe('2026-11-24T03:00:00.000Z');
-    expect(perpsLedgerCutoff(new Date('2026-11-24T04:20:00.000Z')).toISOString()).toBe('2026-11-24T04:00:00.000Z');
   });
 });
 

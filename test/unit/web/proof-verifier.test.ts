@@ -5,7 +5,7 @@ import { proofDocument, verifyProofDocument, type ProofDocument } from '../../..
 import { LEDGER_TRACKS } from '../../../domain/ledger/ledger-tracks';
 import { LEAF_FORMATS } from '../../../web/ledger/leaf-formats';
 import { verifyProof, type ProofCommit } from '../../../web/ledger/proof-verifier';
-import { HOUR, gradProbCommit, sampleComposite } from '../ledger/ledger-fixtures';
+import { HOUR, gradProbCommit, perpsCommit, sampleComposite } from '../ledger/ledger-fixtures';
 
 /**
  * The dashboard's proof checker (Web Crypto, written from docs/ledger-format.md) against proofs domain/ledger
@@ -49,6 +49,15 @@ describe('the browser proof checker', () => {
     const r = await verifyProof(doc);
     expect(r.ok).toBe(true);
     expect(r.leaf).toMatchObject({ id: 2, tier: 'ACT', track: 'composite' });
+  });
+
+  it('accepts perps leaves, placed in the hour by their detected_at', async () => {
+    const doc = proofDocument(perpsCommit(3), 2);
+    const r = await verifyProof(doc, commitOf(doc));
+    expect(r.ok).toBe(true);
+    expect(r.checks.find((c) => c.step === 'hour')!.detail).toBe(`detected_at 2026-11-23T14:00:01.000Z lies in the hour ${doc.hour}`);
+    const moved = await verifyProof({ ...doc, hour: new Date(HOUR.getTime() - 3_600_000).toISOString() });
+    expect(moved.checks.find((c) => !c.ok)).toMatchObject({ step: 'hour', detail: 'detected_at lies outside the proof’s hour' });
   });
 
   it('rejects every tampering, at the step that shows it, as domain/ledger does', async () => {
