@@ -58,15 +58,19 @@ describe('replay feed', () => {
     expect(deliveries).toHaveLength(3);
     deliveries.forEach((d, i) => expect(d.atMs).toBeGreaterThanOrEqual(due[i]! - 2));
     expect(deliveries[2]!.atMs).toBeLessThan(600);
-    // at' = start + (at − first at) / speed, within the few ms between our clock read and the feed's.
-    events.forEach((e, i) => expect(Math.abs(e.at.getTime() - (start + due[i]!))).toBeLessThan(15));
+    // at' = feed start + (at − first at) / speed: the spacing exactly, the feed's start between our clock read and
+    // the first delivery (how long that is depends on the machine's load, not on the feed).
+    expect(events.map((e) => e.at.getTime() - events[0]!.at.getTime())).toEqual(due);
+    expect(events[0]!.at.getTime()).toBeGreaterThanOrEqual(start);
+    expect(events[0]!.at.getTime()).toBeLessThanOrEqual(start + deliveries[0]!.atMs);
     expect(events.every((e) => e.source === 'replay')).toBe(true);
   });
 
   it('delivers as fast as possible at speed 0, keeping the recorded spacing of `at`', async () => {
     const t = Date.now();
     const { events } = await replay(file, { speed: 0 });
-    expect(Date.now() - t).toBeLessThan(150);
+    // Faster than the recording's own 600 ms (speed 1 would wait them out); a tighter bound would time the machine.
+    expect(Date.now() - t).toBeLessThan(600);
     expect(events.map((e) => e.at.getTime() - events[0]!.at.getTime())).toEqual([0, 200, 600]);
   });
 
