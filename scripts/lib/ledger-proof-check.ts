@@ -35,16 +35,18 @@ async function getJson(url: string): Promise<{ status: number; body: any }> {
  * digest matches its fields; and with `rpcUrl`, the commit's anchor transaction on Solana carries exactly the memo
  * naming this root and was signed by the published signer.
  */
-export async function checkPublishedProof(o: { baseUrl: string; predictionId: number; rpcUrl?: string }): Promise<ProofCheck> {
+export async function checkPublishedProof(o: { baseUrl: string; predictionId: number; rpcUrl?: string; track?: string }): Promise<ProofCheck> {
   const lines: string[] = [];
   const fail = (why: string): ProofCheck => ({ ok: false, lines: [...lines, `FAIL ${why}`] });
   const base = o.baseUrl.replace(/\/+$/, '');
+  // Without a track the service answers its default (grad_prob), as an outsider reading the spec would ask.
+  const track = o.track ? `track=${encodeURIComponent(o.track)}` : '';
 
-  const p = await getJson(`${base}/api/ledger/proof/${o.predictionId}`);
+  const p = await getJson(`${base}/api/ledger/proof/${o.predictionId}${track ? `?${track}` : ''}`);
   if (p.status !== 200) return fail(`proof of ${o.predictionId}: HTTP ${p.status} ${JSON.stringify(p.body)}`);
   const doc = p.body as ProofDocument;
   const hourUnix = Date.parse(doc.hour) / 1000;
-  const list = await getJson(`${base}/api/ledger/commits?since=${hourUnix - 1}&limit=1`);
+  const list = await getJson(`${base}/api/ledger/commits?since=${hourUnix - 1}&limit=1${track ? `&${track}` : ''}`);
   const commit = (list.body?.commits as PublishedCommit[] | undefined)?.find((c) => c.hour_start === doc.hour);
   if (!commit) return fail(`no published commit for the hour ${doc.hour}`);
 

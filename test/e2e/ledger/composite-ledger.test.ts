@@ -8,6 +8,7 @@ import { call, useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { expectConforms } from '../../support/contract';
+import { checkPublishedProof } from '../../../scripts/lib/ledger-proof-check';
 
 /**
  * The composite track of the audit ledger end to end: tiered first crosses are sealed, committed and proved over
@@ -85,6 +86,13 @@ describe('the composite track', () => {
     expectConforms('get', '/api/ledger/proof/{prediction_id}', 200, one.body);
     expect(JSON.parse(one.body.leaf_payload)).toMatchObject({ id: tiered[0], track: 'composite', tier: expect.any(String), smart_money_in: 2 });
     expect(one.body.commit_url).toMatch(/&track=composite$/);
+    // `npm run verify-proof -- … --track composite` checks it too; without the track the id names another row.
+    const ours = await checkPublishedProof({ baseUrl: api.url, predictionId: tiered[0]!, track: 'composite' });
+    expect(ours).toEqual({
+      ok: true,
+      lines: [expect.stringMatching(/^OK {3}proof: composite v1 leaf 0\/\d+ walks to root/), expect.stringMatching(/^OK {3}commit record digest/)],
+    });
+    expect((await checkPublishedProof({ baseUrl: api.url, predictionId: tiered[0]!, track: 'verdict' })).ok).toBe(false);
     // Two crosses at the same second: the smaller id comes first.
     expect([(await proof(tiered[0]!)).body.leaf_index, (await proof(tiered[1]!)).body.leaf_index]).toEqual([0, 1]);
   });
