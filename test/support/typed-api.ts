@@ -1,5 +1,5 @@
 import type { Middleware } from 'openapi-fetch';
-import { createApiClient, type ApiClient } from '../../clients/api/api-client';
+import { createApiClient, type ApiClient, type Schemas } from '../../clients/api/api-client';
 import { expectConforms } from './contract';
 
 /**
@@ -18,6 +18,15 @@ const conformance: Middleware = {
   },
 };
 
+/** The key as `Authorization: Bearer …`, the other way the spec lets a client send it. */
+const sendBearer = (key: () => string | undefined): Middleware => ({
+  onRequest({ request }) {
+    const k = key();
+    if (k) request.headers.set('Authorization', `Bearer ${k}`);
+    return request;
+  },
+});
+
 /**
  * The API under test through the typed client the dashboard uses (clients/api): paths, parameters and bodies are
  * checked by tsc against the types generated from openapi.yaml, and each answer against openapi.yaml at run time.
@@ -27,13 +36,14 @@ const conformance: Middleware = {
  *   expect(r.response.status).toBe(200);
  *   r.data!.mints[0]!.runner_prob; // typed
  */
-export function typedApi(baseUrl: string | (() => string), o: { key?: () => string | undefined } = {}): ApiClient {
+export function typedApi(baseUrl: string | (() => string), o: { key?: () => string | undefined; bearer?: () => string | undefined } = {}): ApiClient {
   let client: ApiClient | undefined;
   let clientUrl: string | undefined;
   const current = (): ApiClient => {
     const url = typeof baseUrl === 'string' ? baseUrl : baseUrl();
     if (!client || url !== clientUrl) {
       client = createApiClient({ baseUrl: url, key: o.key });
+      if (o.bearer) client.use(sendBearer(o.bearer));
       client.use(conformance);
       clientUrl = url;
     }
@@ -54,3 +64,12 @@ export function typedApi(baseUrl: string | (() => string), o: { key?: () => stri
  */
 export const keyedApi = (baseUrl: string | (() => string), key: () => { plaintext: string } | undefined): ApiClient =>
   typedApi(baseUrl, { key: () => key()?.plaintext });
+
+/**
+ * A typed call's `error` as the 422 body, for a test that has just asserted the status was 422 (the conformance
+ * check has then validated it against that schema); `error` is typed as the union of every documented error body.
+ */
+export const validationError = (error: unknown): Schemas['ValidationError'] => error as Schemas['ValidationError'];
+
+/** The 422 body's `loc` paths joined with dots (`query.limit`). */
+export const errorLocs = (error: unknown): string[] => validationError(error).detail.map((d) => d.loc.join('.'));

@@ -8,7 +8,7 @@ import { rawRequest } from '../../support/raw-http';
 /**
  * Two different keys in one request answer 401 ambiguous_key, whichever headers carry them and however often: Node
  * keeps only the first `Authorization` header in `req.headers`, so a second one used to pass unseen. The same key
- * repeated is one key.
+ * repeated is one key. Requests go out over a raw socket (not the typed client): fetch folds repeated headers into one.
  */
 let port: number;
 

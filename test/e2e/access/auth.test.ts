@@ -5,8 +5,9 @@ import { createApiKeyStore } from '../../../db/access/api-key-store';
 import type { Tier } from '../../../domain/access/tiers';
 import { writeEmptyLiveSnapshots, KEYED_REQUESTS } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { afterBeta, call, startApi, useApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { afterBeta, startApi, useApi } from '../../support/api-harness';
+import { typedApi } from '../../support/typed-api';
+import type { ApiClient } from '../../../clients/api/api-client';
 
 const DAY = 86_400_000;
 
@@ -25,17 +26,37 @@ const keyedOps = (() => {
     .map((o) => o.operationId);
 })();
 
-async function send(op: string, headers: Record<string, string> = {}) {
-  const r = KEYED_REQUESTS[op]!;
-  return call(api.url + r.path, {
-    method: r.method,
-    headers: { ...headers, ...(r.body ? { 'Content-Type': 'application/json' } : {}) },
-    body: r.body ? JSON.stringify(r.body) : undefined,
-  });
-}
+type HeaderMap = Record<string, string>;
+type Sent = { response: Response; data?: unknown; error?: unknown };
+const link = KEYED_REQUESTS.linkWallet!.body as { wallet: string; signature_b58: string; key_prefix: string };
+/** KEYED_REQUESTS' request of each keyed operation, through the typed client (every answer checked against openapi.yaml). */
+const TYPED_REQUESTS: Record<string, (c: ApiClient, headers: HeaderMap) => Promise<Sent>> = {
+  getV1Live: (c, headers) => c.GET('/api/v1/live', { headers }),
+  probeMint: (c, headers) => c.GET('/api/v1/probe/{mint}', { params: { path: { mint: 'So11111111111111111111111111111111111111112' } }, headers }),
+  getV1Wallet: (c, headers) => c.GET('/api/v1/wallet/{address}', { params: { path: { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' } }, headers }),
+  linkWallet: (c, headers) => c.POST('/api/v1/wallet/link', { body: link, headers }),
+  getMe: (c, headers) => c.GET('/api/me', { headers }),
+  getSmartMoneyActive: (c, headers) => c.GET('/api/v1/smart_money_active', { headers }),
+  getRunners: (c, headers) => c.GET('/api/v1/runners', { headers }),
+  getSignals: (c, headers) => c.GET('/api/v1/signals', { headers }),
+  getCompositePredictions: (c, headers) => c.GET('/api/v1/composite_predictions', { headers }),
+  getCompositeLedger: (c, headers) => c.GET('/api/v1/composite_ledger', { headers }),
+  getStats: (c, headers) => c.GET('/api/v1/stats', { headers }),
+  getConditions: (c, headers) => c.GET('/api/v1/conditions', { headers }),
+  getLeaderboard: (c, headers) => c.GET('/api/v1/wallets/leaderboard', { headers }),
+  createWebhook: (c, headers) => c.POST('/api/v1/webhooks', { body: { url: 'https://example.com/hook', events: '*' }, headers }),
+  listWebhooks: (c, headers) => c.GET('/api/v1/webhooks', { headers }),
+  deleteWebhook: (c, headers) => c.DELETE('/api/v1/webhooks/{webhook_id}', { params: { path: { webhook_id: 1 } }, headers }),
+  listWebhookDeliveries: (c, headers) => c.GET('/api/v1/webhooks/deliveries', { headers }),
+};
+const send = (op: string, headers: HeaderMap = {}) => TYPED_REQUESTS[op]!(http, headers);
+/** The body of an answer, whichever side (data for 2xx, error otherwise) openapi-fetch put it on. */
+const bodyOf = (r: Sent) => (r.response.ok ? r.data : r.error) as Record<string, any>;
 
 // After the beta window: a key is required.
 const { t, api } = useApi({ env: afterBeta({ endedAt: new Date(Date.now() - DAY), keyCacheTtlMs: 0 }) });
+// No key of its own: each test sends the headers it is about.
+const http = typedApi(() => api.url);
 beforeAll(async () => {
   await writeEmptyLiveSnapshots(t.db, new Date());
 });
@@ -43,12 +64,12 @@ beforeAll(async () => {
 describe('keys: 401 for a missing or invalid key', () => {
   it('every keyed operation answers 401 missing_key without a key, with a Bearer challenge', async () => {
     expect(keyedOps.length).toBe(17);
+    expect(Object.keys(TYPED_REQUESTS).sort()).toEqual([...keyedOps].sort());
     for (const op of keyedOps) {
       const r = await send(op);
-      expect([op, r.status]).toEqual([op, 401]);
-      expect(r.body.error).toBe('missing_key');
-      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expectConforms(KEYED_REQUESTS[op]!.method, KEYED_REQUESTS[op]!.template, 401, r.body);
+      expect([op, r.response.status]).toEqual([op, 401]);
+      expect(bodyOf(r).error).toBe('missing_key');
+      expect(r.response.headers.get('www-authenticate')).toMatch(/^Bearer /);
     }
   });
 
@@ -57,6 +78,7 @@ describe('keys: 401 for a missing or invalid key', () => {
     const good = await issueTestKey(t.db, 'pro');
     const revoked = await issueTestKey(t.db, 'pro');
     await createApiKeyStore(t.db).revoke(revoked.id);
+    // Headers the client's own key handling never writes: sent as they are, the answers still checked.
     const cases: Record<string, string>[] = [
       { Authorization: 'Bearer nope' },
       { Authorization: `Bearer ${good.prefix}_${'3'.repeat(44)}` }, // right prefix, wrong secret
@@ -69,19 +91,17 @@ describe('keys: 401 for a missing or invalid key', () => {
       { 'X-API-Key': 'a'.repeat(5000) },
     ];
     for (const h of cases) {
-      const r = await call(`${api.url}/api/v1/live`, { headers: h });
-      expect([h, r.status, r.body.error]).toEqual([h, 401, 'invalid_key']);
-      expectConforms('get', '/api/v1/live', 401, r.body);
+      const r = await http.GET('/api/v1/live', { headers: h });
+      expect([h, r.response.status, bodyOf(r).error]).toEqual([h, 401, 'invalid_key']);
     }
   });
 
   it('accepts the key as Bearer (any case of the scheme) or X-API-Key, and both when they agree', async () => {
     const k = await issueTestKey(t.db, 'pro');
     for (const h of [k.bearer, k.xApiKey, { ...k.bearer, ...k.xApiKey }, { Authorization: `bearer ${k.plaintext}` }]) {
-      const r = await call(`${api.url}/api/v1/live`, { headers: h });
-      expect(r.status).toBe(200);
-      expectConforms('get', '/api/v1/live', 200, r.body);
-      expect(r.body.delay_s).toBe(0);
+      const r = await http.GET('/api/v1/live', { headers: h });
+      expect(r.response.status).toBe(200);
+      expect(r.data!.delay_s).toBe(0);
     }
   });
 });
@@ -92,65 +112,62 @@ describe('tiers: 403 below an operation’s tier (spec section 8)', () => {
     for (const op of keyedOps) {
       const r = await send(op, k.bearer);
       const required = specMinTier(op);
-      const spec = KEYED_REQUESTS[op]!;
       if (ORDER.indexOf(tier) < ORDER.indexOf(required)) {
-        expect([op, r.status]).toEqual([op, 403]);
-        expect(r.body).toMatchObject({ error: 'insufficient_tier', required_tier: required, current_tier: tier });
-        expectConforms(spec.method, spec.template, 403, r.body);
+        expect([op, r.response.status]).toEqual([op, 403]);
+        expect(bodyOf(r)).toMatchObject({ error: 'insufficient_tier', required_tier: required, current_tier: tier });
       } else {
-        expect([op, r.status]).not.toEqual([op, 403]);
-        expect([401, 429]).not.toContain(r.status);
-        expect(r.headers.get('x-ratelimit-limit')).not.toBeNull();
+        expect([op, r.response.status]).not.toEqual([op, 403]);
+        expect([401, 429]).not.toContain(r.response.status);
+        expect(r.response.headers.get('x-ratelimit-limit')).not.toBeNull();
       }
     }
   });
 
   it('a refused (403) call is not counted', async () => {
     const k = await issueTestKey(t.db, 'free');
-    expect((await send('getStats', k.bearer)).status).toBe(403);
-    const me = await call(`${api.url}/api/me`, { headers: k.bearer });
-    expect(me.body.quota.used).toBe(1); // the /api/me call itself
+    expect((await send('getStats', k.bearer)).response.status).toBe(403);
+    const me = await http.GET('/api/me', { headers: k.bearer });
+    expect(me.data!.quota.used).toBe(1); // the /api/me call itself
   });
 
   it('Free keys get the live list 5 minutes delayed; paid tiers in real time', async () => {
     const free = await issueTestKey(t.db, 'free');
     const builder = await issueTestKey(t.db, 'builder');
-    const f = await call(`${api.url}/api/v1/live`, { headers: free.bearer });
-    const b = await call(`${api.url}/api/v1/live`, { headers: builder.bearer });
-    expectConforms('get', '/api/v1/live', 200, f.body);
-    expect(f.body.delay_s).toBe(300);
-    expect(b.body.delay_s).toBe(0);
-    expect(Date.parse(b.body.generated_at) - Date.parse(f.body.generated_at)).toBeGreaterThanOrEqual(300_000);
+    const f = (await http.GET('/api/v1/live', { headers: free.bearer })).data!;
+    const b = (await http.GET('/api/v1/live', { headers: builder.bearer })).data!;
+    expect(f.delay_s).toBe(300);
+    expect(b.delay_s).toBe(0);
+    expect(Date.parse(b.generated_at) - Date.parse(f.generated_at)).toBeGreaterThanOrEqual(300_000);
   });
 
   it('a lapsed plan falls back to Free; a 2.5M holder balance counts as Builder', async () => {
     const lapsed = await issueTestKey(t.db, 'pro', { planExpiresAt: new Date(Date.now() - 1000) });
-    expect((await send('getStats', lapsed.bearer)).status).toBe(403);
+    expect((await send('getStats', lapsed.bearer)).response.status).toBe(403);
     await t.db('api_keys').where({ id: lapsed.id }).update({ holder_balance: 2_500_000, holder_checked_at: new Date() });
-    expect((await send('getStats', lapsed.bearer)).status).toBe(200);
-    expect((await send('getLeaderboard', lapsed.bearer)).body).toMatchObject({ required_tier: 'pro', current_tier: 'builder' });
+    expect((await send('getStats', lapsed.bearer)).response.status).toBe(200);
+    expect(bodyOf(await send('getLeaderboard', lapsed.bearer))).toMatchObject({ required_tier: 'pro', current_tier: 'builder' });
   });
 });
 
 describe('quotas: 429 once the day’s calls are used up', () => {
   it('counts exactly under concurrency, then refuses with Retry-After and the documented body', async () => {
     const k = await issueTestKey(t.db, 'free');
-    const results = await Promise.all(Array.from({ length: 230 }, () => call(`${api.url}/api/v1/live`, { headers: k.xApiKey })));
-    const ok = results.filter((r) => r.status === 200);
-    const refused = results.filter((r) => r.status === 429);
+    const results = await Promise.all(Array.from({ length: 230 }, () => http.GET('/api/v1/live', { headers: k.xApiKey })));
+    const ok = results.filter((r) => r.response.status === 200);
+    const refused = results.filter((r) => r.response.status === 429);
     expect([ok.length, refused.length]).toEqual([200, 30]);
-    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
+    const remaining = ok.map((r) => Number(r.response.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => i)); // each call saw its own count
     const r = refused[0]!;
-    expectConforms('get', '/api/v1/live', 429, r.body);
-    const reset = new Date(r.body.reset_at);
+    const body = bodyOf(r);
+    const reset = new Date(body.reset_at);
     expect(reset.getUTCHours() + reset.getUTCMinutes() + reset.getUTCSeconds()).toBe(0);
-    expect(r.body).toMatchObject({ error: 'quota_exceeded', tier: 'free', limit: 200, used: 200 });
-    const retryAfter = Number(r.headers.get('retry-after'));
+    expect(body).toMatchObject({ error: 'quota_exceeded', tier: 'free', limit: 200, used: 200 });
+    const retryAfter = Number(r.response.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
-    expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(Number(r.headers.get('x-ratelimit-reset'))).toBe(reset.getTime() / 1000);
+    expect(r.response.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(r.response.headers.get('x-ratelimit-reset'))).toBe(reset.getTime() / 1000);
     const row = await t.db('api_key_daily_usage').where({ key_id: k.id }).first();
     expect([row.used, row.over_quota]).toEqual([200, 30]);
   });
@@ -158,7 +175,7 @@ describe('quotas: 429 once the day’s calls are used up', () => {
   it('an Enterprise key has its contract quota', async () => {
     const k = await issueTestKey(t.db, 'enterprise', { customDailyQuota: 2 });
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await call(`${api.url}/api/v1/stats`, { headers: k.bearer })).status);
+    for (let i = 0; i < 3; i++) codes.push((await http.GET('/api/v1/stats', { headers: k.bearer })).response.status);
     expect(codes).toEqual([200, 200, 429]);
   });
 });
@@ -166,11 +183,10 @@ describe('quotas: 429 once the day’s calls are used up', () => {
 describe('GET /api/me', () => {
   it('describes the calling key: tier, plan, quota, wallet, holder balance, beta window', async () => {
     const k = await issueTestKey(t.db, 'builder', { plan: 'yearly' });
-    await call(`${api.url}/api/v1/live`, { headers: k.bearer });
-    const r = await call(`${api.url}/api/me`, { headers: k.xApiKey });
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/me', 200, r.body);
-    expect(r.body).toMatchObject({
+    expect((await http.GET('/api/v1/live', { headers: k.bearer })).response.status).toBe(200);
+    const r = await http.GET('/api/me', { headers: k.xApiKey });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toMatchObject({
       key_prefix: k.prefix,
       tier: 'builder',
       plan: 'yearly',
@@ -179,22 +195,22 @@ describe('GET /api/me', () => {
       holder_access: null,
       beta_window_open: false,
     });
-    expect(r.body.quota).toMatchObject({ limit: 5000, used: 2, remaining: 4998 });
-    expect(r.headers.get('x-ratelimit-remaining')).toBe('4998');
+    expect(r.data!.quota).toMatchObject({ limit: 5000, used: 2, remaining: 4998 });
+    expect(r.response.headers.get('x-ratelimit-remaining')).toBe('4998');
 
     await t
       .db('api_keys')
       .where({ id: k.id })
       .update({ wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', holder_balance: 600_000, plan_expires_at: new Date(Date.now() - 1) });
-    const after = await call(`${api.url}/api/me`, { headers: k.xApiKey });
-    expectConforms('get', '/api/me', 200, after.body);
-    expect(after.body).toMatchObject({
+    const after = await http.GET('/api/me', { headers: k.xApiKey });
+    expect(after.response.status).toBe(200);
+    expect(after.data).toMatchObject({
       tier: 'free',
       linked_wallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
       holder_token_balance: 600_000,
       holder_access: 'signals',
     });
-    expect(after.body.quota.limit).toBe(200);
+    expect(after.data!.quota.limit).toBe(200);
   });
 });
 
@@ -202,28 +218,29 @@ describe('beta window', () => {
   it('inside it keyed operations answer without a key, keyed calls are counted but not refused; /api/me still needs a key', async () => {
     const beta = await startApi(t.db, { env: { API_KEY_REQUIRED_AFTER: new Date(Date.now() + DAY).toISOString(), API_KEY_CACHE_TTL_MS: '0' } });
     try {
-      const open = await call(`${beta.url}/api/v1/stats`);
-      expect(open.status).toBe(200);
-      expect(open.headers.get('x-ratelimit-limit')).toBeNull();
-      const live = await call(`${beta.url}/api/v1/live`);
-      expect(live.body.delay_s).toBe(0);
-      expect((await call(`${beta.url}/api/me`)).status).toBe(401);
+      const c = typedApi(beta.url);
+      const open = await c.GET('/api/v1/stats');
+      expect(open.response.status).toBe(200);
+      expect(open.response.headers.get('x-ratelimit-limit')).toBeNull();
+      const live = await c.GET('/api/v1/live');
+      expect(live.data!.delay_s).toBe(0);
+      expect((await c.GET('/api/me')).response.status).toBe(401);
 
       const k = await issueTestKey(t.db, 'enterprise', { customDailyQuota: 1 });
       const codes = [];
-      for (let i = 0; i < 3; i++) codes.push((await call(`${beta.url}/api/v1/stats`, { headers: k.bearer })).status);
+      for (let i = 0; i < 3; i++) codes.push((await c.GET('/api/v1/stats', { headers: k.bearer })).response.status);
       expect(codes).toEqual([200, 200, 200]);
       const free = await issueTestKey(t.db, 'free');
-      expect((await call(`${beta.url}/api/v1/wallets/leaderboard`, { headers: free.bearer })).status).toBe(200); // past the tier check
-      const me = await call(`${beta.url}/api/me`, { headers: free.bearer });
-      expect(me.body).toMatchObject({ beta_window_open: true, tier: 'free' });
-      expect((await call(`${beta.url}/api/v1/live`, { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect((await c.GET('/api/v1/wallets/leaderboard', { headers: free.bearer })).response.status).toBe(200); // past the tier check
+      const me = await c.GET('/api/me', { headers: free.bearer });
+      expect(me.data).toMatchObject({ beta_window_open: true, tier: 'free' });
+      expect((await c.GET('/api/v1/live', { headers: { Authorization: 'Bearer wrong' } })).response.status).toBe(401);
     } finally {
       await beta.close();
     }
   });
 
   it('after it the same calls need a key', async () => {
-    expect((await call(`${api.url}/api/v1/stats`)).status).toBe(401);
+    expect((await http.GET('/api/v1/stats')).response.status).toBe(401);
   });
 });

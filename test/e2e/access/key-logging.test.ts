@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../../platform/logger';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { afterBeta, call, startApi } from '../../support/api-harness';
+import { afterBeta, startApi } from '../../support/api-harness';
 import { createTestDatabase } from '../../support/test-db';
+import { typedApi } from '../../support/typed-api';
 
 describe('keys are never logged', () => {
   it('request logs (every request at debug) redact Authorization and X-API-Key, for good and bad keys alike', async () => {
@@ -16,9 +17,20 @@ describe('keys are never logged', () => {
       const k = await issueTestKey(t.db, 'free');
       const secret = k.plaintext.split('_').pop()!;
       const forged = `${k.prefix}_${'4'.repeat(44)}`;
+      const http = typedApi(api.url);
+      const statuses: number[] = [];
       for (const headers of [k.bearer, k.xApiKey, { Authorization: `Bearer ${forged}` }, { 'X-API-Key': forged }]) {
-        for (const path of ['/api/v1/live', '/api/me', '/api/v1/stats', '/api/v1/live?limit=999']) await call(api.url + path, { headers });
+        for (const r of [
+          await http.GET('/api/v1/live', { headers }),
+          await http.GET('/api/me', { headers }),
+          await http.GET('/api/v1/stats', { headers }),
+          await http.GET('/api/v1/live', { params: { query: { limit: 999 } }, headers }),
+        ]) {
+          statuses.push(r.response.status);
+        }
       }
+      // The good key's answers (403 below its tier), the forged key's 401s; the bad limit is refused before any key check.
+      expect(statuses).toEqual([200, 200, 403, 422, 200, 200, 403, 422, 401, 401, 401, 422, 401, 401, 401, 422]);
       const log = lines.join('');
       expect(lines.length).toBeGreaterThanOrEqual(16);
       expect(log).toContain('[redacted]');

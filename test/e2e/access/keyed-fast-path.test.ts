@@ -10,6 +10,8 @@ import { rawRequest } from '../../support/raw-http';
  * The keyed reads answered before Express's router (api/http/keyed-reads.ts) against the same app's Express path,
  * one app and one set of caches behind two servers: `http.createServer(app)` (Express only) and the server
  * `app.listen` makes (the fast path first). Every outcome of the access check must come out identical.
+ * Raw HTTP, not the typed client: the test compares the wire (headers, 304s, gzip, hand-written query strings such
+ * as `limit=1e1` or a bare `?`) of two servers byte for byte, and checks each answer against openapi.yaml itself.
  */
 const { t, api } = useApi({ env: { ...afterBeta(), API_READ_CACHE_TTL_MS: '60000' } });
 let viaExpress: Server;

@@ -2,11 +2,12 @@ import { createHolderBalanceClient } from '../../../clients/solana/holder-balanc
 import { walletLinkMessage } from '../../../domain/access/wallet-proof';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
 import { issueTestKey } from '../../support/access-keys';
-import { afterBeta, call, startApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { afterBeta, startApi } from '../../support/api-harness';
 import { installHolderToken, TEST_HOLDER_MINT, type HolderToken } from '../../support/holder-token-rpc';
 import { createTestDatabase } from '../../support/test-db';
 import { testWallet } from '../../support/test-wallet';
+import { errorLocs, typedApi } from '../../support/typed-api';
+import type { Schemas } from '../../../clients/api/api-client';
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let api: Awaited<ReturnType<typeof startApi>>;
@@ -28,8 +29,14 @@ afterAll(async () => {
   await t.drop();
 });
 
-const link = (headers: Record<string, string>, body: unknown) =>
-  call(`${api.url}/api/v1/wallet/link`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+// The key of each call goes in its headers.
+const http = typedApi(() => api.url);
+const link = (headers: Record<string, string>, body: Schemas['WalletLinkRequest']) => http.POST('/api/v1/wallet/link', { body, headers });
+const me = async (headers: Record<string, string>) => {
+  const r = await http.GET('/api/me', { headers });
+  expect(r.response.status).toBe(200);
+  return r.data!;
+};
 
 describe('POST /api/v1/wallet/link', () => {
   it('links a wallet proven by its signature and credits its balance: 2.5M held makes a Free key Builder', async () => {
@@ -38,17 +45,16 @@ describe('POST /api/v1/wallet/link', () => {
     holder.setBalance(w.address, 3_000_000);
     const body = { wallet: w.address, signature_b58: w.sign(walletLinkMessage(k.prefix, w.address)), key_prefix: k.prefix };
     const r = await link(k.bearer, body);
-    expect(r.status).toBe(200);
-    expectConforms('post', '/api/v1/wallet/link', 200, r.body);
-    expect(r.body).toMatchObject({ key_prefix: k.prefix, wallet: w.address, holder_token_balance: 3_000_000, holder_access: 'api', tier: 'builder' });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toMatchObject({ key_prefix: k.prefix, wallet: w.address, holder_token_balance: 3_000_000, holder_access: 'api', tier: 'builder' });
 
-    const me = await call(`${api.url}/api/me`, { headers: k.bearer });
-    expect(me.body).toMatchObject({ tier: 'builder', linked_wallet: w.address, holder_token_balance: 3_000_000, holder_access: 'api' });
-    expect((await call(`${api.url}/api/v1/stats`, { headers: k.bearer })).status).toBe(200);
+    expect(await me(k.bearer)).toMatchObject({ tier: 'builder', linked_wallet: w.address, holder_token_balance: 3_000_000, holder_access: 'api' });
+    expect((await http.GET('/api/v1/stats', { headers: k.bearer })).response.status).toBe(200);
 
     // Idempotent: the same request again changes nothing but the link time.
     const again = await link(k.bearer, body);
-    expect(again.body).toMatchObject({ wallet: w.address, holder_token_balance: 3_000_000, tier: 'builder' });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toMatchObject({ wallet: w.address, holder_token_balance: 3_000_000, tier: 'builder' });
   });
 
   it('relinking replaces the wallet; a wallet below every threshold gives no holder access', async () => {
@@ -56,10 +62,12 @@ describe('POST /api/v1/wallet/link', () => {
     const [rich, poor] = [testWallet(), testWallet()];
     holder.setBalance(rich.address, 2_500_000);
     holder.setBalance(poor.address, 499_999.5);
-    await link(k.xApiKey, { wallet: rich.address, signature_b58: rich.sign(walletLinkMessage(k.prefix, rich.address)), key_prefix: k.prefix });
+    const first = await link(k.xApiKey, { wallet: rich.address, signature_b58: rich.sign(walletLinkMessage(k.prefix, rich.address)), key_prefix: k.prefix });
+    expect(first.data).toMatchObject({ wallet: rich.address, tier: 'builder' });
     const r = await link(k.xApiKey, { wallet: poor.address, signature_b58: poor.sign(walletLinkMessage(k.prefix, poor.address)), key_prefix: k.prefix });
-    expect(r.body).toMatchObject({ wallet: poor.address, holder_token_balance: 499_999.5, holder_access: null, tier: 'free' });
-    expect((await call(`${api.url}/api/me`, { headers: k.bearer })).body).toMatchObject({ linked_wallet: poor.address, tier: 'free' });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toMatchObject({ wallet: poor.address, holder_token_balance: 499_999.5, holder_access: null, tier: 'free' });
+    expect(await me(k.bearer)).toMatchObject({ linked_wallet: poor.address, tier: 'free' });
   });
 
   it('refuses forged and replayed signatures and a prefix that is not the caller’s, with 422 on the field', async () => {
@@ -67,7 +75,7 @@ describe('POST /api/v1/wallet/link', () => {
     const [w, thief] = [testWallet(), testWallet()];
     holder.setBalance(w.address, 3_000_000);
     const signedForA = w.sign(walletLinkMessage(a.prefix, w.address));
-    const cases: [Record<string, string>, unknown, string][] = [
+    const cases: [Record<string, string>, Schemas['WalletLinkRequest'], string][] = [
       [a.bearer, { wallet: w.address, signature_b58: thief.sign(walletLinkMessage(a.prefix, w.address)), key_prefix: a.prefix }, 'signature_b58'], // signed by another key
       [b.bearer, { wallet: w.address, signature_b58: signedForA, key_prefix: b.prefix }, 'signature_b58'], // replayed onto another key
       [b.bearer, { wallet: w.address, signature_b58: signedForA, key_prefix: a.prefix }, 'key_prefix'], // someone else's prefix
@@ -76,11 +84,10 @@ describe('POST /api/v1/wallet/link', () => {
     ];
     for (const [headers, body, field] of cases) {
       const r = await link(headers, body);
-      expect([field, r.status]).toEqual([field, 422]);
-      expectConforms('post', '/api/v1/wallet/link', 422, r.body);
-      expect(r.body.detail[0].loc).toEqual(['body', field]);
+      expect([field, r.response.status]).toEqual([field, 422]);
+      expect(errorLocs(r.error)[0]).toBe(`body.${field}`);
     }
-    expect((await call(`${api.url}/api/me`, { headers: b.bearer })).body.linked_wallet).toBeNull();
+    expect((await me(b.bearer)).linked_wallet).toBeNull();
   });
 
   it('links with an unknown balance (null) when the RPC is down; without a key it is 401', async () => {
@@ -89,12 +96,11 @@ describe('POST /api/v1/wallet/link', () => {
     holder.setDown(true);
     try {
       const r = await link(k.bearer, { wallet: w.address, signature_b58: w.sign(walletLinkMessage(k.prefix, w.address)), key_prefix: k.prefix });
-      expect(r.status).toBe(200);
-      expectConforms('post', '/api/v1/wallet/link', 200, r.body);
-      expect(r.body).toMatchObject({ holder_token_balance: null, holder_access: null, tier: 'free' });
+      expect(r.response.status).toBe(200);
+      expect(r.data).toMatchObject({ holder_token_balance: null, holder_access: null, tier: 'free' });
     } finally {
       holder.setDown(false);
     }
-    expect((await link({}, { wallet: w.address, signature_b58: '1'.repeat(64), key_prefix: k.prefix })).status).toBe(401);
+    expect((await link({}, { wallet: w.address, signature_b58: '1'.repeat(64), key_prefix: k.prefix })).response.status).toBe(401);
   });
 });

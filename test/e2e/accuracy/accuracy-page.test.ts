@@ -10,8 +10,8 @@ import { LABEL_VERSION, RUG_LABEL_VERSION, type MintOutcome } from '../../../dom
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
 import { createLogger } from '../../../platform/logger';
 import { areaContext } from '../../support/area-context';
-import { call, useApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { useApi } from '../../support/api-harness';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The accuracy page must equal a recomputation from the predictions table. Predictions and outcomes are
@@ -22,6 +22,7 @@ const now = new Date('2026-11-20T12:00:00Z');
 const DAY = 86_400_000;
 
 const { t, api } = useApi({ now: () => now });
+const http = typedApi(() => api.url);
 
 const addr = (tag: string, i: number) => `${tag}${String(i).padStart(6, '0')}`.padEnd(44, 'x');
 const TIERS = [2, 3, 5, 10, 20] as const;
@@ -165,18 +166,16 @@ const bandOf = (p: number) => {
 
 describe('GET /api/accuracy', () => {
   it('answers 503 before the first background computation', async () => {
-    const r = await call(`${api.url}/api/accuracy`);
-    expect(r.status).toBe(503);
-    expectConforms('get', '/api/accuracy', 503, r.body);
+    const r = await http.GET('/api/accuracy');
+    expect(r.response.status).toBe(503);
   });
 
   it('equals a recomputation from the predictions table joined with outcomes', async () => {
     await seed();
     const result = await accuracyActivities.create(areaContext(t.db, { now: () => now })).recomputeAccuracy();
-    const r = await call(`${api.url}/api/accuracy`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/accuracy', 200, r.body);
-    const body = r.body;
+    const r = await http.GET('/api/accuracy');
+    expect(r.response.status).toBe(200);
+    const body = r.data!;
 
     const rows: {
       mint: string;
@@ -206,7 +205,7 @@ describe('GET /api/accuracy', () => {
     for (const family of ['knn-v1', 'knn-v2']) {
       const fam = rows.filter((x) => x.model_version.startsWith(`${family}@`));
       const pairs = fam.map((x) => ({ p: x.grad_prob, y: x.graduated }));
-      const m = body.grad_prob.find((g: { model_version: string }) => g.model_version === family);
+      const m = body.grad_prob.find((g) => g.model_version === family)!;
       expect(m.n).toBe(fam.length);
       expect(m.brier).toBeCloseTo(brier(pairs)!, 12);
       expect(m.auc).toBeCloseTo(auc(pairs)!, 12);
@@ -214,9 +213,7 @@ describe('GET /api/accuracy', () => {
       for (const age of [30, 60]) {
         for (let b = 0; b < 7; b++) {
           const inCell = fam.filter((x) => x.age_bucket === age && bandOf(x.grad_prob) === b);
-          const cell = m.calibration.find(
-            (c: { age_bucket: number; confidence_band: { lo: number } }) => c.age_bucket === age && c.confidence_band.lo === BANDS[b],
-          );
+          const cell = m.calibration.find((c) => c.age_bucket === age && c.confidence_band.lo === BANDS[b])!;
           expect(cell.n).toBe(inCell.length);
           if (inCell.length) {
             expect(cell.historical_actual_rate).toBeCloseTo(inCell.filter((x) => x.graduated).length / inCell.length, 12);
@@ -226,7 +223,7 @@ describe('GET /api/accuracy', () => {
       }
       for (const t of [0.5, 0.7, 0.9]) {
         const kept = fam.filter((x) => x.grad_prob >= t);
-        const band = m.threshold_bands.find((x: { min_prob: number }) => x.min_prob === t);
+        const band = m.threshold_bands.find((x) => x.min_prob === t);
         expect(band).toEqual({
           min_prob: t,
           n: kept.length,
@@ -238,7 +235,7 @@ describe('GET /api/accuracy', () => {
     // The current family (the latest logged prediction's) comes first.
     const latest = (await t.db('predictions').orderBy('predicted_at', 'desc').first('model_version')).model_version;
     expect(body.current_model_versions.grad_prob).toBe(latest);
-    expect(body.grad_prob[0].model_version).toBe(latest.split('@')[0]);
+    expect(body.grad_prob[0]!.model_version).toBe(latest.split('@')[0]);
 
     const rugPairs = rows.filter((x) => x.rug_prob !== null && x.rug_label_version === RUG_LABEL_VERSION).map((x) => ({ p: x.rug_prob!, y: x.rugged }));
     expect(body.rug_prob).toHaveLength(1);
@@ -248,10 +245,10 @@ describe('GET /api/accuracy', () => {
       n: rugPairs.length,
       positives: rugPairs.filter((x) => x.y).length,
     });
-    expect(body.rug_prob[0].auc).toBeCloseTo(auc(rugPairs)!, 12);
+    expect(body.rug_prob[0]!.auc).toBeCloseTo(auc(rugPairs)!, 12);
     for (const tier of TIERS) {
       const pairs = rows.filter((x) => x.runner_odds !== null).map((x) => ({ p: x.runner_odds![`${tier}x`]!, y: x.peak_mult_24h >= tier }));
-      const got = body.runner_prob.find((x: { target: string }) => x.target === `${tier}x`);
+      const got = body.runner_prob.find((x) => x.target === `${tier}x`)!;
       expect(got).toMatchObject({ n: pairs.length, positives: pairs.filter((x) => x.y).length });
       expect(got.brier).toBeCloseTo(brier(pairs)!, 12);
     }
@@ -329,25 +326,24 @@ describe('GET /api/accuracy', () => {
     expect(calls.length).toBeGreaterThan(10);
     expect(last.length).toBeLessThan(calls.length);
     expect(runways.length).toBeGreaterThan(0);
-    const r = await call(`${api.url}/api/accuracy`);
-    expectConforms('get', '/api/accuracy', 200, r.body);
-    expect(r.body.headline).toEqual(expected);
+    const r = await http.GET('/api/accuracy');
+    expect(r.response.status).toBe(200);
+    expect(r.data!.headline).toEqual(expected);
 
     // Recomputed, the final months come from the report itself, and nothing changes.
     await accuracyActivities.create(areaContext(t.db, { now: () => now })).recomputeAccuracy();
-    const again = await call(`${api.url}/api/accuracy`);
-    expect(again.body.headline).toEqual(expected);
+    const again = await http.GET('/api/accuracy');
+    expect(again.response.status).toBe(200);
+    expect(again.data!.headline).toEqual(expected);
   });
 
   it('reports predictor health from the worker’s latest fits, warming before any', async () => {
-    const before = await call(`${api.url}/api/predictor/health`);
-    expectConforms('get', '/api/predictor/health', 200, before.body);
-    expect(
-      before.body.predictors.every(
-        (p: { status: string; model_version: string | null; calibration_fresh: boolean }) =>
-          (p.status === 'warming' || p.status === 'suspended') && p.model_version === null && !p.calibration_fresh,
-      ),
-    ).toBe(true);
+    const before = await http.GET('/api/predictor/health');
+    expect(before.response.status).toBe(200);
+    expect(before.data!.predictors.length).toBeGreaterThan(0);
+    expect(before.data!.predictors.every((p) => (p.status === 'warming' || p.status === 'suspended') && p.model_version === null && !p.calibration_fresh)).toBe(
+      true,
+    );
 
     // The real scorer fits every model from the seeded corpus and records its fits: a quick cold-start fit on
     // the newest 50 rows, then the full corpus in the background.
@@ -372,10 +368,10 @@ describe('GET /api/accuracy', () => {
       fitted = (await t.db('model_fits').where({ predictor: 'grad_prob', age_bucket: 30 }).first())?.samples_total ?? 0;
     }
     stop();
-    const r = await call(`${api.url}/api/predictor/health`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/predictor/health', 200, r.body);
-    const at30 = (name: string) => r.body.predictors.find((p: { name: string; age_bucket: number }) => p.name === name && p.age_bucket === 30);
+    const r = await http.GET('/api/predictor/health');
+    expect(r.response.status).toBe(200);
+    const health = r.data!;
+    const at30 = (name: string) => health.predictors.find((p) => p.name === name && p.age_bucket === 30)!;
     expect(at30('grad_prob')).toMatchObject({
       status: 'live',
       samples: { total: resolved30.length, positive: resolved30.filter((x) => x.graduated).length, negative: resolved30.filter((x) => !x.graduated).length },
@@ -392,10 +388,10 @@ describe('GET /api/accuracy', () => {
       min_samples: 200,
     });
     expect(at30('post_grad_survival').status).toBe('suspended');
-    const scope = await call(`${api.url}/api/scope`);
-    expectConforms('get', '/api/scope', 200, scope.body);
-    expect(scope.body.model_versions['grad_prob@30']).toBe(at30('grad_prob').model_version);
-    expect(r.body.predictors.find((p: { name: string; age_bucket: number }) => p.name === 'grad_prob' && p.age_bucket === 60)).toMatchObject({
+    const scope = await http.GET('/api/scope');
+    expect(scope.response.status).toBe(200);
+    expect(scope.data!.model_versions['grad_prob@30']).toBe(at30('grad_prob').model_version);
+    expect(health.predictors.find((p) => p.name === 'grad_prob' && p.age_bucket === 60)).toMatchObject({
       status: 'warming',
       model_version: null,
     });

@@ -4,9 +4,11 @@ import { gateInputsSha256, recomputeGateRun, type GateRunInputs } from '../../..
 import { loadConfig } from '../../../platform/config';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
+import { errorLocs, typedApi } from '../../support/typed-api';
 import { insertGateFire, insertGateFires } from '../../support/gate-validation-fixtures';
 
 const { t, api } = useApi();
+const http = typedApi(() => api.url);
 const B = Date.parse('2026-12-10T00:00:00Z');
 const H = 3_600_000;
 
@@ -17,19 +19,17 @@ async function runAt(hours: number) {
 }
 
 async function latest() {
-  const r = await call(`${api.url}/api/gate_validation`);
-  expect(r.status).toBe(200);
-  expectConforms('get', '/api/gate_validation', 200, r.body);
-  expect(r.body.count).toBe(1);
-  return r.body.runs[0];
+  const r = await http.GET('/api/gate_validation');
+  expect(r.response.status).toBe(200);
+  expect(r.data!.count).toBe(1);
+  return r.data!.runs[0]!;
 }
 
 describe('GET /api/gate_validation over hand-built fires', () => {
   it('answers an empty list before the first run', async () => {
-    const r = await call(`${api.url}/api/gate_validation?history=5`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/gate_validation', 200, r.body);
-    expect(r.body).toEqual({ count: 0, runs: [] });
+    const r = await http.GET('/api/gate_validation', { params: { query: { history: 5 } } });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({ count: 0, runs: [] });
     expect((await createGateValidationStore(t.db).suppression()).active).toBe(false);
   });
 
@@ -57,13 +57,13 @@ describe('GET /api/gate_validation over hand-built fires', () => {
       suppression_active: false,
     });
     expect(run.ratio).toBeCloseTo(6 / 14 / (5 / 15), 12);
-    const strata = Object.fromEntries(run.stratifications.map((s: any) => [`${s.by}:${s.value}`, s]));
-    expect(strata['bundle_detected:true'].buckets).toEqual({
+    const strata = Object.fromEntries(run.stratifications.map((s) => [`${s.by}:${s.value}`, s]));
+    expect(strata['bundle_detected:true']!.buckets).toEqual({
       flagged: { n: 0, hits: 0, outcome_rate: null },
       unflagged: { n: 15, hits: 5, outcome_rate: 1 / 3 },
     });
-    expect(strata['bundle_detected:false'].buckets.flagged).toEqual({ n: 14, hits: 6, outcome_rate: 6 / 14 });
-    expect(strata['manufactured_pump:true'].buckets.flagged.n + strata['manufactured_pump:false'].buckets.flagged.n).toBe(0);
+    expect(strata['bundle_detected:false']!.buckets.flagged).toEqual({ n: 14, hits: 6, outcome_rate: 6 / 14 });
+    expect(strata['manufactured_pump:true']!.buckets.flagged.n + strata['manufactured_pump:false']!.buckets.flagged.n).toBe(0);
     // A second run in the same hour is the same run.
     expect(await runAt(1)).toMatchObject({ runId: res.runId, created: false });
   });
@@ -101,10 +101,10 @@ describe('GET /api/gate_validation over hand-built fires', () => {
   });
 
   it('keeps every run, newest first, each reproducible from its stored inputs and never changed', async () => {
-    const r = await call(`${api.url}/api/gate_validation?history=100`);
-    expectConforms('get', '/api/gate_validation', 200, r.body);
-    expect(r.body.runs.map((x: any) => x.decision)).toEqual(['validates', 'hold', 'hold', 'fails', 'warming']);
-    expect(r.body.runs.filter((x: any) => x.suppression_active)).toHaveLength(1);
+    const r = await http.GET('/api/gate_validation', { params: { query: { history: 100 } } });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.runs.map((x) => x.decision)).toEqual(['validates', 'hold', 'hold', 'fails', 'warming']);
+    expect(r.data!.runs.filter((x) => x.suppression_active)).toHaveLength(1);
     const rows: { id: string; inputs: GateRunInputs; inputs_sha256: string; decision: string; hold_target_n: number | null }[] = await t
       .db('gate_validation_runs')
       .orderBy('id')
@@ -118,10 +118,14 @@ describe('GET /api/gate_validation over hand-built fires', () => {
   });
 
   it('answers 422 for a history outside 1..100', async () => {
-    for (const q of ['history=0', 'history=101', 'history=x']) {
-      const r = await call(`${api.url}/api/gate_validation?${q}`);
-      expect(r.status).toBe(422);
-      expectConforms('get', '/api/gate_validation', 422, r.body);
+    for (const history of [0, 101]) {
+      const r = await http.GET('/api/gate_validation', { params: { query: { history } } });
+      expect([history, r.response.status]).toEqual([history, 422]);
+      expect(errorLocs(r.error)).toEqual(['query.history']);
     }
+    // history=x is input the types forbid: raw HTTP, its 422 checked against openapi.yaml.
+    const r = await call(`${api.url}/api/gate_validation?history=x`);
+    expect(r.status).toBe(422);
+    expectConforms('get', '/api/gate_validation', 422, r.body);
   });
 });

@@ -11,6 +11,7 @@ import { planPriceLamports, type Plan, type PurchasableTier } from '../../../dom
 import { randomAddress, startTreasuryNode, type TreasuryNode } from '../../fakes/solana-treasury-ledger';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
+import { errorLocs, typedApi } from '../../support/typed-api';
 import { createTestDatabase } from '../../support/test-db';
 import { randomBytes } from 'node:crypto';
 
@@ -19,6 +20,7 @@ const MINT = randomAddress();
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let api: Awaited<ReturnType<typeof startApi>>;
 let node: TreasuryNode;
+const http = typedApi(() => api.url);
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -61,15 +63,14 @@ async function activatedPlan(tier: PurchasableTier, plan: Plan, at: Date) {
 }
 
 const pending = async () => {
-  const r = await call(`${api.url}/api/burn/pending`);
-  expect(r.status).toBe(200);
-  expectConforms('get', '/api/burn/pending', 200, r.body);
-  return r.body;
+  const r = await http.GET('/api/burn/pending');
+  expect(r.response.status).toBe(200);
+  return r.data!;
 };
-const history = async (q = '') => {
-  const r = await call(`${api.url}/api/burn/history${q}`);
-  expectConforms('get', '/api/burn/history', r.status, r.body);
-  return r;
+const history = async (limit?: number) => {
+  const r = await http.GET('/api/burn/history', { params: { query: limit === undefined ? {} : { limit } } });
+  expect(r.response.status).toBe(200);
+  return r.data!;
 };
 const recorder = () => ({
   reader: createBurnReader({ url: node.url, timeoutMs: 2000 }),
@@ -81,7 +82,7 @@ const recorder = () => ({
 describe('burns: revenue commitments from activated plans, executed burns verified on chain', () => {
   it('owes nothing before any plan was paid', async () => {
     expect(await pending()).toMatchObject({ token_mint: MINT, total_tokens: 0, total_sol: 0, count: 0, items: [] });
-    expect((await history()).body).toEqual({ token_mint: MINT, count: 0, burns: [] });
+    expect(await history()).toEqual({ token_mint: MINT, count: 0, burns: [] });
   });
 
   it('pools each week’s share of activated plans into one commitment due when the week ends', async () => {
@@ -104,7 +105,7 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
   });
 
   it('records an executed burn only as the chain shows it, settles the commitment, and lists it in the history', async () => {
-    const [week] = (await pending()).items;
+    const week = (await pending()).items[0]!;
     const other = node.ledger.burn({ mint: randomAddress(), amountRaw: 5_000_000n, decimals: 6 });
     await expect(recordVerifiedBurn(recorder(), { signature: other, kind: 'revenue_commitment', settles: [week.id] })).rejects.toThrow(/burned no/);
     const failed = node.ledger.burn({ mint: MINT, amountRaw: 5_000_000n, decimals: 6, err: { InstructionError: [0, { Custom: 1 }] } });
@@ -120,16 +121,16 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
     });
 
     const h = await history();
-    expect(h.body).toMatchObject({
+    expect(h).toMatchObject({
       token_mint: MINT,
       count: 1,
       burns: [
         { id: r.id, kind: 'revenue_commitment', amount_tokens: 1_234_567.890123, signature: sig, executed_at: new Date(1_796_000_000_000).toISOString() },
       ],
     });
-    expect(h.body.burns[0].slot).toBeGreaterThan(0);
+    expect(h.burns[0]!.slot).toBeGreaterThan(0);
     const p = await pending();
-    expect(p.items.map((i: { id: number }) => i.id)).not.toContain(week.id);
+    expect(p.items.map((i) => i.id)).not.toContain(week.id);
     expect(p.count).toBe(1);
 
     // A later activation in the settled week opens a new commitment rather than growing the settled one.
@@ -149,8 +150,16 @@ describe('burns: revenue commitments from activated plans, executed burns verifi
   it('refuses to settle obligations that are not open, and bounds the history limit', async () => {
     const sig = node.ledger.burn({ mint: MINT, amountRaw: 1_000_000n, decimals: 6 });
     await expect(recordVerifiedBurn(recorder(), { signature: sig, kind: 'payment_receipt', settles: [999_999] })).rejects.toThrow(/not open/);
-    expect((await history()).body.count).toBe(1);
-    for (const q of ['?limit=0', '?limit=501', '?limit=abc', '?limit=1.5']) expect((await history(q)).status).toBe(422);
-    expect((await history('?limit=1')).body.burns).toHaveLength(1);
+    expect((await history()).count).toBe(1);
+    for (const limit of [0, 501, 1.5]) {
+      const r = await http.GET('/api/burn/history', { params: { query: { limit } } });
+      expect([limit, r.response.status]).toEqual([limit, 422]);
+      expect(errorLocs(r.error)).toEqual(['query.limit']);
+    }
+    // limit=abc is input the types forbid: raw HTTP, its 422 checked against openapi.yaml.
+    const abc = await call(`${api.url}/api/burn/history?limit=abc`);
+    expect(abc.status).toBe(422);
+    expectConforms('get', '/api/burn/history', 422, abc.body);
+    expect((await history(1)).burns).toHaveLength(1);
   });
 });

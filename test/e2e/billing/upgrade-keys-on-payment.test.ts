@@ -3,8 +3,9 @@ import { createPlanActivation } from '../../../db/billing/plan-activation';
 import { createPlanKeys } from '../../../db/billing/plan-keys';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
-import { afterBeta, call, useApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { afterBeta, useApi } from '../../support/api-harness';
+import { typedApi, validationError } from '../../support/typed-api';
+import type { Schemas } from '../../../clients/api/api-client';
 import { randomAddress } from '../../fakes/solana-treasury-ledger';
 
 /**
@@ -20,9 +21,14 @@ const { t, api } = useApi(async (db) => {
   return { env: { ...afterBeta({ keyCacheTtlMs: 5000 }), TREASURY_ADDRESS: TREASURY } };
 });
 
-const upgrade = (body: unknown) =>
-  call(`${api.url}/api/upgrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const withKey = (path: string, key: string) => call(api.url + path, { headers: { Authorization: `Bearer ${key}` } });
+const http = typedApi(() => api.url);
+/** The spec lets defaulted fields be left out; openapi-typescript types them as required (defaultNonNullable). */
+const upgrade = async (body: Partial<Schemas['UpgradeRequest']>) => {
+  const r = await http.POST('/api/upgrade', { body: body as Schemas['UpgradeRequest'] });
+  return { status: r.response.status, body: r.data!, error: r.error };
+};
+/** The API with `key` sent as `Authorization: Bearer`. */
+const asKey = (key: string) => typedApi(api.url, { bearer: () => key });
 
 /** What the payment workflow does once the treasury shows the payment: record it as paid, then activate. */
 async function payAndActivate(memo: string, signature: string) {
@@ -48,13 +54,18 @@ async function payAndActivate(memo: string, signature: string) {
 }
 
 async function expectNotActive(key: string, memo: string) {
-  for (const path of ['/api/v1/live', '/api/me', '/api/v1/stats']) {
-    const r = await withKey(path, key);
-    expect([path, r.status, r.body.error]).toEqual([path, 401, 'key_not_active']);
-    expectConforms('get', path, 401, r.body);
-    expect(r.body.status_url).toBe(`/api/upgrade/${memo}`);
-    expect(r.body.message).toContain(`/api/upgrade/${memo}`);
-    expect(JSON.stringify(r.body)).not.toContain(key);
+  const c = asKey(key);
+  for (const [path, ask] of [
+    ['/api/v1/live', () => c.GET('/api/v1/live')],
+    ['/api/me', () => c.GET('/api/me')],
+    ['/api/v1/stats', () => c.GET('/api/v1/stats')],
+  ] as const) {
+    const r = await ask();
+    const body = r.error as { error: string; status_url?: string; message: string };
+    expect([path, r.response.status, body.error]).toEqual([path, 401, 'key_not_active']);
+    expect(body.status_url).toBe(`/api/upgrade/${memo}`);
+    expect(body.message).toContain(`/api/upgrade/${memo}`);
+    expect(JSON.stringify(body)).not.toContain(key);
   }
 }
 
@@ -62,8 +73,7 @@ describe('a key minted by /api/upgrade', () => {
   it('is refused with 401 key_not_active until its intent is paid, then works within about a second', async () => {
     const r = await upgrade({ tier: 'builder' });
     expect(r.status).toBe(200);
-    expectConforms('post', '/api/upgrade', 200, r.body);
-    const key: string = r.body.api_key;
+    const key = r.body.api_key!;
     expect(key.startsWith(`${r.body.key_prefix}_`)).toBe(true);
     await expectNotActive(key, r.body.memo);
     expect(await t.db('api_key_daily_usage').count({ n: '*' }).first()).toEqual({ n: 0 }); // refused calls are not counted
@@ -71,21 +81,21 @@ describe('a key minted by /api/upgrade', () => {
     await payAndActivate(r.body.memo, '5'.repeat(88));
     // The refusal was cached for at most a second, not for the 5 s key cache.
     const paidAt = Date.now();
-    let me = await withKey('/api/me', key);
-    while (me.status === 401 && Date.now() - paidAt < 3000) {
+    let me = await asKey(key).GET('/api/me');
+    while (me.response.status === 401 && Date.now() - paidAt < 3000) {
       await new Promise((res) => setTimeout(res, 100));
-      me = await withKey('/api/me', key);
+      me = await asKey(key).GET('/api/me');
     }
-    expect(me.status).toBe(200);
+    expect(me.response.status).toBe(200);
     expect(Date.now() - paidAt).toBeLessThan(1500);
-    expectConforms('get', '/api/me', 200, me.body);
-    expect(me.body).toMatchObject({ key_prefix: r.body.key_prefix, tier: 'builder', plan: 'monthly' });
-    expect((await withKey('/api/v1/stats', key)).status).toBe(200);
+    expect(me.data).toMatchObject({ key_prefix: r.body.key_prefix, tier: 'builder', plan: 'monthly' });
+    expect((await asKey(key).GET('/api/v1/stats')).response.status).toBe(200);
   });
 
   it('stays refused after its intent expired unpaid, and a new intent naming it activates it when paid', async () => {
     const first = await upgrade({ tier: 'pro' });
-    const key: string = first.body.api_key;
+    expect(first.status).toBe(200);
+    const key = first.body.api_key!;
     await t
       .db('payment_intents')
       .where({ memo: first.body.memo })
@@ -94,26 +104,25 @@ describe('a key minted by /api/upgrade', () => {
 
     const renewal = await upgrade({ tier: 'pro', key });
     expect(renewal.status).toBe(200);
-    expectConforms('post', '/api/upgrade', 200, renewal.body);
     expect(renewal.body).toMatchObject({ api_key: null, key_prefix: first.body.key_prefix });
     await expectNotActive(key, first.body.memo); // a new unpaid intent changes nothing
     await payAndActivate(renewal.body.memo, '6'.repeat(88));
     await new Promise((res) => setTimeout(res, 1100));
-    expect((await withKey('/api/v1/live', key)).status).toBe(200);
+    expect((await asKey(key).GET('/api/v1/live')).response.status).toBe(200);
   });
 
   it('a hundred unpaid intents give a hundred keys that open nothing', async () => {
     const created = await Promise.all(Array.from({ length: 100 }, () => upgrade({})));
     expect(created.map((r) => r.status)).toEqual(Array(100).fill(200));
-    const answers = await Promise.all(created.map((r) => withKey('/api/v1/live', r.body.api_key)));
-    expect(answers.map((a) => a.status)).toEqual(Array(100).fill(401));
+    const answers = await Promise.all(created.map((r) => asKey(r.body.api_key!).GET('/api/v1/live')));
+    expect(answers.map((a) => a.response.status)).toEqual(Array(100).fill(401));
   });
 
   it('a supplied key that already works keeps working while its renewal is unpaid', async () => {
     const k = await issueTestKey(t.db, 'builder');
     const r = await upgrade({ key: k.plaintext, tier: 'pro' });
     expect(r.status).toBe(200);
-    expect((await withKey('/api/v1/stats', k.plaintext)).status).toBe(200);
+    expect((await asKey(k.plaintext).GET('/api/v1/stats')).response.status).toBe(200);
   });
 });
 
@@ -121,6 +130,7 @@ describe('body.key is a secret: no error repeats it', () => {
   it('answers 422 on body.key without the key, whatever shape the wrong value has', async () => {
     const k = await issueTestKey(t.db, 'builder');
     const real = k.plaintext;
+    // `key` is typed unknown (the service checks it, so no error repeats it): every shape goes through the client.
     const bodies: { key: unknown }[] = [
       { key: `${real}x` },
       { key: `${real}${'x'.repeat(200)}` },
@@ -135,9 +145,8 @@ describe('body.key is a secret: no error repeats it', () => {
     for (const b of bodies) {
       const r = await upgrade(b);
       expect([b, r.status]).toEqual([b, 422]);
-      expectConforms('post', '/api/upgrade', 422, r.body);
-      expect(r.body.detail).toEqual([{ loc: ['body', 'key'], msg: expect.any(String), type: expect.any(String) }]);
-      const text = JSON.stringify(r.body);
+      expect(validationError(r.error).detail).toEqual([{ loc: ['body', 'key'], msg: expect.any(String), type: expect.any(String) }]);
+      const text = JSON.stringify(r.error);
       expect(text).not.toContain(real);
       expect(text).not.toContain(real.split('_').pop());
     }

@@ -2,9 +2,9 @@ import { historyActivities } from '../../../activities/history';
 import { createBackfillStore } from '../../../db/history/backfill-store';
 import type { LaunchEvent } from '../../../domain/mint/launch-events';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
-import { call, useApi } from '../../support/api-harness';
+import { useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
-import { expectConforms } from '../../support/contract';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * Backfilled launches become labelled history: the chunk's mints whose whole label horizon the range covers are
@@ -49,15 +49,16 @@ it('folds backfilled mints a horizon before the range end into history, once, an
   expect((await fold()).mints).toBe(expected.length);
   expect(Number((await t.db('history_observations').count({ n: '*' }).first())!.n)).toBe(rows.length);
 
-  const scope = await call(`${api.url}/api/scope`);
-  expectConforms('get', '/api/scope', 200, scope.body);
-  const corpus = (scope.body as { corpus: { history: { source: string; mints: number; oldest_created_at: string }[]; backfilled_share: number } }).corpus;
+  const http = typedApi(api.url);
+  const scope = await http.GET('/api/scope');
+  expect(scope.response.status).toBe(200);
+  const corpus = scope.data!.corpus;
   expect(corpus.history).toEqual([expect.objectContaining({ source: 'backfill', mints: expected.length })]);
   expect(corpus.backfilled_share).toBe(1);
-  const health = await call(`${api.url}/api/predictor/health`);
-  expectConforms('get', '/api/predictor/health', 200, health.body);
+  const health = await http.GET('/api/predictor/health');
+  expect(health.response.status).toBe(200);
   const firstCreated = creates.find((c) => c.mint === expected[0])!.at.toISOString();
-  expect((health.body as { corpus: unknown }).corpus).toEqual({
+  expect(health.data!.corpus).toEqual({
     labelled_mints: expected.length,
     backfilled_share: 1,
     backfill_oldest_created_at: firstCreated,

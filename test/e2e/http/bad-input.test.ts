@@ -9,7 +9,9 @@ import { testWallet } from '../../support/test-wallet';
 
 /**
  * Client mistakes get 4xx JSON in the spec's shapes, never a 5xx, never HTML, never a stack, never an echoed
- * secret; and none of them logs at error level.
+ * secret; and none of them logs at error level. Raw HTTP throughout, not the typed client: every request here is
+ * input its types forbid or cannot express (broken JSON, wrong encodings, hand-written query strings such as
+ * `limit=0x10` or `min_prob=.5`); each answer it asserts a contract on is checked with `expectConforms`.
  */
 const logLines: string[] = [];
 

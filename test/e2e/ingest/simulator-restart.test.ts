@@ -12,11 +12,11 @@ import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { waitFor } from '../../../scripts/lib/run';
 import { DEFAULT_TIMING, mintWorkflowId } from '../../../workflows/mint/mint-lifecycle-contract';
-import { call, startApi } from '../../support/api-harness';
-import { expectConforms } from '../../support/contract';
+import { startApi } from '../../support/api-harness';
 import { createTestDatabase } from '../../support/test-db';
 import { readTestEnv } from '../../support/test-env';
 import { uniqueId } from '../../support/worker-harness';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The ingest daemon on its default feed, the simulator, stopped and started again on the same configuration
@@ -140,10 +140,9 @@ describe('ingest restarted on the simulator', () => {
       fetchedAt: now,
     });
     await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
-    const live = await call(`${api.url}/api/live`);
-    expect(live.status).toBe(200);
-    expectConforms('get', '/api/live', 200, live.body);
-    const listed = (live.body.mints as { mint: string }[]).map((m) => m.mint);
+    const live = await typedApi(api.url).GET('/api/live');
+    expect(live.response.status).toBe(200);
+    const listed = live.data!.mints.map((m) => m.mint);
     expect(listed.filter((m) => newMints.includes(m)).length).toBeGreaterThan(0);
   });
 

@@ -9,6 +9,7 @@ import { areaContext } from '../../support/area-context';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { expectConforms } from '../../support/contract';
 import { checkPublishedProof } from '../../../scripts/lib/ledger-proof-check';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The composite track of the audit ledger end to end: tiered first crosses are sealed, committed and proved over
@@ -18,6 +19,7 @@ import { checkPublishedProof } from '../../../scripts/lib/ledger-proof-check';
 const H = 3_600_000;
 const VERIFIER = path.join(__dirname, '../../verifiers/verify_proof.py');
 const { t, api } = useApi({ env: { LEDGER_GRACE_S: '600' } });
+const http = typedApi(() => api.url);
 const BASE = utcHourStart(new Date(Date.now() - (100 + Math.floor(Math.random() * 5000)) * H));
 const at = (hourK: number, s: number) => BASE.getTime() + hourK * H + s * 1000;
 
@@ -27,7 +29,8 @@ const python = (args: string[]) =>
       resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout }),
     );
   });
-const proof = (id: number, track = 'composite') => call(`${api.url}/api/ledger/proof/${id}?track=${track}`);
+const proof = (id: number, track: 'grad_prob' | 'composite' = 'composite') =>
+  http.GET('/api/ledger/proof/{prediction_id}', { params: { path: { prediction_id: id }, query: { track } } });
 
 const tiered: number[] = [];
 let untiered: Awaited<ReturnType<typeof insertTestCross>>;
@@ -59,20 +62,21 @@ beforeAll(async () => {
 
 describe('the composite track', () => {
   it('commits the tiered crosses of each hour, listed with ?track=composite and on /api/v1/composite_ledger', async () => {
-    const r = await call(`${api.url}/api/ledger/commits?track=composite&since=0`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/ledger/commits', 200, r.body);
-    expect(r.body.commits.map((c: { track: string; hour_start: string; leaf_count: number }) => [c.track, c.hour_start, c.leaf_count])).toEqual([
+    const r = await http.GET('/api/ledger/commits', { params: { query: { track: 'composite', since: 0 } } });
+    expect(r.response.status).toBe(200);
+    const list = r.data!;
+    expect(list.commits.map((c) => [c.track, c.hour_start, c.leaf_count])).toEqual([
       ['composite', BASE.toISOString(), 5],
       ['composite', new Date(BASE.getTime() + 2 * H).toISOString(), 1],
     ]);
-    expect(r.body.commits[1].prev_root_hex).toBe(r.body.commits[0].merkle_root_hex);
-    const v1 = await call(`${api.url}/api/v1/composite_ledger`);
-    expect(v1.status).toBe(200);
-    expectConforms('get', '/api/v1/composite_ledger', 200, v1.body);
-    expect(v1.body.commits).toEqual(r.body.commits);
+    expect(list.commits[1]!.prev_root_hex).toBe(list.commits[0]!.merkle_root_hex);
+    const v1 = await http.GET('/api/v1/composite_ledger');
+    expect(v1.response.status).toBe(200);
+    expect(v1.data!.commits).toEqual(list.commits);
     // The grad_prob chain is a separate chain: it has no commits here.
-    expect((await call(`${api.url}/api/ledger/commits?since=0`)).body.commits).toEqual([]);
+    const grad = await http.GET('/api/ledger/commits', { params: { query: { since: 0 } } });
+    expect(grad.response.status).toBe(200);
+    expect(grad.data!.commits).toEqual([]);
   });
 
   it('serves proofs of every tiered cross that the independent Python verifier fetches and accepts', async () => {
@@ -83,9 +87,9 @@ describe('the composite track', () => {
     expect(lines[5]).toMatch(/^OK {3}proof 5: composite v1 leaf 0\/1 root [0-9a-f]{64}$/);
     expect(r.status).toBe(0);
     const one = await proof(tiered[0]!);
-    expectConforms('get', '/api/ledger/proof/{prediction_id}', 200, one.body);
-    expect(JSON.parse(one.body.leaf_payload)).toMatchObject({ id: tiered[0], track: 'composite', tier: expect.any(String), smart_money_in: 2 });
-    expect(one.body.commit_url).toMatch(/&track=composite$/);
+    expect(one.response.status).toBe(200);
+    expect(JSON.parse(one.data!.leaf_payload)).toMatchObject({ id: tiered[0], track: 'composite', tier: expect.any(String), smart_money_in: 2 });
+    expect(one.data!.commit_url).toMatch(/&track=composite$/);
     // `npm run verify-proof -- … --track composite` checks it too; without the track the id names another row.
     const ours = await checkPublishedProof({ baseUrl: api.url, predictionId: tiered[0]!, track: 'composite' });
     expect(ours).toEqual({
@@ -94,7 +98,7 @@ describe('the composite track', () => {
     });
     expect((await checkPublishedProof({ baseUrl: api.url, predictionId: tiered[0]!, track: 'verdict' })).ok).toBe(false);
     // Two crosses at the same second: the smaller id comes first.
-    expect([(await proof(tiered[0]!)).body.leaf_index, (await proof(tiered[1]!)).body.leaf_index]).toEqual([0, 1]);
+    expect([(await proof(tiered[0]!)).data!.leaf_index, (await proof(tiered[1]!)).data!.leaf_index]).toEqual([0, 1]);
   });
 
   it('never publishes a cross its hour was sealed before: the tier is refused, marked skipped and no longer pending', async () => {
@@ -108,9 +112,8 @@ describe('the composite track', () => {
     expect(await store.pending(100)).toEqual([]);
     expect(await t.db('signals').where({ prediction_id: untiered.id }).first()).toBeUndefined();
     const r = await proof(untiered.id);
-    expect(r.status).toBe(404);
-    expectConforms('get', '/api/ledger/proof/{prediction_id}', 404, r.body);
-    expect(r.body).toMatchObject({ status: 'unknown' });
+    expect(r.response.status).toBe(404);
+    expect(r.error).toMatchObject({ status: 'unknown' });
   });
 
   it('refuses a change to a committed leaf field, and still records the outcome at resolution', async () => {
@@ -131,11 +134,16 @@ describe('the composite track', () => {
 
   it('keeps the grad_prob default and refuses an unknown track with 422', async () => {
     const r = await proof(tiered[0]!, 'grad_prob');
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({ status: 'unknown' });
-    for (const url of [`/api/ledger/proof/1?track=nope`, `/api/ledger/commits?track=nope`]) {
+    expect(r.response.status).toBe(404);
+    expect(r.error).toMatchObject({ status: 'unknown' });
+    // Tracks the types forbid: raw HTTP, each 422 checked against openapi.yaml.
+    for (const [url, op] of [
+      [`/api/ledger/proof/1?track=nope`, '/api/ledger/proof/{prediction_id}'],
+      [`/api/ledger/commits?track=nope`, '/api/ledger/commits'],
+    ] as const) {
       const bad = await call(`${api.url}${url}`);
       expect([url, bad.status]).toEqual([url, 422]);
+      expectConforms('get', op, 422, bad.body);
     }
   });
 });

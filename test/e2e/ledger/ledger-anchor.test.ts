@@ -7,9 +7,9 @@ import { anchorMemo } from '../../../domain/ledger/anchor-memo';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { checkPublishedProof } from '../../../scripts/lib/ledger-proof-check';
 import { startMemoNode, type MemoNode } from '../../fakes/solana-memo-chain';
-import { call, useApi } from '../../support/api-harness';
+import { useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
-import { expectConforms } from '../../support/contract';
+import { typedApi } from '../../support/typed-api';
 import { insertPredictionRows } from '../../support/ledger-rows';
 
 /**
@@ -24,6 +24,7 @@ const BASE = utcHourStart(new Date(Date.now() - (100 + Math.floor(Math.random() 
 const hour = (k: number) => new Date(BASE.getTime() + k * H);
 const key = Keypair.generate();
 const { t, api } = useApi();
+const http = typedApi(() => api.url);
 let node: MemoNode;
 const commitIds: number[] = [];
 const firstIds: number[] = [];
@@ -31,7 +32,11 @@ const firstIds: number[] = [];
 const acts = (env: Record<string, string> = { LEDGER_ANCHOR_SECRET_KEY: bs58.encode(key.secretKey), LEDGER_ANCHOR_RPC_URL: node.url }) =>
   // Short waits: the local node confirms at the next status query.
   ledgerActivities.create(areaContext(t.db, { env }), { confirmWaitMs: 400, pollMs: 50 });
-const commits = async () => (await call(`${api.url}/api/ledger/commits?since=0`)).body.commits as Record<string, any>[];
+const commits = async () => {
+  const r = await http.GET('/api/ledger/commits', { params: { query: { since: 0 } } });
+  expect(r.response.status).toBe(200);
+  return r.data!.commits;
+};
 
 beforeAll(async () => {
   node = await startMemoNode();
@@ -65,14 +70,13 @@ describe('anchoring a commit root in a Solana memo', () => {
       block_time: expect.any(String),
       signer: key.publicKey.toBase58(),
     });
-    const list = await call(`${api.url}/api/ledger/commits?since=0`);
-    expectConforms('get', '/api/ledger/commits', 200, list.body);
 
     // A retried or duplicated anchor run answers the stored anchor and sends nothing.
     expect(await a.anchorLedgerCommit({ commitId: commitIds[0]! })).toEqual(r);
     expect(node.chain.sent()).toHaveLength(1);
-    const proof = await call(`${api.url}/api/ledger/proof/${firstIds[0]}`);
-    expect(proof.body.anchor).toMatchObject({ status: 'confirmed', signature: r.signature });
+    const proof = await http.GET('/api/ledger/proof/{prediction_id}', { params: { path: { prediction_id: firstIds[0]! } } });
+    expect(proof.response.status).toBe(200);
+    expect(proof.data!.anchor).toMatchObject({ status: 'confirmed', signature: r.signature });
   });
 
   it('is delayed, never lost, by a node that is down: the commit stands and the next attempt anchors it', async () => {

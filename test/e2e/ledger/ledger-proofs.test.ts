@@ -6,6 +6,8 @@ import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { verifyProofDocument, type ProofDocument } from '../../../domain/ledger/ledger-proof';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
+import { errorLocs, typedApi } from '../../support/typed-api';
+import type { Schemas } from '../../../clients/api/api-client';
 import { areaContext } from '../../support/area-context';
 import type { Knex } from '../../../platform/db';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
@@ -20,6 +22,7 @@ import { insertPredictionRows } from '../../support/ledger-rows';
 const H = 3_600_000;
 const VERIFIER = path.join(__dirname, '../../verifiers/verify_proof.py');
 const { t, api } = useApi({ env: { LEDGER_GRACE_S: '600' } });
+const http = typedApi(() => api.url);
 // A random past day, so no other file's hours (or workflow ids) are these.
 const BASE = utcHourStart(new Date(Date.now() - (100 + Math.floor(Math.random() * 5000)) * H));
 const hour = (k: number) => new Date(BASE.getTime() + k * H);
@@ -33,7 +36,12 @@ const python = (args: string[]) =>
       resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout }),
     );
   });
-const proof = (id: number) => call(`${api.url}/api/ledger/proof/${id}`);
+const proof = (id: number) => http.GET('/api/ledger/proof/{prediction_id}', { params: { path: { prediction_id: id } } });
+const listCommits = async (query: { since?: number; limit?: number } = {}) => {
+  const r = await http.GET('/api/ledger/commits', { params: { query } });
+  expect(r.response.status).toBe(200);
+  return r.data!;
+};
 
 // A mint the service has seen, for /api/predictions/by_mint: its one prediction is the single-leaf hour.
 const SEEN_TAG = 'LedgerByMintzzzzzzzzzzzzzzzzzzz';
@@ -53,29 +61,37 @@ beforeAll(async () => {
 
 describe('GET /api/ledger/commits', () => {
   it('lists the commits in chain order, each linked to the previous root, with a matching record digest', async () => {
-    const r = await call(`${api.url}/api/ledger/commits`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/ledger/commits', 200, r.body);
-    expect(r.body.commits.map((c: { hour_start: string; leaf_count: number }) => [c.hour_start, c.leaf_count])).toEqual([
+    const list = await listCommits();
+    expect(list.commits.map((c) => [c.hour_start, c.leaf_count])).toEqual([
       [hour(0).toISOString(), 1],
       [hour(2).toISOString(), 7],
       [hour(3).toISOString(), 300],
     ]);
-    expect(r.body.commits[0].prev_root_hex).toBeNull();
-    const records = r.body.commits.map(recordOf);
+    expect(list.commits[0]!.prev_root_hex).toBeNull();
+    const records = list.commits.map(recordOf);
     expect(verifyCommitChain(records)).toEqual({ ok: true });
-    expect(r.body.commits[2].anchor).toMatchObject({ status: 'none', signature: null, memo: expect.stringMatching(/^lpapi:ledger:v1:grad_prob:/) });
-    expect(r.body.next_since).toBe(hour(3).getTime() / 1000);
+    expect(list.commits[2]!.anchor).toMatchObject({ status: 'none', signature: null, memo: expect.stringMatching(/^lpapi:ledger:v1:grad_prob:/) });
+    expect(list.next_since).toBe(hour(3).getTime() / 1000);
   });
 
   it('pages forward with since (exclusive) and limit, and answers 422 for bad parameters', async () => {
-    const first = await call(`${api.url}/api/ledger/commits?since=0&limit=2`);
-    expect(first.body.commits.map((c: { hour_start: string }) => c.hour_start)).toEqual([hour(0), hour(2)].map((h) => h.toISOString()));
-    const next = await call(`${api.url}/api/ledger/commits?since=${first.body.next_since}&limit=2`);
-    expect(next.body).toMatchObject({ count: 1, next_since: hour(3).getTime() / 1000 });
-    const none = await call(`${api.url}/api/ledger/commits?since=${next.body.next_since}`);
-    expect(none.body).toMatchObject({ count: 0, commits: [], next_since: next.body.next_since });
-    for (const q of ['limit=0', 'limit=501', 'since=-1', 'since=abc', 'since=1e3']) {
+    const first = await listCommits({ since: 0, limit: 2 });
+    expect(first.commits.map((c) => c.hour_start)).toEqual([hour(0), hour(2)].map((h) => h.toISOString()));
+    const next = await listCommits({ since: first.next_since!, limit: 2 });
+    expect(next).toMatchObject({ count: 1, next_since: hour(3).getTime() / 1000 });
+    const none = await listCommits({ since: next.next_since! });
+    expect(none).toMatchObject({ count: 0, commits: [], next_since: next.next_since });
+    for (const [query, loc] of [
+      [{ limit: 0 }, 'query.limit'],
+      [{ limit: 501 }, 'query.limit'],
+      [{ since: -1 }, 'query.since'],
+    ] as const) {
+      const bad = await http.GET('/api/ledger/commits', { params: { query } });
+      expect([query, bad.response.status]).toEqual([query, 422]);
+      expect(errorLocs(bad.error)).toEqual([loc]);
+    }
+    // A since that is not an integer is input the types forbid: raw HTTP, its 422 checked against openapi.yaml.
+    for (const q of ['since=abc', 'since=1e3']) {
       const bad = await call(`${api.url}/api/ledger/commits?${q}`);
       expect([q, bad.status]).toEqual([q, 422]);
       expectConforms('get', '/api/ledger/commits', 422, bad.body);
@@ -95,14 +111,13 @@ describe('GET /api/ledger/proof/{prediction_id}', () => {
   });
 
   it('conforms to the contract and verifies with our own code against the published commit', async () => {
-    const commits = (await call(`${api.url}/api/ledger/commits`)).body.commits;
+    const { commits } = await listCommits();
     for (const id of [...ids.odd!, ids.many![0]!, ids.many![299]!]) {
       const r = await proof(id);
-      expect(r.status).toBe(200);
-      expectConforms('get', '/api/ledger/proof/{prediction_id}', 200, r.body);
-      const c = commits.find((x: { hour_start: string }) => x.hour_start === r.body.hour);
+      expect(r.response.status).toBe(200);
+      const c = commits.find((x) => x.hour_start === r.data!.hour)!;
       expect(
-        verifyProofDocument(r.body as ProofDocument, {
+        verifyProofDocument(r.data! as ProofDocument, {
           track: c.track,
           hourStart: new Date(c.hour_start),
           leafCount: c.leaf_count,
@@ -111,37 +126,34 @@ describe('GET /api/ledger/proof/{prediction_id}', () => {
       ).toEqual({
         ok: true,
       });
-      expect(JSON.parse(r.body.leaf_payload)).toMatchObject({ id, track: 'grad_prob', leaf_version: 1 });
+      expect(JSON.parse(r.data!.leaf_payload)).toMatchObject({ id, track: 'grad_prob', leaf_version: 1 });
     }
     // Seven rows at three distinct seconds: ties broken by id, every index used once.
-    const indexes = await Promise.all(ids.odd!.map(async (id) => (await proof(id)).body.leaf_index));
+    const indexes = await Promise.all(ids.odd!.map(async (id) => (await proof(id)).data!.leaf_index));
     expect([...indexes].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   it('answers 404 with the documented body: unknown, and pending with when it will be committed', async () => {
     const unknown = await proof(987654321);
-    expect(unknown.status).toBe(404);
-    expectConforms('get', '/api/ledger/proof/{prediction_id}', 404, unknown.body);
-    expect(unknown.body).toMatchObject({ error: 'not_found', status: 'unknown', prediction_id: 987654321, hour_start: null, commit_expected_by: null });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ error: 'not_found', status: 'unknown', prediction_id: 987654321, hour_start: null, commit_expected_by: null });
 
     const now = new Date();
     const [pending] = await insertPredictionRows(t.db, { hourStart: utcHourStart(now), count: 1, tag: 'now', slots: 1 });
     const r = await proof(pending!);
-    expect(r.status).toBe(404);
-    expectConforms('get', '/api/ledger/proof/{prediction_id}', 404, r.body);
+    expect(r.response.status).toBe(404);
     const expected = new Date(utcHourStart(now).getTime() + H + (600 + 60) * 1000).toISOString();
-    expect(r.body).toMatchObject({ status: 'pending', hour_start: utcHourStart(now).toISOString(), commit_expected_by: expected });
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(600);
-    expect((await proof(0)).status).toBe(422);
+    expect(r.error).toMatchObject({ status: 'pending', hour_start: utcHourStart(now).toISOString(), commit_expected_by: expected });
+    expect(Number(r.response.headers.get('retry-after'))).toBeGreaterThan(600);
+    expect((await proof(0)).response.status).toBe(422);
   });
 });
 
 describe('what other operations say about the ledger', () => {
   it('/api/predictions/by_mint marks a committed prediction with its commit and proof link', async () => {
-    const r = await call(`${api.url}/api/predictions/by_mint/${SEEN_MINT}`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/predictions/by_mint/{mint}', 200, r.body);
-    expect(r.body.predictions).toEqual([
+    const r = await http.GET('/api/predictions/by_mint/{mint}', { params: { path: { mint: SEEN_MINT } } });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.predictions).toEqual([
       expect.objectContaining({
         prediction_id: ids.single![0],
         ledger_hour_start: hour(0).toISOString(),
@@ -153,24 +165,23 @@ describe('what other operations say about the ledger', () => {
   });
 
   it('/api/scope states every track as live (composite, perps and verdict without rows here)', async () => {
-    const r = await call(`${api.url}/api/scope`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/scope', 200, r.body);
-    expect(r.body.audit_trail.tracks.map((x: { track: string; status: string; commits: number }) => [x.track, x.status, x.commits])).toEqual([
+    const r = await http.GET('/api/scope');
+    expect(r.response.status).toBe(200);
+    const scope = r.data!;
+    expect(scope.audit_trail.tracks.map((x) => [x.track, x.status, x.commits])).toEqual([
       ['grad_prob', 'live', 3],
       ['composite', 'live', 0],
       ['perps', 'live', 0],
       ['verdict', 'live', 0],
     ]);
-    expect(r.body.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });
-    expect(r.body.in_scope).toContain(`audit trail: ${r.body.audit_trail.summary}`);
+    expect(scope.audit_trail).toMatchObject({ grace_s: 600, anchoring: 'off' });
+    expect(scope.in_scope).toContain(`audit trail: ${scope.audit_trail.summary}`);
   });
 
   it('/api/v1/composite_ledger lists the composite track, empty until its rows are committed', async () => {
-    const r = await call(`${api.url}/api/v1/composite_ledger`);
-    expect(r.status).toBe(200);
-    expectConforms('get', '/api/v1/composite_ledger', 200, r.body);
-    expect(r.body).toEqual({ track: 'composite', count: 0, commits: [], next_since: null });
+    const r = await http.GET('/api/v1/composite_ledger');
+    expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({ track: 'composite', count: 0, commits: [], next_since: null });
   });
 });
 
@@ -187,11 +198,11 @@ describe('tampering is detectable', () => {
     const id = ids.many![17]!;
     await behindTheTriggers((trx) => trx('predictions').where({ id }).update({ grad_prob: 0.999 }));
     const r = await proof(id);
-    expect(r.status).toBe(200);
-    expect(JSON.parse(r.body.leaf_payload).grad_prob).toBe('0.999');
-    const c = (await call(`${api.url}/api/ledger/commits`)).body.commits.find((x: { hour_start: string }) => x.hour_start === r.body.hour);
+    expect(r.response.status).toBe(200);
+    expect(JSON.parse(r.data!.leaf_payload).grad_prob).toBe('0.999');
+    const c = (await listCommits()).commits.find((x) => x.hour_start === r.data!.hour)!;
     expect(
-      verifyProofDocument(r.body as ProofDocument, { track: c.track, hourStart: new Date(c.hour_start), leafCount: c.leaf_count, rootHex: c.merkle_root_hex }),
+      verifyProofDocument(r.data! as ProofDocument, { track: c.track, hourStart: new Date(c.hour_start), leafCount: c.leaf_count, rootHex: c.merkle_root_hex }),
     ).toEqual({
       ok: false,
       problem: expect.stringMatching(/root/),
@@ -202,20 +213,20 @@ describe('tampering is detectable', () => {
   });
 
   it('the hash chain shows a removed commit', async () => {
-    const before = (await call(`${api.url}/api/ledger/commits`)).body.commits.map(recordOf);
+    const before = (await listCommits()).commits.map(recordOf);
     expect(verifyCommitChain(before)).toEqual({ ok: true });
     await behindTheTriggers((trx) =>
       trx('ledger_commits')
         .where({ track: 'grad_prob', hour_start: hour(2) })
         .delete(),
     );
-    const after = (await call(`${api.url}/api/ledger/commits`)).body.commits.map(recordOf);
+    const after = (await listCommits()).commits.map(recordOf);
     expect(after).toHaveLength(2);
     expect(verifyCommitChain(after)).toEqual({ ok: false, index: 1, problem: expect.any(String) });
   });
 });
 
-const recordOf = (c: Record<string, any>) => ({
+const recordOf = (c: Schemas['LedgerCommit']) => ({
   track: c.track,
   hourStart: new Date(c.hour_start),
   leafVersion: c.leaf_version,

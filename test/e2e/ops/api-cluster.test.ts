@@ -3,10 +3,9 @@ import { isAlive } from '../../../scripts/lib/process-table';
 import { sleep, waitFor } from '../../../scripts/lib/run';
 import { nodeEntryService, type RunningService } from '../../../scripts/lib/supervised-child';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
-import { call } from '../../support/api-harness';
 import { clusterWorkerPids, scrape, sampleValue } from '../../support/cluster-probe';
-import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
+import { typedApi } from '../../support/typed-api';
 
 /**
  * The API as `npm start`'s supervisor runs it (node with tsx as a loader, stopped with SIGINT), with
@@ -50,9 +49,9 @@ describe('API_PROCESSES=2 under supervision', () => {
     expect([victim, survivor].every(Boolean)).toBe(true);
     process.kill(victim!, 'SIGKILL');
     // While one process is down (its restart waits 0.5 s at least), every request is answered by the other.
-    const during = await Promise.all(Array.from({ length: 20 }, () => call(`${c.url}/api/health`)));
-    expect(during.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expectConforms('get', '/api/health', 200, during[0]!.body);
+    const http = typedApi(c.url);
+    const during = await Promise.all(Array.from({ length: 20 }, () => http.GET('/api/health')));
+    expect(during.map((r) => r.response.status)).toEqual(Array(20).fill(200));
     await waitFor('the killed process forked again', async () => sampleValue(await c.metrics(), 'cluster_process_restarts_total') === 1, 60_000);
     await waitFor('two processes listening again', async () => sampleValue(await c.metrics(), 'cluster_processes_listening') === 2, 60_000);
     const now = clusterWorkerPids(c.api.pid!);

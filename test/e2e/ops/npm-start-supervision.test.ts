@@ -30,6 +30,8 @@ const pidOf = (name: SupervisedName) => {
   return pid;
 };
 const said = () => stack!.supervisorLines();
+// A status probe on a 2 s budget while processes restart, on a loaded machine: raw fetch, not the typed client, whose
+// contract check would parse and validate the whole live list inside that budget (the list's body is tested elsewhere).
 const answers = async () => (await fetch(`${stack!.apiUrl}/api/live`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.status;
 
 /** Kills `name` and waits for a new process of it; returns the statuses the API gave meanwhile (every 100 ms). */
