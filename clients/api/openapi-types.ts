@@ -3859,6 +3859,7 @@ export interface operations {
           'text/html': string;
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getHealth: {
@@ -3879,6 +3880,7 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getClientLiveness: {
@@ -3899,6 +3901,7 @@ export interface operations {
           'application/json': components['schemas']['ClientLiveness'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getStatus: {
@@ -3919,6 +3922,7 @@ export interface operations {
           'application/json': components['schemas']['StatusResponse'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -3940,6 +3944,7 @@ export interface operations {
           'application/json': components['schemas']['NativeCoinPrice'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -3961,6 +3966,7 @@ export interface operations {
           'application/json': components['schemas']['ScopeResponse'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4281,6 +4287,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['QuotaExceeded'];
       503: components['responses']['Unavailable'];
     };
@@ -4559,6 +4566,7 @@ export interface operations {
           'application/json': components['schemas']['Paper'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getPostmortems: {
@@ -4607,6 +4615,7 @@ export interface operations {
           'application/json': components['schemas']['Accuracy'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4628,6 +4637,7 @@ export interface operations {
           'application/json': components['schemas']['PredictorHealth'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -4856,6 +4866,7 @@ export interface operations {
           'application/json': components['schemas']['PerpsObservatory'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getPerpsWallet: {
@@ -4926,6 +4937,7 @@ export interface operations {
           'application/json': components['schemas']['ExchangeAMarkets'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   getExchangeAMarket: {
@@ -5020,6 +5032,7 @@ export interface operations {
           'application/json': components['schemas']['BurnPending'];
         };
       };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -5066,6 +5079,7 @@ export interface operations {
           'application/json': components['schemas']['Verdict'];
         };
       };
+      422: components['responses']['ValidationFailed'];
     };
   };
   createUpgrade: {
@@ -5230,6 +5244,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];
     };
   };

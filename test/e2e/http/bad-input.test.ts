@@ -206,6 +206,21 @@ describe('huge and deep inputs', () => {
   });
 });
 
+describe('an unknown query parameter', () => {
+  // Every GET without path parameters, read from the spec: each documents the 422 it answers (a parameterless
+  // page included: `?verbose=1` is a mistake the client should hear about, not silently ignored).
+  const doc = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
+  const gets = Object.entries<Record<string, any>>(doc.paths)
+    .filter(([path, ops]) => ops.get && !path.includes('{'))
+    .map(([path]) => path);
+  it.each(gets)('%s answers the documented 422 naming it', async (path) => {
+    const r = await call(`${api.url}${path}?verbose_typo=1`);
+    expect([path, r.status]).toEqual([path, 422]);
+    expectConforms('get', path, 422, r.body);
+    expect(r.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'verbose_typo'] })]);
+  });
+});
+
 describe('secrets are never echoed', () => {
   it('keys, signatures and secrets are left out of `input`, wherever the error points', async () => {
     const key = `lp_live_${'a'.repeat(12)}_${'S'.repeat(200)}`;
