@@ -77,7 +77,7 @@ describe('the bot /upgrade', () => {
     const pending = await s.status(memo);
     expect(pending).toMatchObject({ status: 'pending', tier: 'builder', plan: 'monthly', amount_lamports: 400_000_000, key_prefix: free.prefix });
     expect(pending.deeplinks.solana_pay).toBe(url);
-    expect(await s.db('payment_intents').where({ memo }).first()).toMatchObject({ telegram_id: String(CHAT), key_minted: false });
+    expect(await s.db('payment_intents').where({ memo }).first()).toMatchObject({ telegram_id: CHAT, key_minted: false });
 
     // Paying the link activates Builder on the linked key (the bot started the intent's workflow).
     s.ledger.pay({ memos: [memo], lamports: 400_000_000 });

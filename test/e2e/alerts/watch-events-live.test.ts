@@ -10,7 +10,6 @@ import { createTestDatabase } from '../../support/test-db';
  * linked chat; nothing for unwatched mints; an owner over its tier's watchlist size (after a downgrade) hears only
  * of its oldest watches within the limit.
  */
-const SEED = 11;
 const START = Math.floor(Date.now() / 1000) * 1000 - 6 * 60_000;
 const END = START + 5 * 60_000;
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -24,10 +23,14 @@ afterAll(async () => {
 
 describe('watched mints', () => {
   it('send graduation and new rug flags once per watch and event, within the tier', async () => {
-    const market = alertMarket(t.db, { seed: SEED, start: START, minutes: 4 });
-    const live = market.creates.filter((c) => !c.mayhem && c.at.getTime() < END - 90_000);
-    const completes = new Map(market.events.filter((e) => e.kind === 'complete').map((e) => [e.mint, e.at.getTime()]));
-    const grad = live.find((c) => (completes.get(c.mint) ?? Infinity) < Math.min(END, c.at.getTime() + 280_000));
+    // The first seed whose market has a non-mayhem mint graduating within the live window (a few in ten have one).
+    const pick = (seed: number) => {
+      const market = alertMarket(t.db, { seed, start: START, minutes: 4 });
+      const live = market.creates.filter((c) => !c.mayhem && c.at.getTime() < END - 90_000);
+      const completes = new Map(market.events.filter((e) => e.kind === 'complete').map((e) => [e.mint, e.at.getTime()]));
+      return { market, live, grad: live.find((c) => (completes.get(c.mint) ?? Infinity) < Math.min(END - 10_000, c.at.getTime() + 280_000)) };
+    };
+    const { market, live, grad } = [13, 12, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24].map(pick).find((p) => p.grad) ?? pick(0);
     expect(grad).toBeDefined();
     await market.seed(live[3]!.creator);
 
