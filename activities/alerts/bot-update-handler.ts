@@ -10,6 +10,8 @@ import { HELP_TEXT, parseCommand } from '../../domain/alerts/bot-commands';
 import { RULE_LIMITS } from '../../domain/alerts/rule-limits';
 
 import type { BotUpdate } from '../../clients/telegram/telegram-update';
+import type { BotHolderLink } from './bot-holder-link';
+import type { BotUpgrade } from './bot-upgrade';
 
 export type BotUpdateDeps = {
   keyStore: Pick<ApiKeyStore, 'findByPlaintext' | 'getById'>;
@@ -20,7 +22,8 @@ export type BotUpdateDeps = {
   predictionStore: Pick<PredictionStore, 'byMint'>;
   holderThresholds: HolderThresholds;
   probeUrl: (mint: string) => string;
-  upgradeUrl: string;
+  upgrade: BotUpgrade;
+  holderLink: BotHolderLink;
   /** Deletes the user's message that carried a key (best effort). */
   deleteMessage: (chatId: number, messageId: number) => Promise<void>;
   now: () => Date;
@@ -54,8 +57,8 @@ export function createBotUpdateHandler(d: BotUpdateDeps) {
       await d.chatStore.link(chatId, key.id, now);
       return `Linked to key ${key.prefix}… (${effectiveTier(key, now, d.holderThresholds)}). I deleted your message with the key. /help lists what you can do.`;
     }
-    if (c.cmd === 'upgrade')
-      return `Plans (Builder 0.4 SOL/month, Pro 1 SOL/month): POST ${d.upgradeUrl} with your key as "key"; the answer carries the Solana Pay link.`;
+    if (c.cmd === 'linkwallet') return d.holderLink.start(chatId, c.wallet);
+    if (c.cmd === 'sign') return d.holderLink.sign(chatId, c.signature);
     if (c.cmd === 'probe') {
       const p = (await d.predictionStore.byMint(c.mint)).at(-1);
       return p
@@ -63,8 +66,10 @@ export function createBotUpdateHandler(d: BotUpdateDeps) {
         : `No score for ${c.mint} (scores exist for tracked non-mayhem mints at 30 s and 60 s).\nprobe: ${d.probeUrl(c.mint)}`;
     }
     const o = await owner(chatId);
-    if (!o) return 'Link this chat first: /link <API key>.';
+    if (!o) return 'Link this chat first: /link <API key>, or /link wallet <address> for a holder wallet.';
     switch (c.cmd) {
+      case 'upgrade':
+        return d.upgrade({ chatId, key: o.key, tier: c.tier, plan: c.plan });
       case 'alert': {
         const param = parseRuleParam(c.kind, c.param);
         if (!param.ok) return param.reason;
@@ -82,7 +87,7 @@ export function createBotUpdateHandler(d: BotUpdateDeps) {
         return r.ok ? (r.added ? `Watching ${c.mint}.` : `Already watching ${c.mint}.`) : r.reason;
       }
       case 'unwatch':
-        return (await d.watchlistStore.remove(o.key.id, c.mint)) ? `Stopped watching ${c.mint}.` : `${c.mint} is not on your watchlist.`;
+        return (await d.watchlistStore.remove(o.key.id, c.mint, now)) ? `Stopped watching ${c.mint}.` : `${c.mint} is not on your watchlist.`;
       case 'watchlist': {
         const ms = await d.watchlistStore.list(o.key.id);
         return ms.length ? ms.join('\n') : 'Your watchlist is empty: /watch <mint>.';

@@ -1,5 +1,6 @@
 import { createAlertFireStore } from '../../db/alerts/alert-fire-store';
 import { createAlertRuleStore } from '../../db/alerts/alert-rule-store';
+import { createWatchlistStore } from '../../db/alerts/watchlist-store';
 import type { Config } from '../../platform/config';
 import type { Knex } from '../../platform/db';
 import { createAlertEvaluator } from './alert-evaluator';
@@ -12,8 +13,10 @@ export function buildAlertEvaluator({ cfg, db }: { cfg: Config; db: Knex }) {
   return createAlertEvaluator({
     ruleStore: createAlertRuleStore(db, { holderThresholds: cfg.access.holder.thresholds }),
     fireStore: createAlertFireStore(db),
+    watchStore: createWatchlistStore(db, { holderThresholds: cfg.access.holder.thresholds }),
     windowS: cfg.mint.liveWindowS,
     rulesMaxAgeMs: cfg.alerts.rulesMaxAgeMs,
+    maxFiresPerRefresh: cfg.alerts.maxFiresPerRefresh,
     probeUrl: probeUrlFor(cfg),
   });
 }

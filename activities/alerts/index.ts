@@ -1,28 +1,28 @@
 import { createTelegramBot } from '../../clients/telegram/telegram-bot';
 import { createTelegramUpdates } from '../../clients/telegram/telegram-updates';
-import { createApiKeyStore } from '../../db/access/api-key-store';
 import { createAlertRuleStore } from '../../db/alerts/alert-rule-store';
 import { createBotChatStore } from '../../db/alerts/bot-chat-store';
 import { createBotSendStore } from '../../db/alerts/bot-send-store';
 import { createSignalRelayStore } from '../../db/alerts/signal-relay-store';
-import { createWatchlistStore } from '../../db/alerts/watchlist-store';
-import { createPredictionStore } from '../../db/mint/prediction-store';
 import { signalMessage } from '../../domain/alerts/alert-message';
 import { ensureBotSender } from '../../workflows/alerts/bot-sender-starter';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createBotPoller } from './bot-poller';
 import { createBotSender } from './bot-sender';
-import { createBotUpdateHandler } from './bot-update-handler';
+import { createBotWebhook } from './bot-webhook';
+import { buildBotHandler } from './build-bot-handler';
 import { probeUrlFor } from './build-alert-evaluator';
 
 /**
- * The alerts area: the bot's send-queue drain (with the composite-signal relay) as activities, and the bot's long
- * polling started with the worker. Rule evaluation itself runs inside the live projector's refresh (mint area),
+ * The alerts area: the bot's send-queue drain (with the composite-signal relay) as activities, and the bot's updates
+ * received with the worker: long polling by default, or a webhook listener (BOT_UPDATES_MODE=webhook). Rule evaluation itself runs inside the live projector's refresh (mint area),
  * over the states it already holds: see alert-evaluator.ts.
  */
 export const alertsActivities = defineActivityArea({
   name: 'alerts',
-  deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => {
+  // Temporal is optional: without it (scripts, some tests) /upgrade leaves its workflow to billing's outbox sweep and
+  // /link wallet answers that it is unavailable.
+  deps: ({ cfg, db, log, now, temporal }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'> & Partial<Pick<WorkerContext, 'temporal'>>) => {
     const token = cfg.messaging.telegramBotToken;
     const holderThresholds = cfg.access.holder.thresholds;
     const probeUrl = probeUrlFor(cfg);
@@ -31,19 +31,7 @@ export const alertsActivities = defineActivityArea({
     const ruleStore = createAlertRuleStore(db, { holderThresholds });
     const relay = createSignalRelayStore(db, { holderThresholds, format: (s) => signalMessage(s, probeUrl(s.mint)) });
     const updates = token ? createTelegramUpdates({ token, apiRoot: cfg.messaging.telegramApiRoot }) : null;
-    const handler = createBotUpdateHandler({
-      keyStore: createApiKeyStore(db),
-      ruleStore,
-      chatStore,
-      sendStore,
-      watchlistStore: createWatchlistStore(db, { holderThresholds }),
-      predictionStore: createPredictionStore(db),
-      holderThresholds,
-      probeUrl,
-      upgradeUrl: `${(cfg.api.publicBaseUrl ?? '').replace(/\/+$/, '')}/api/upgrade`,
-      deleteMessage: async (chatId, messageId) => updates?.deleteMessage(chatId, messageId),
-      now,
-    });
+    const handlerOver = buildBotHandler({ cfg, db, log, now, temporal, deleteMessage: async (chatId, messageId) => updates?.deleteMessage(chatId, messageId) });
     return {
       ruleStore,
       sendStore,
@@ -51,7 +39,12 @@ export const alertsActivities = defineActivityArea({
       bot: token ? createTelegramBot({ token, apiRoot: cfg.messaging.telegramApiRoot }) : null,
       pacing: { perChatIntervalMs: cfg.alerts.bot.perChatIntervalMs, perSecond: cfg.alerts.bot.perSecond },
       relaySignals: (at: Date) => relay.relay(at),
-      poller: updates && cfg.alerts.bot.updatesMode === 'polling' ? createBotPoller({ db, updates, handler, log, timeoutS: 10 }) : null,
+      handlerOver,
+      poller: updates && cfg.alerts.bot.updatesMode === 'polling' ? createBotPoller({ db, updates, handlerOver, log, timeoutS: 10 }) : null,
+      webhook:
+        token && cfg.alerts.bot.webhook
+          ? createBotWebhook({ db, token, apiRoot: cfg.messaging.telegramApiRoot, settings: cfg.alerts.bot.webhook, handlerOver, log })
+          : null,
       auditGradProb: cfg.alerts.auditGradProb,
       now,
     };
@@ -61,6 +54,10 @@ export const alertsActivities = defineActivityArea({
     // The audited house rule follows the configuration: a new threshold retires the old rule and starts a new one.
     await d.ruleStore.ensureHouseRule('grad_prob', d.auditGradProb, d.now());
     await ensureBotSender(temporal, cfg.temporal.taskQueue);
+    if (d.webhook) {
+      const listening = await d.webhook.start();
+      return () => void listening.stop();
+    }
     return d.poller ? d.poller.start() : () => undefined;
   },
 });

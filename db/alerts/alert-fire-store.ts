@@ -30,6 +30,13 @@ export function createAlertFireStore(db: Knex) {
   return {
     async record(fires: readonly NewFire[]): Promise<{ fireId: number; ruleId: number; mint: string }[]> {
       if (fires.length === 0) return [];
+      // Fires of one mint share their facts object: serialised once, not once per fire.
+      const factsJson = new Map<FireFacts, string>();
+      const json = (f: FireFacts) => {
+        let j = factsJson.get(f);
+        if (j === undefined) factsJson.set(f, (j = JSON.stringify(f)));
+        return j;
+      };
       return db.transaction(async (trx) => {
         const rows: { id: string; rule_id: string; mint: string }[] = [];
         // Chunks keep each statement under Postgres's parameter limit.
@@ -44,7 +51,7 @@ export function createAlertFireStore(db: Knex) {
             price_sol: f.priceSol,
             grad_prob: f.gradProb,
             age_bucket: f.ageBucket,
-            facts: JSON.stringify(f.facts),
+            facts: json(f.facts),
           }));
           rows.push(...(await trx('alert_fires').insert(chunk).onConflict(['rule_id', 'mint']).ignore().returning(['id', 'rule_id', 'mint'])));
         }
@@ -62,15 +69,14 @@ export function createAlertFireStore(db: Knex) {
             chunk.map(({ fireId, fire: f }) => ({
               kind: ALERT_FIRE_EVENT_KIND,
               event_key: `alert:${fireId}`,
-              payload: JSON.stringify({
+              payload: `${JSON.stringify({
                 fire_id: fireId,
                 rule_id: f.ruleId,
                 owner_key_id: f.ownerKeyId,
                 kind: f.kind,
                 mint: f.mint,
                 fired_at: f.firedAt.toISOString(),
-                facts: f.facts,
-              }),
+              }).slice(0, -1)},"facts":${json(f.facts)}}`,
               created_at: f.firedAt,
             })),
           );
@@ -87,6 +93,49 @@ export function createAlertFireStore(db: Knex) {
           );
         }
         return recorded.map(({ fireId, ruleId, mint }) => ({ fireId, ruleId, mint }));
+      });
+    },
+
+    /**
+     * Watch events: each (watch, event) is recorded once (a repeat is a no-op) and, when new, queued for the owner's
+     * linked chats that have not blocked the bot, in one transaction. Returns how many were new.
+     */
+    async recordWatchEvents(events: readonly { ownerKeyId: number; mint: string; event: string; at: Date; text: string }[]): Promise<number> {
+      if (events.length === 0) return 0;
+      return db.transaction(async (trx) => {
+        let n = 0;
+        for (let i = 0; i < events.length; i += 1000) {
+          const chunk = events.slice(i, i + 1000);
+          const r = await trx.raw(
+            `WITH ev AS (
+               INSERT INTO alert_watch_events (owner_key_id, mint, event, fired_at)
+               SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[])
+               ON CONFLICT DO NOTHING
+               RETURNING owner_key_id, mint, event, fired_at),
+             q AS (
+               INSERT INTO bot_sends (chat_id, dedupe_key, text, created_at)
+               SELECT c.chat_id, 'watch:' || ev.owner_key_id || ':' || ev.mint || ':' || ev.event || ':' || c.chat_id, t.text, ev.fired_at
+                 FROM ev
+                 JOIN unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) AS t(owner_key_id, mint, event, text)
+                   ON t.owner_key_id = ev.owner_key_id AND t.mint = ev.mint AND t.event = ev.event
+                 JOIN bot_chats c ON c.owner_key_id = ev.owner_key_id AND c.blocked_at IS NULL
+                ORDER BY ev.owner_key_id, ev.mint, ev.event, c.chat_id
+               ON CONFLICT (dedupe_key) DO NOTHING)
+             SELECT count(*)::int AS n FROM ev`,
+            [
+              chunk.map((e) => e.ownerKeyId),
+              chunk.map((e) => e.mint),
+              chunk.map((e) => e.event),
+              chunk.map((e) => e.at),
+              chunk.map((e) => e.ownerKeyId),
+              chunk.map((e) => e.mint),
+              chunk.map((e) => e.event),
+              chunk.map((e) => e.text),
+            ] as Knex.Value[],
+          );
+          n += r.rows[0].n;
+        }
+        return n;
       });
     },
 

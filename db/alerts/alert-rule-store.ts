@@ -26,7 +26,8 @@ export const keyTier = (k: KeyRow, now: Date, th: HolderThresholds): Tier =>
     th,
   );
 
-async function touch(trx: Knex, at: Date) {
+/** Rules or watches changed: the evaluator rebuilds its index at its next refresh. */
+export async function touch(trx: Knex, at: Date) {
   await trx.raw('INSERT INTO alert_rules_version (id, changed_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET changed_at = excluded.changed_at', [at]);
 }
 

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { HolderThresholds, Tier } from '../../domain/access/tiers';
 import { canWatch } from '../../domain/alerts/rule-limits';
-import { keyTier } from './alert-rule-store';
+import type { Watch } from '../../domain/alerts/watch-events';
+import { keyTier, touch } from './alert-rule-store';
 
 /** Owners' watchlists, limited per tier (Free 5 mints), checked with the owner's key row locked. */
 export function createWatchlistStore(db: Knex, o: { holderThresholds: HolderThresholds }) {
@@ -16,11 +17,29 @@ export function createWatchlistStore(db: Knex, o: { holderThresholds: HolderThre
         const verdict = canWatch(tier, Number(n[0]!.n));
         if (!verdict.ok) return { ...verdict, tier };
         await trx('alert_watchlist').insert({ owner_key_id: ownerKeyId, mint, added_at: now });
+        await touch(trx, now);
         return { ok: true as const, added: true };
       });
     },
-    async remove(ownerKeyId: number, mint: string): Promise<boolean> {
-      return (await db('alert_watchlist').where({ owner_key_id: ownerKeyId, mint }).delete()) > 0;
+    async remove(ownerKeyId: number, mint: string, now: Date = new Date()): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const n = await trx('alert_watchlist').where({ owner_key_id: ownerKeyId, mint }).delete();
+        if (n > 0) await touch(trx, now);
+        return n > 0;
+      });
+    },
+    /** Every watch of a live key, with its owner's effective tier now (the evaluator keeps those within the tier). */
+    async watchesWithTiers(now: Date): Promise<Watch[]> {
+      const rows = await db('alert_watchlist as w')
+        .join('api_keys as k', 'k.id', 'w.owner_key_id')
+        .whereNull('k.revoked_at')
+        .select('w.owner_key_id', 'w.mint', 'w.added_at', 'k.tier', 'k.plan_expires_at', 'k.custom_daily_quota', 'k.holder_balance');
+      return rows.map((r) => ({
+        ownerKeyId: Number(r.owner_key_id),
+        mint: r.mint,
+        addedAt: r.added_at.getTime(),
+        ownerTier: keyTier(r, now, o.holderThresholds),
+      }));
     },
     async list(ownerKeyId: number): Promise<string[]> {
       return (await db('alert_watchlist').where({ owner_key_id: ownerKeyId }).orderBy('added_at').select('mint')).map((r) => r.mint);

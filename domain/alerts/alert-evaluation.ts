@@ -25,6 +25,8 @@ export type MintFacts = {
   marketCapSol: number;
   marketCapUsd: number | null;
   rugFlags: readonly unknown[];
+  /** The bonding curve completed (the mint graduated). */
+  graduated: boolean;
 };
 
 export type IndexedRule = AlertRule & { ownerTier: Tier };
@@ -71,8 +73,31 @@ function factFor(kind: ThresholdKind, f: MintFacts): number | null {
   }
 }
 
-/** Every rule whose condition holds for the mint, met exactly included. Mayhem mints match nothing (spec: non-mayhem mints). */
-export function matchMint(index: RuleIndex, f: MintFacts): IndexedRule[] {
+/**
+ * How far one mint's threshold rules were walked already: per kind, the largest fact value walked. Every rule at or
+ * under it was decided then (fired, or held back as a spent premium sample), so a later evaluation walks only the
+ * rules between that value and the new one. The caller drops marks when its rules change (a new rule must be
+ * walked on mints already seen). Wallet rules are not marked: a buyer is a map lookup.
+ */
+export type MatchMark = Partial<Record<ThresholdKind, number>>;
+
+/** First index whose threshold is above `v` (rules sorted ascending). */
+function firstAbove(rules: readonly IndexedRule[], v: number): number {
+  let lo = 0;
+  let hi = rules.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rules[mid]!.threshold <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Every rule whose condition holds for the mint, met exactly included; with `mark`, only those not walked before
+ * (and the mark moves up). Mayhem mints match nothing (spec: non-mayhem mints).
+ */
+export function matchMint(index: RuleIndex, f: MintFacts, mark?: MatchMark): IndexedRule[] {
   if (f.mayhem) return [];
   const out: IndexedRule[] = [];
   for (const k of THRESHOLD_KINDS) {
@@ -80,10 +105,11 @@ export function matchMint(index: RuleIndex, f: MintFacts): IndexedRule[] {
     if (v === null || !Number.isFinite(v)) continue;
     // smart_in needs at least one smart wallet, vsol_burst some SOL actually added, whatever the threshold.
     if ((k === 'smart_in' || k === 'vsol_burst') && v <= 0) continue;
-    for (const r of index.byKind[k]) {
-      if (r.threshold > v) break;
-      out.push(r);
-    }
+    const walked = mark?.[k];
+    if (walked !== undefined && v <= walked) continue;
+    const rules = index.byKind[k];
+    for (let i = walked === undefined ? 0 : firstAbove(rules, walked); i < rules.length && rules[i]!.threshold <= v; i++) out.push(rules[i]!);
+    if (mark) mark[k] = v;
   }
   if (index.byWallet.size > 0) for (const w of f.buyers) for (const r of index.byWallet.get(w) ?? []) out.push(r);
   return out;

@@ -6,8 +6,10 @@ export type BotApiMessage = { chatId: number; text: string; messageId: number; b
 /**
  * A local Telegram Bot API server over real HTTP: `POST /bot<token>/<method>` with a JSON or form body, answered
  * as api.telegram.org does (`{ ok: true, result }` or `{ ok: false, error_code, description, parameters? }`).
- * Served: `sendMessage`, `getMe`, `getUpdates` (long polling over updates a test pushes with `pushMessage`) and
- * `deleteMessage`. Chats are known once `startChat` is called (a user who pressed
+ * Served: `sendMessage`, `getMe`, `getUpdates` (long polling over updates a test pushes with `pushMessage`),
+ * `deleteMessage`, and `setWebhook` / `deleteWebhook`: while a webhook is set, getUpdates answers 409 as Telegram
+ * does and each pushed update is POSTed to the webhook URL with X-Telegram-Bot-Api-Secret-Token, again until it is
+ * answered 2xx (Telegram's redelivery; every attempt is in `webhookCalls`). Chats are known once `startChat` is called (a user who pressed
  * Start); `blockChat` makes the bot blocked by that user; `setFlooding(n)` answers the next n calls 429 with
  * `retry_after`, as Telegram does under flood control. A wrong token gets 401.
  */
@@ -24,6 +26,30 @@ export async function startTelegramBotApiServer(token: string) {
   let nextUpdateId = 500_000;
   const waiting = new Set<() => void>();
   const deleted: { chatId: number; messageId: number }[] = [];
+  // Webhook side: where Telegram POSTs updates while one is set.
+  let webhook: { url: string; secret: string | undefined } | null = null;
+  const webhookCalls: { updateId: number; status: number }[] = [];
+  const pushed: Update[] = [];
+  let delivering = Promise.resolve();
+  const deliver = (u: Update) => {
+    delivering = delivering.then(async () => {
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const target = webhook;
+        if (!target) return;
+        const status = await fetch(target.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(target.secret ? { 'x-telegram-bot-api-secret-token': target.secret } : {}) },
+          body: JSON.stringify(u),
+        }).then(
+          (r) => r.status,
+          () => 0,
+        );
+        webhookCalls.push({ updateId: u.update_id, status });
+        if (status >= 200 && status < 300) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+  };
 
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -52,6 +78,16 @@ export async function startTelegramBotApiServer(token: string) {
       }
       if (m[2] === 'getMe')
         return answer(res, 200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Launchpad alerts', username: 'launchpad_alerts_bot' } });
+      if (m[2] === 'setWebhook') {
+        webhook = { url: String(body.url), secret: typeof body.secret_token === 'string' ? body.secret_token : undefined };
+        return answer(res, 200, { ok: true, result: true, description: 'Webhook was set' });
+      }
+      if (m[2] === 'deleteWebhook') {
+        webhook = null;
+        return answer(res, 200, { ok: true, result: true, description: 'Webhook was deleted' });
+      }
+      if (m[2] === 'getUpdates' && webhook)
+        return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
       if (m[2] === 'getUpdates') {
         const offset = Number(body.offset ?? 0);
         // An offset confirms every update before it: Telegram forgets them.
@@ -99,7 +135,7 @@ export async function startTelegramBotApiServer(token: string) {
     pushMessage(chatId: number, text: string): number {
       chats.add(chatId);
       const messageId = nextMessageId++;
-      updates.push({
+      const update: Update = {
         update_id: nextUpdateId++,
         message: {
           message_id: messageId,
@@ -108,10 +144,21 @@ export async function startTelegramBotApiServer(token: string) {
           date: Math.floor(Date.now() / 1000),
           text,
         },
-      });
+      };
+      pushed.push(update);
+      if (webhook) deliver(update);
+      else updates.push(update);
       for (const wake of [...waiting]) wake();
       return messageId;
     },
+    /** Every update pushed, as Telegram sent (or will send) it. */
+    pushed,
+    /** The webhook set by the bot (setWebhook), or null. */
+    webhook: () => webhook,
+    /** Every POST of an update to the webhook, with the status it was answered (0: no answer). */
+    webhookCalls,
+    /** Resolves once every pushed update has been delivered to the webhook (or given up on). */
+    webhookSettled: () => delivering,
     /** Messages the bot deleted. */
     deleted,
     close: () => {

@@ -35,6 +35,7 @@ const facts = (mint: string, gradProb: number): MintFacts => ({
   marketCapSol: 30,
   marketCapUsd: null,
   rugFlags: [],
+  graduated: false,
 });
 const fire = (ruleId: number, ownerKeyId: number | null, mint: string, firedAt: Date, gradProb: number): NewFire => ({
   ruleId,

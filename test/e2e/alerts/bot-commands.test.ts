@@ -7,6 +7,7 @@ import { issueTestKey } from '../../support/access-keys';
 import { areaContext } from '../../support/area-context';
 import { insertTestCross, testDelivery, testMintAddress } from '../../support/composite-fixtures';
 import { createTestDatabase } from '../../support/test-db';
+import { testWallet } from '../../support/test-wallet';
 
 /**
  * The bot's commands end to end over the local Telegram Bot API server: users' messages arrive by getUpdates long
@@ -60,7 +61,11 @@ describe('the messaging bot', () => {
       ['/tier', /^Plan: free\nAlert rules: 2 of 2 \(1 basic \+ 1 premium sample a day\)\nWatchlist: 4 of 5\nHolder access: none\nSignals: off$/],
       ['/signals ACT', /^Composite signals need Builder/],
       [`/probe ${mints[1]}`, new RegExp(`^No score for ${mints[1]}.*\nprobe: https://lp\\.example/api/v1/probe/${mints[1]}$`, 's')],
-      ['/upgrade', /POST https:\/\/lp\.example\/api\/upgrade/],
+      ['/upgrade', /^Plan payments are not configured on this deployment/],
+      ['/upgrade gold', /^usage: \/upgrade/],
+      ['/link wallet abc', /^That is not a wallet address/],
+      [`/link wallet ${testWallet().address}`, /^Linking a holder wallet is not available right now/],
+      ['/sign abc', /^usage: \/sign/],
       ['/help', /^Launchpad alerts\. Commands:/],
       ['hello', /^Send a command/],
     ];

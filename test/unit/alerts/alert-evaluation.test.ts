@@ -1,4 +1,12 @@
-import { buildRuleIndex, decideFires, emptyFireState, matchMint, type IndexedRule, type MintFacts } from '../../../domain/alerts/alert-evaluation';
+import {
+  buildRuleIndex,
+  decideFires,
+  emptyFireState,
+  matchMint,
+  type IndexedRule,
+  type MatchMark,
+  type MintFacts,
+} from '../../../domain/alerts/alert-evaluation';
 import type { AlertKind } from '../../../domain/alerts/alert-kinds';
 import type { Tier } from '../../../domain/access/tiers';
 
@@ -24,6 +32,7 @@ const facts = (o: Partial<MintFacts> = {}): MintFacts => ({
   marketCapSol: 30,
   marketCapUsd: 4500,
   rugFlags: [],
+  graduated: false,
   ...o,
 });
 
@@ -142,5 +151,25 @@ describe('alert rule evaluation', () => {
     const idx = buildRuleIndex(many);
     expect(matchMint(idx, facts({ gradProb: 0.4 }))).toEqual([]);
     expect(matchMint(idx, facts({ gradProb: 0.5 }))).toHaveLength(100);
+  });
+
+  it('with a mark, a mint walks only the rules its new facts reach', () => {
+    const low = rule('grad_prob', 0.4);
+    const mid = rule('grad_prob', 0.6);
+    const high = rule('grad_prob', 0.8);
+    const r5 = rule('runner_5x', 0.2);
+    const w = rule('wallet', 0, { wallet: W1 });
+    const idx = buildRuleIndex([low, mid, high, r5, w]);
+    const mark: MatchMark = {};
+    expect(ids(matchMint(idx, facts({ gradProb: 0.6, runner5x: 0.1 }), mark))).toEqual([low.id, mid.id]);
+    expect(mark).toEqual({ grad_prob: 0.6, runner_5x: 0.1 });
+    // Same facts, or lower ones: nothing new. Higher: only the rules above the mark, threshold met exactly included.
+    expect(matchMint(idx, facts({ gradProb: 0.6, runner5x: 0.1 }), mark)).toEqual([]);
+    expect(matchMint(idx, facts({ gradProb: 0.5 }), mark)).toEqual([]);
+    expect(ids(matchMint(idx, facts({ gradProb: 0.8, runner5x: 0.2 }), mark))).toEqual([high.id, r5.id]);
+    // Wallet rules are looked up every time (the fire state decides repeats).
+    expect(ids(matchMint(idx, facts({ buyers: [W1] }), mark))).toEqual([w.id]);
+    // Without the mark, everything that holds.
+    expect(ids(matchMint(idx, facts({ gradProb: 0.8 })))).toEqual([low.id, mid.id, high.id]);
   });
 });

@@ -1,6 +1,7 @@
 import { parseCommand } from '../../../domain/alerts/bot-commands';
 
 const MINT = 'So11111111111111111111111111111111111111112';
+const SIG = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
 
 describe('bot commands as typed', () => {
   it('reads each command with its arguments', () => {
@@ -13,6 +14,11 @@ describe('bot commands as typed', () => {
     expect(parseCommand('/signals act watch')).toEqual({ cmd: 'signals', tiers: ['ACT', 'WATCH'] });
     expect(parseCommand('/signals off')).toEqual({ cmd: 'signals', tiers: [] });
     expect(parseCommand('/quota')).toEqual({ cmd: 'tier' });
+    expect(parseCommand('/upgrade')).toEqual({ cmd: 'upgrade', tier: 'pro', plan: 'monthly' });
+    expect(parseCommand('/upgrade Builder')).toEqual({ cmd: 'upgrade', tier: 'builder', plan: 'monthly' });
+    expect(parseCommand('/upgrade yearly builder')).toEqual({ cmd: 'upgrade', tier: 'builder', plan: 'yearly' });
+    expect(parseCommand(`/link wallet ${MINT}`)).toEqual({ cmd: 'linkwallet', wallet: MINT });
+    expect(parseCommand(`/sign ${SIG}`)).toEqual({ cmd: 'sign', signature: SIG });
   });
 
   it('answers bad input with its usage, never a crash', () => {
@@ -21,6 +27,13 @@ describe('bot commands as typed', () => {
     expect(parseCommand('/watch notamint')).toMatchObject({ cmd: 'bad' });
     expect(parseCommand('/signals LOUD')).toMatchObject({ cmd: 'bad' });
     expect(parseCommand('/link')).toMatchObject({ cmd: 'bad' });
+    expect(parseCommand('/link wallet')).toMatchObject({ cmd: 'link', key: 'wallet' });
+    expect(parseCommand('/link wallet a b')).toMatchObject({ cmd: 'bad', reply: expect.stringMatching(/^usage: \/link/) });
+    expect(parseCommand('/upgrade gold')).toMatchObject({ cmd: 'bad', reply: expect.stringMatching(/^usage: \/upgrade/) });
+    expect(parseCommand('/upgrade builder pro')).toMatchObject({ cmd: 'bad' });
+    expect(parseCommand('/upgrade pro monthly extra')).toMatchObject({ cmd: 'bad' });
+    expect(parseCommand('/sign')).toMatchObject({ cmd: 'bad', reply: expect.stringMatching(/^usage: \/sign/) });
+    expect(parseCommand('/sign 0OIl')).toMatchObject({ cmd: 'bad' });
     expect(parseCommand('/frobnicate')).toEqual({ cmd: 'bad', reply: 'Unknown command /frobnicate; /help lists them.' });
     expect(parseCommand('hello')).toMatchObject({ cmd: 'bad' });
   });
