@@ -1,4 +1,5 @@
-import { mintActivities } from '../activities/mint';
+import os from 'node:os';
+import path from 'node:path';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
@@ -12,29 +13,42 @@ import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { hashSeed, SeededRandom } from '../ingest/simulator/seeded-random';
 import { simulatedSmartWallets } from '../ingest/simulator/simulated-smart-wallets';
 import { loadConfig } from '../platform/config';
-import { createLogger } from '../platform/logger';
 import { freePort } from '../scripts/lib/local-temporal';
+import { LIVE_PROJECTOR_WORKFLOW_ID } from '../workflows/mint/live-projector-contract';
+import { createLiveProjectorWaker } from '../workflows/mint/live-projector-starter';
+import { activityTimings } from './lib/activity-timings';
+import { startBenchWorker } from './lib/bench-worker';
 import { freshBenchDatabase } from './lib/bench-db';
 import { machineLine, measure, spawnApi } from './lib/load';
-import { startPacedLoad } from './lib/paced-load';
+import { pollCostAgainstBare } from './lib/poll-cost';
 
 /**
  * `npm run bench:signals [-- seconds]` (default 150): the composite signal under a simulated market at 4 launches/s
- * with the simulator's smart wallets seeded, in real time.
- * 1. Lateness: the market is written as ingestion writes it, the live projector's refresh (which evaluates the
- *    signal) runs every 2 s, 60 s scores are logged as the lifecycle logs them, and one client polls
- *    /api/v1/signals every 100 ms (the API in its own process). For each signal: from the trade that made the
- *    cross (the mint's last trade at or before the cross) to the poll that first returned it, for signals whose
- *    tier was known at the cross; and from the moment the 60 s score was logged, for crosses that waited for it.
- * 2. Poll cost: 200 pollers each polling every second with their latest cursor (open loop), then the most one
- *    process answers (autocannon, 16 connections).
+ * with the simulator's smart wallets seeded, in real time, on the production path.
+ * 1. Lateness: the real worker process (workers/main-worker.ts, its own Temporal dev server) runs the live projector
+ *    workflow, refreshing every 2 s; the market is written as ingestion writes it, and after each committed batch
+ *    with trades the live projector is woken as the ingest pipeline wakes it (`createLiveProjectorWaker`, the
+ *    default spacing); 60 s scores are logged as the lifecycle logs them; one client polls /api/v1/signals every
+ *    100 ms (the API in its own process). For each signal: from the commit of the trade that made the cross (the
+ *    mint's last trade committed before the cross) to the poll that first returned it, for signals whose tier was known
+ *    at the cross; and from the moment the 60 s score was logged, for crosses that waited for it. The projector's
+ *    activities are timed from its Temporal history (scheduled → completed).
+ * 2. Poll cost: 200 pollers, each with its own Builder key, polling once a second with the latest cursor (open
+ *    loop, phases spread over the second), against the API and then against a bare Node http server serving the
+ *    same bytes (the reference); then the most one API process answers (autocannon, 16 connections) and
+ *    /api/health beside it.
  * 3. Threshold memory: 24 simulated hours at 240 samples/s (4 launches/s × 60 samples per mint) into the sketch:
  *    retained heap, stored JSON, buckets and bins.
  */
 const DURATION_S = Number(process.argv[2] ?? 150);
+/** BENCH_WAKE=0: no wakes, the refresh alone evaluates (the design before trade-driven evaluation), for comparison. */
+const WAKE = process.env.BENCH_WAKE !== '0';
 const LAUNCHES_PER_S = 4;
+const POLLERS = 200;
 const SEED = 21;
 const DB = 'launchpad_bench_signals';
+const TASK_QUEUE = 'bench-signals';
+const work = path.resolve(__dirname, '..', '.data', 'bench-signals');
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -42,6 +56,11 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 async function latencyAndPolls() {
   const bench = await freshBenchDatabase(DB);
@@ -49,19 +68,24 @@ async function latencyAndPolls() {
   const start = Date.now();
   await seedSimulatedSmartWallets(db, simulatedSmartWallets(SEED), new Date(start));
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 150, source: 'jupiter-price-v3', fetchedAt: new Date(start) });
-  const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
+  const keys = createApiKeyStore(db);
+  const key = await keys.issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
+  const planExpiresAt = new Date(start + 30 * 86_400_000);
+  const pollerKeys: string[] = [];
+  for (let i = 0; i < POLLERS; i++) pollerKeys.push((await keys.issueKey({ tier: 'builder', planExpiresAt, source: 'admin' })).plaintext);
   const api = await spawnApi(bench.url, await freePort(), { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn' });
   const headers = { 'x-api-key': key.plaintext };
+  const worker = await startBenchWorker({ databaseUrl: bench.url, workDir: work, taskQueue: TASK_QUEUE, env: { LIVE_REFRESH_MS: '2000' } });
+  const waker = createLiveProjectorWaker(worker.client, { minSpacingMs: loadConfig({}).signals.wakeMinSpacingMs });
 
-  const events: LaunchEvent[] = [...createMarketSimulator({ seed: SEED, launchesPerSecond: LAUNCHES_PER_S }).events(start, start + DURATION_S * 1000)];
+  const t0 = Date.now();
+  const events: LaunchEvent[] = [...createMarketSimulator({ seed: SEED, launchesPerSecond: LAUNCHES_PER_S }).events(t0, t0 + DURATION_S * 1000)];
   const store = createLaunchEventStore(db);
   const predictions = createPredictionStore(db);
-  const projector = mintActivities.create({ cfg: loadConfig({}), db, log: createLogger('silent', 'bench'), now: () => new Date() });
   const tradeWrites = new Map<string, { at: number; writtenAt: number }[]>();
   const created = new Map<string, number>();
   const scoredAt = new Map<string, number>();
   const seenAt = new Map<string, number>();
-  const refreshMs: number[] = [];
   let running = true;
 
   const writer = async () => {
@@ -71,7 +95,9 @@ async function latencyAndPolls() {
       const due: LaunchEvent[] = [];
       while (next < events.length && events[next]!.at.getTime() <= now) due.push(events[next++]!);
       if (due.length) {
-        await store.writeBatch(due);
+        const r = await store.writeBatch(due);
+        // What the ingest pipeline does after its commit (ingest/pipeline/ingest-pipeline.ts `tradesDurable`).
+        if (r.tradesInserted > 0 && WAKE) waker.wake();
         const writtenAt = Date.now();
         for (const e of due) {
           if (e.kind === 'create' && !e.mayhem) created.set(e.mint, e.at.getTime());
@@ -105,14 +131,6 @@ async function latencyAndPolls() {
       await sleep(100);
     }
   };
-  const refresher = async () => {
-    while (running) {
-      const t0 = Date.now();
-      await projector.refreshLiveSnapshot();
-      refreshMs.push(Date.now() - t0);
-      await sleep(2000 - (Date.now() - t0));
-    }
-  };
   const poller = async () => {
     let since = 0;
     while (running) {
@@ -124,10 +142,14 @@ async function latencyAndPolls() {
       await sleep(100);
     }
   };
-  const loops = [writer(), refresher(), poller()];
+  const loadDuring = load();
+  const loops = [writer(), poller()];
   await sleep(DURATION_S * 1000);
   running = false;
   await Promise.all(loops);
+  waker.stop();
+  const timings = await activityTimings(worker.client, LIVE_PROJECTOR_WORKFLOW_ID);
+  await worker.stop();
 
   const rows = await db('composite_predictions').whereNotNull('tier').select('mint', 'crossed_at', 'tiered_at', 'tier');
   const atCross: number[] = [];
@@ -137,7 +159,9 @@ async function latencyAndPolls() {
     if (seen === undefined) continue;
     const crossedMs = r.crossed_at.getTime();
     if (r.tiered_at.getTime() === crossedMs) {
-      const trades = (tradeWrites.get(r.mint) ?? []).filter((x) => x.at <= crossedMs);
+      // The mint's last trade committed before the evaluation that crossed: every commit wakes an evaluation, so an
+      // earlier trade would have crossed at an earlier one (unless the spacing coalesced them: then this is a lower bound).
+      const trades = (tradeWrites.get(r.mint) ?? []).filter((x) => x.writtenAt <= crossedMs);
       const last = trades[trades.length - 1];
       if (last) atCross.push(seen - last.writtenAt);
     } else if (scoredAt.has(r.mint)) waited.push(seen - Math.max(scoredAt.get(r.mint)!, crossedMs));
@@ -153,19 +177,11 @@ async function latencyAndPolls() {
   );
   await db.destroy();
 
-  // 2. Poll cost: 200 pollers, each once a second with its latest cursor.
-  const load = startPacedLoad(
-    Array.from({ length: 200 }, (_, i) => ({ name: `p${i}`, url: `${api.base}/api/v1/signals?since=${cursor}`, ratePerS: 1, headers })),
-    { timeoutMs: 5000 },
-  );
-  const from = Date.now();
-  await sleep(20_000);
-  await load.stop();
-  const polled = load.samples.filter((s) => s.sentAt >= from + 2000);
-  const latencies = polled.filter((s) => s.outcome === 200).map((s) => s.doneAt - s.sentAt);
-  const spanS = (Math.max(...polled.map((s) => s.sentAt)) - Math.min(...polled.map((s) => s.sentAt))) / 1000;
-  // Let the backlog of the open-loop run drain before the closed-loop measures.
-  await sleep(10_000);
+  // 2. Poll cost: the pollers with their latest cursor, against the API and against the bare reference.
+  const loadPolls = load();
+  const poll = await pollCostAgainstBare({ apiBase: api.base, path: `/api/v1/signals?since=${cursor}`, keys: pollerKeys, durationS: 20, workDir: work });
+  // Let any backlog drain before the closed-loop measures.
+  await sleep(5_000);
   const max = await measure(`${api.base}/api/v1/signals?since=${cursor}`, { connections: 16, durationS: 8, headers });
   const floor = await measure(`${api.base}/api/health`, { connections: 16, durationS: 8 });
   await api.stop();
@@ -176,22 +192,17 @@ async function latencyAndPolls() {
     tiers,
     atCross,
     waited,
-    refreshMs,
+    timings,
     crosses,
     withheld,
     threshold,
     smartMints,
     mints: created.size,
-    poll: {
-      rps: Math.round(latencies.length / spanS),
-      p50: pct(latencies, 50),
-      p99: pct(latencies, 99),
-      outcomes: Object.entries(polled.reduce<Record<string, number>>((a, x) => ({ ...a, [String(x.outcome)]: (a[String(x.outcome)] ?? 0) + 1 }), {}))
-        .map(([k, v]) => `${k}×${v}`)
-        .join(' '),
-    },
+    poll,
     max,
     floor,
+    loadDuring,
+    loadPolls,
   };
 }
 
@@ -224,18 +235,30 @@ async function main() {
   const mem = thresholdMemory();
   const r = await latencyAndPolls();
   const f = (x: number) => (Number.isFinite(x) ? String(Math.round(x)) : 'n/a');
-  console.log(`\nbench:signals — ${machineLine()}, ${DURATION_S}s at ${LAUNCHES_PER_S} launches/s, refresh every 2 s, poll every 100 ms`);
+  const act = (name: string) => r.timings.durationsMs.get(name) ?? [];
+  console.log(
+    `\nbench:signals — ${machineLine()}, ${DURATION_S}s at ${LAUNCHES_PER_S} launches/s, refresh every 2 s, ${WAKE ? 'woken by committed trades' : 'NOT woken (BENCH_WAKE=0)'}, poll every 100 ms`,
+  );
+  console.log(`load average (1/5/15 min) at the start of the market: ${r.loadDuring}; at the start of the poll phase: ${r.loadPolls}; at the end: ${load()}`);
   console.log(
     `${r.mints} launches, ${r.smartMints} bought by a smart wallet; ${r.crosses} crosses (${r.withheld} withheld), ${r.signals} signals delivered ${JSON.stringify(r.tiers)}, ${r.seen} seen by the poller; ` +
       `threshold ${r.threshold?.value?.toFixed(3)} (${r.threshold?.kind}, q ${r.threshold?.quantile}, ${r.threshold?.samples} samples)`,
   );
   console.log('| lateness | n | p50 ms | p99 ms |\n|---|---|---|---|');
-  console.log(`| cross trade → in /api/v1/signals (tier known at the cross) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`);
+  console.log(
+    `| cross trade committed → in /api/v1/signals (tier known at the cross) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`,
+  );
   console.log(`| 60 s score logged → in /api/v1/signals (cross waited for it) | ${r.waited.length} | ${f(pct(r.waited, 50))} | ${f(pct(r.waited, 99))} |`);
-  console.log(`| live refresh (evaluation included) | ${r.refreshMs.length} | ${f(pct(r.refreshMs, 50))} | ${f(pct(r.refreshMs, 99))} |`);
-  console.log(`poll cost, 200 pollers × 1/s: ${r.poll.rps} req/s answered, p50 ${f(r.poll.p50)} ms, p99 ${f(r.poll.p99)} ms (${r.poll.outcomes})`);
+  for (const name of ['refreshLiveSnapshot', 'evaluateNewTrades'])
+    console.log(`| ${name}, scheduled → completed | ${act(name).length} | ${f(pct(act(name), 50))} | ${f(pct(act(name), 99))} |`);
+  console.log(`wakes signalled: ${r.timings.signals.get('tradesIngested') ?? 0}; activities failed: ${JSON.stringify(Object.fromEntries(r.timings.failed))}`);
+  const p = (x: { okPerS: number; p50: number; p99: number; outcomes: string }) =>
+    `${f(x.okPerS)} req/s answered 200, p50 ${f(x.p50)} ms, p99 ${f(x.p99)} ms (${x.outcomes})`;
+  console.log(`poll cost, ${POLLERS} pollers × 1/s, own Builder keys, ${r.poll.bytes} B answer: API ${p(r.poll.api)}`);
+  console.log(`  the same pollers sharing one key: ${p(r.poll.shared)}`);
+  console.log(`  reference, the same pollers against a bare Node http server serving the same bytes: ${p(r.poll.bare)}`);
   console.log(`poll capacity, one API process, 16 connections: ${r.max.rps} req/s, p50 ${r.max.p50} ms, p99 ${r.max.p99} ms (${r.max.status})`);
-  console.log(`the machine's floor, /api/health, 16 connections: ${r.floor.rps} req/s, p50 ${r.floor.p50} ms, p99 ${r.floor.p99} ms (${r.floor.status})`);
+  console.log(`/api/health, 16 connections: ${r.floor.rps} req/s, p50 ${r.floor.p50} ms, p99 ${r.floor.p99} ms (${r.floor.status})`);
   console.log(
     `threshold after 24 simulated hours: ${(mem.samples / 1e6).toFixed(1)}M samples, ${mem.size.buckets} buckets / ${mem.size.bins} bins, ` +
       `heap ${mem.gcExposed ? `${(mem.heap / 2 ** 20).toFixed(2)} MiB` : 'n/a (run with --expose-gc)'}, state JSON ${(mem.json / 1024).toFixed(0)} KiB, ` +

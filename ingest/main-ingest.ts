@@ -16,6 +16,7 @@ import { simulatedSmartWallets } from './simulator/simulated-smart-wallets';
 import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
+import { createLiveProjectorWaker } from '../workflows/mint/live-projector-starter';
 import { startPerpsStream } from './perps-stream/run-perps-stream';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
@@ -30,11 +31,16 @@ async function main() {
   }
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   const store = createLaunchEventStore(db);
+  const waker = createLiveProjectorWaker(client, {
+    minSpacingMs: cfg.signals.wakeMinSpacingMs,
+    onError: (err) => log.warn({ err }, 'waking the live projector failed; its refresh will evaluate'),
+  });
   const pipeline = createIngestPipeline({
     store,
     starter: createMintLifecycleStarter(client, cfg.temporal.taskQueue, DEFAULT_TIMING),
     log,
     now: () => new Date(),
+    tradesDurable: () => waker.wake(),
   });
   // Whatever an earlier run committed but did not hand to Temporal is re-driven first.
   await pipeline.sweep();
@@ -67,6 +73,7 @@ async function main() {
 
   const shutdown = async () => {
     clearInterval(timer);
+    waker.stop();
     stopBeat();
     await Promise.all([...feeds.map((f) => f.stop()), perps.stop()]);
     await client.connection.close();

@@ -2,6 +2,7 @@ import type { IncrementalLiveModel } from '../../db/mint/incremental-live-model'
 import type { LiveReadModel } from '../../db/mint/live-read-model';
 import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/mint/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
+import { inCompositeWindow } from '../../domain/signals/composite-score';
 import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
 import { smartMoneyActive } from '../../domain/wallets/smart-money';
 import type { SmartCriteria } from '../../domain/wallets/smart-score';
@@ -19,8 +20,8 @@ export type LiveProjectorDeps = {
   refreshIntervalS: number;
   /** What counts as a smart wallet (stated in the smart-money snapshot). */
   smartCriteria: SmartCriteria;
-  /** The composite signal, re-evaluated at every refresh over the same states (absent: not evaluated). */
-  compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate'>;
+  /** The composite signal, evaluated at every refresh over the same states and when woken over the mints that traded (absent: not evaluated). */
+  compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate' | 'evaluateCrosses'>;
   /** The alert rules (activities/alerts), evaluated at every refresh over the same states (absent: not evaluated). */
   alertEvaluator?: Pick<AlertEvaluator, 'evaluate'>;
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
@@ -68,6 +69,9 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     await d.liveStore.writeSnapshot(SMART_MONEY_SNAPSHOT, JSON.stringify(body), mints.length, now);
   }
 
+  /** Each tracked mint's trade count when the composite signal last saw it: what moved since is what a wake evaluates. */
+  let evaluatedTrades = new Map<string, number>();
+
   async function refresh(): Promise<{ version: number; tracked: number; listed: number; tradesApplied: number }> {
     const now = d.now();
     const { states, tradesApplied } = await d.liveModel.refresh(now);
@@ -93,11 +97,13 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
-    if (d.compositeEvaluator)
+    if (d.compositeEvaluator) {
       await d.compositeEvaluator.evaluate(
         now,
         detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
       );
+      evaluatedTrades = new Map(states.map((s) => [s.row.mint, s.tape.trades]));
+    }
     if (d.alertEvaluator)
       await d.alertEvaluator.evaluate(
         now,
@@ -106,16 +112,36 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     return { version, tracked: states.length, listed: top.length, tradesApplied };
   }
 
-  return {
-    /** Serialised: two overlapping refreshes on one worker would fold the same trades twice. */
-    refreshLiveSnapshot: (() => {
-      let running: Promise<unknown> = Promise.resolve();
-      return () => {
-        const next = running.then(refresh, refresh);
-        running = next.catch(() => undefined);
-        return next;
-      };
-    })(),
-  };
+  /**
+   * Woken by ingest between refreshes: folds the trades committed since (the same incremental model, so the next
+   * refresh folds only what came after) and evaluates the composite signal over the mints inside its window whose
+   * tape moved since it last saw them. Only those are enriched, so a wake costs a few mints' reads, not the list's.
+   * The live list and the alert rules wait for the refresh.
+   */
+  async function evaluateNewTrades(): Promise<{ tradesApplied: number; evaluated: number; crosses: number; delivered: number }> {
+    const now = d.now();
+    const { states, tradesApplied } = await d.liveModel.refresh(now);
+    if (!d.compositeEvaluator) return { tradesApplied, evaluated: 0, crosses: 0, delivered: 0 };
+    const moved = states.filter((s) => evaluatedTrades.get(s.row.mint) !== s.tape.trades && inCompositeWindow((now.getTime() - s.row.at.getTime()) / 1000));
+    const detailed = moved.length ? await d.readModel.enrichWithSmartMoney(moved, now, { ownOutcomes: false }) : [];
+    const r = await d.compositeEvaluator.evaluateCrosses(
+      now,
+      detailed.map((e, k) => ({ state: moved[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
+    );
+    for (const s of moved) evaluatedTrades.set(s.row.mint, s.tape.trades);
+    return { tradesApplied, evaluated: moved.length, crosses: r.crosses, delivered: r.delivered };
+  }
+
+  // One queue for both: overlapping runs on one worker (a retried activity) would fold the same trades twice.
+  let running: Promise<unknown> = Promise.resolve();
+  const serialised =
+    <T>(f: () => Promise<T>) =>
+    (): Promise<T> => {
+      const next = running.then(f, f);
+      running = next.catch(() => undefined);
+      return next;
+    };
+
+  return { refreshLiveSnapshot: serialised(refresh), evaluateNewTrades: serialised(evaluateNewTrades) };
 }
 export type LiveProjectorActivities = ReturnType<typeof createLiveProjector>;

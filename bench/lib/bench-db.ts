@@ -11,7 +11,8 @@ const root = path.resolve(__dirname, '..', '..');
  * so a benchmark never measures leftovers of an earlier run and never touches the dev or test clusters.
  */
 export async function freshBenchDatabase(name: string) {
-  const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', 54349);
+  // BENCH_PG_PORT: another cluster, for a run beside another worktree's benchmark (which would stop the shared one under it).
+  const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', Number(process.env.BENCH_PG_PORT ?? 54349));
   const admin = new Client({ connectionString: pg.url('postgres') });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

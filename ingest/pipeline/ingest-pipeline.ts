@@ -22,11 +22,20 @@ export type IngestCounters = {
 /**
  * Turns feed batches into durable facts, then into workflow commands:
  * 1. drop events already seen by this process (a bounded key set; the database keys are the real guarantee);
- * 2. write the batch in one transaction, idempotently (the feed's sink resolves only after this commit);
+ * 2. write the batch in one transaction, idempotently (the feed's sink resolves only after this commit), and
+ *    when it stored trades, say so (`tradesDurable`: the live projector evaluates the composite signal at once);
  * 3. start a lifecycle workflow per new non-mayhem mint and signal new graduations, marking each in the outbox.
  * A crash between 2 and 3 is healed by `sweep()`, which re-drives whatever the outbox still holds.
  */
-export function createIngestPipeline(d: { store: LaunchEventStore; starter: MintLifecycleStarter; log: Logger; now: () => Date; recentKeys?: number }) {
+export function createIngestPipeline(d: {
+  store: LaunchEventStore;
+  starter: MintLifecycleStarter;
+  log: Logger;
+  now: () => Date;
+  recentKeys?: number;
+  /** Called once trades are committed; must not wait (live-projector-starter.ts `createLiveProjectorWaker`). */
+  tradesDurable?: () => void;
+}) {
   const capacity = d.recentKeys ?? 200_000;
   const seen = new Set<string>();
   const counters: IngestCounters = { received: 0, written: 0, duplicatesSkipped: 0, alreadyStored: 0, mintsStarted: 0, graduationsSignalled: 0, batches: 0 };
@@ -90,6 +99,7 @@ export function createIngestPipeline(d: { store: LaunchEventStore; starter: Mint
     for (const e of fresh) remember(eventKey(e));
     counters.written += r.written;
     counters.alreadyStored += fresh.length - r.written;
+    if (r.tradesInserted > 0) d.tradesDurable?.();
     await startAll(r.newMints.filter((m) => !m.mayhem));
     if (r.newGraduations.length) await signalAll(r.newGraduations);
   }

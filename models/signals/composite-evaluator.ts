@@ -73,9 +73,10 @@ function factsOf(m: EnrichedMint): SignalMintFacts {
 /**
  * Re-evaluates the composite signal at every live refresh (the projector already holds every tracked mint's
  * state and its smart money): samples the rolling threshold, records first crosses, and delivers each pending
- * cross once its tier is known. The threshold lives in memory and is saved every `thresholdSaveS` (and loaded at
- * the first refresh), so a restart of any process keeps it; the sampler's watermark is saved with the counts, so
- * what a crash loses is sampled again from the rebuilt tapes. A save that finds another process saved since (the
+ * cross once its tier is known; between refreshes, `evaluateCrosses` does the same for the mints that traded. The
+ * threshold lives in memory and is saved every `thresholdSaveS` (and loaded at the first refresh), so a restart
+ * of any process keeps it; the sampler's watermark is saved with the counts, so what a crash loses is sampled
+ * again from the rebuilt tapes. A save that finds another process saved since (the
  * projector's activity ran on another worker) reloads that state instead of overwriting it.
  */
 export function createCompositeEvaluator(d: CompositeEvaluatorDeps) {
@@ -205,6 +206,24 @@ export function createCompositeEvaluator(d: CompositeEvaluatorDeps) {
       const delivered = await deliverPending(atMs);
       if (generation === null || atMs - savedAtMs >= d.thresholdSaveS * 1000) await save(threshold, atMs);
       return { samples, threshold: reading, crosses, withheld, delivered };
+    },
+    /**
+     * Between refreshes, over the mints that traded since (a cross can only newly happen at a trade): records
+     * their first crosses against the threshold as the last refresh left it and delivers every pending cross whose
+     * tier is known now. It never samples (the refresh's tick grid does) and never saves.
+     */
+    async evaluateCrosses(now: Date, items: readonly EvaluatedMint[]): Promise<Omit<EvaluationResult, 'samples'>> {
+      const atMs = now.getTime();
+      // Another worker may have run the refreshes since this one last did: its saved threshold is the current one.
+      if (!threshold || (await d.thresholdStore.generation(THRESHOLD_WRITER_ID)) !== generation) threshold = await load();
+      const reading = threshold.threshold(atMs);
+      const { crosses, withheld } = await recordCrosses(
+        items.filter((i) => !i.state.row.mayhem),
+        reading,
+        atMs,
+      );
+      const delivered = await deliverPending(atMs);
+      return { threshold: reading, crosses, withheld, delivered };
     },
     /** What the threshold's memory is proportional to (bench). */
     thresholdSize: () => threshold?.size() ?? { buckets: 0, bins: 0 },

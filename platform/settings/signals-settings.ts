@@ -13,6 +13,15 @@ export const signalsSettings = defineSettings(
     SIGNAL_THRESHOLD_SAVE_S: z.coerce.number().int().min(1).max(600).default(30),
     /** How often the Schedule resolves composite predictions whose 24 h horizon has passed. */
     SIGNAL_RESOLVE_EVERY_S: z.coerce.number().int().min(10).max(3600).default(60),
+    /** Ingest wakes the live projector's signal evaluation after committed trades at most this often. */
+    SIGNAL_WAKE_MIN_MS: z.coerce.number().int().min(20).max(10_000).default(200),
   },
-  (e) => ({ signals: { tierRulesVersion: e.SIGNAL_TIER_RULES, thresholdSaveS: e.SIGNAL_THRESHOLD_SAVE_S, resolveEveryS: e.SIGNAL_RESOLVE_EVERY_S } }),
+  (e) => ({
+    signals: {
+      tierRulesVersion: e.SIGNAL_TIER_RULES,
+      thresholdSaveS: e.SIGNAL_THRESHOLD_SAVE_S,
+      resolveEveryS: e.SIGNAL_RESOLVE_EVERY_S,
+      wakeMinSpacingMs: e.SIGNAL_WAKE_MIN_MS,
+    },
+  }),
 );
