@@ -1,17 +1,19 @@
 import type { UsageStore } from '../../db/access/usage-store';
 
 export type Counted = { counted: boolean; used: number };
-type Waiter = { resolve: (c: Counted) => void; reject: (e: unknown) => void };
-type Lane = { busy: boolean; waiting: Waiter[] };
+type Waiter = { keyId: number; day: string; limit: number; resolve: (c: Counted) => void; reject: (e: unknown) => void };
 
 /**
- * Counts calls against the Postgres quota exactly, with one statement per burst instead of one per call:
- * while a key's count is in flight, its next calls queue and are counted together by the following
- * statement (asking for n, granted up to the limit, first come first counted). Nothing is counted in memory:
- * every call waits for the database's answer, so several API processes still share one exact count.
+ * Counts calls against the Postgres quota exactly, with one statement per burst instead of one per call: while a
+ * count is in flight, every call that arrives (any key) queues, and the next statement counts them all, each key's
+ * calls together (asking for n, granted up to the limit, first come first counted). A quiet API sends each call's
+ * count at once; a busy one sends fewer, larger statements, so many keys polling at once never hold a pool
+ * connection each. Nothing is counted in memory: every call waits for the database's answer, so several API
+ * processes still share one exact count.
  */
 export function createQuotaCounter(usage: UsageStore, o: { onRefundFailed?: (err: unknown, keyId: number, n: number) => void } = {}) {
-  const lanes = new Map<string, Lane>();
+  let waiting: Waiter[] = [];
+  let counting = false;
   // Refunds waiting for the statement in flight, summed per key and day: a burst of failures costs one statement each.
   const refunds = new Map<string, { keyId: number; day: string; n: number }>();
   let refunding = false;
@@ -32,30 +34,39 @@ export function createQuotaCounter(usage: UsageStore, o: { onRefundFailed?: (err
     refunding = false;
   }
 
-  async function drain(id: string, keyId: number, day: string, limit: number, lane: Lane) {
-    while (lane.waiting.length) {
-      const batch = lane.waiting.splice(0);
+  async function drain() {
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      // One ask per (key, day, limit), its calls in arrival order.
+      const groups = new Map<string, Waiter[]>();
+      for (const w of batch) {
+        const id = `${w.keyId}:${w.day}:${w.limit}`;
+        const g = groups.get(id);
+        if (g) g.push(w);
+        else groups.set(id, [w]);
+      }
+      const asks = [...groups.values()];
       try {
-        const { granted, used } = await usage.consume(keyId, day, batch.length, limit);
-        // The first `granted` calls got the counts used-granted+1 … used; the rest found the quota used up.
-        batch.forEach((w, i) => w.resolve(i < granted ? { counted: true, used: used - granted + i + 1 } : { counted: false, used }));
+        const answers = await usage.consumeMany(asks.map((g) => ({ keyId: g[0]!.keyId, day: g[0]!.day, n: g.length, limit: g[0]!.limit })));
+        asks.forEach((g, k) => {
+          const { granted, used } = answers[k]!;
+          // The first `granted` calls got the counts used-granted+1 … used; the rest found the quota used up.
+          g.forEach((w, i) => w.resolve(i < granted ? { counted: true, used: used - granted + i + 1 } : { counted: false, used }));
+        });
       } catch (e) {
         for (const w of batch) w.reject(e);
       }
     }
-    lane.busy = false;
-    lanes.delete(id);
+    counting = false;
   }
 
   return {
     count(keyId: number, day: string, limit: number): Promise<Counted> {
-      const id = `${keyId}:${day}:${limit}`;
-      let lane = lanes.get(id);
-      if (!lane) lanes.set(id, (lane = { busy: false, waiting: [] }));
-      const p = new Promise<Counted>((resolve, reject) => lane.waiting.push({ resolve, reject }));
-      if (!lane.busy) {
-        lane.busy = true;
-        void drain(id, keyId, day, limit, lane);
+      const p = new Promise<Counted>((resolve, reject) => waiting.push({ keyId, day, limit, resolve, reject }));
+      if (!counting) {
+        counting = true;
+        void drain();
       }
       return p;
     },

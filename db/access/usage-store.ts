@@ -22,6 +22,22 @@ export function createUsageStore(db: Knex) {
     },
 
     /**
+     * `consume` for several (key, day) counts in one statement (migration 0027), answered in the order asked. A
+     * (key, day) may appear twice (its limit changed between two calls): the second sees the first's count.
+     */
+    async consumeMany(asks: readonly { keyId: number; day: string; n: number; limit: number }[]): Promise<Granted[]> {
+      if (asks.some((a) => !(a.n >= 1))) throw new Error('consumeMany needs at least one call per key');
+      const rows = await preparedQuery<{ i: number; used_now: number; granted_now: number }>(db, {
+        name: 'api_quota_consume_many',
+        text: 'SELECT i, used_now, granted_now FROM api_quota_consume_many($1::bigint[], $2::date[], $3::int[], $4::int[])',
+        values: [asks.map((a) => a.keyId), asks.map((a) => a.day), asks.map((a) => a.n), asks.map((a) => Math.max(0, a.limit))],
+      });
+      const out: Granted[] = new Array(asks.length);
+      for (const r of rows) out[Number(r.i) - 1] = { granted: Number(r.granted_now), used: Number(r.used_now) };
+      return out;
+    },
+
+    /**
      * Gives back `n` calls counted on `day` (the service answered them with its own 5xx): `used` goes down, never
      * below zero, and `refunded` keeps the tally.
      */

@@ -74,5 +74,20 @@ describe('api key store', () => {
     const row = await t.db('api_key_daily_usage').where({ key_id: k.id, day: '2026-11-23' }).first();
     expect(row.over_quota).toBe(3);
     await expect(usage.consume(k.id, '2026-11-23', 0, 10)).rejects.toThrow(/at least one/);
+    // Several keys in one statement, answered in the order asked; a key asked twice (its limit changed between two
+    // calls) sees its first ask's count in the second.
+    const k2 = await createApiKeyStore(t.db).issueKey({ source: 'admin' });
+    expect(
+      await usage.consumeMany([
+        { keyId: k2.id, day: '2026-11-23', n: 4, limit: 3 },
+        { keyId: k.id, day: '2026-11-23', n: 2, limit: 6 },
+        { keyId: k2.id, day: '2026-11-23', n: 2, limit: 4 },
+      ]),
+    ).toEqual([
+      { granted: 3, used: 3 },
+      { granted: 1, used: 6 },
+      { granted: 1, used: 4 },
+    ]);
+    await expect(usage.consumeMany([{ keyId: k.id, day: '2026-11-23', n: 0, limit: 6 }])).rejects.toThrow(/at least one/);
   });
 });

@@ -56,6 +56,30 @@ describe('quota with API_PROCESSES=2 on one port', () => {
     expect(served.every((n) => n > 0)).toBe(true);
     expect(served.reduce((a, b) => a + b, 0)).toBe(320);
   });
+
+  it('counts many keys calling at once exactly: each key its own quota, every count handed out once', async () => {
+    // 30 Enterprise keys with a contract quota of 7, 12 calls each, all 360 in flight together: each process counts
+    // whichever keys called meanwhile in one statement, and no key's count may leak into another's.
+    const keys = await Promise.all(Array.from({ length: 30 }, () => issueTestKey(t.db, 'enterprise', { customDailyQuota: 7 })));
+    const http = typedApi(api.url);
+    const results = await Promise.all(
+      keys.flatMap((k) => Array.from({ length: 12 }, async () => ({ k, r: (await http.GET('/api/v1/stats', { headers: k.bearer })).response }))),
+    );
+    for (const k of keys) {
+      const mine = results.filter((x) => x.k === k).map((x) => x.r);
+      expect(mine.map((r) => r.status).sort()).toEqual([...Array(7).fill(200), ...Array(5).fill(429)]);
+      const remaining = mine.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+      expect(remaining.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    }
+    const rows = await t
+      .db('api_key_daily_usage')
+      .whereIn(
+        'key_id',
+        keys.map((k) => k.id),
+      )
+      .select('used', 'over_quota');
+    expect(rows.map((r) => [r.used, r.over_quota])).toEqual(keys.map(() => [7, 5]));
+  });
 });
 
 /** Requests to /api/v1/live counted by each process, from the primary's aggregated /metrics. */
