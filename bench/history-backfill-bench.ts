@@ -43,6 +43,8 @@ async function main() {
     DRIFT_DATA_URL: 'http://127.0.0.1:9/unreachable',
     PUMP_IDL_PATH: path.join(SHARED_DATA, 'idl', 'pump.json'),
     HISTORY_BACKFILL_RPC_URL: rpc.url,
+    // Only the range started here: no backfill of the last day on the worker's first start.
+    HISTORY_BACKFILL_ON_START_H: '0',
     HISTORY_BACKFILL_REQUESTS_PER_S: String(RPS),
   };
   const worker = startDaemon('workers/main-worker.ts', env);

@@ -1,8 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { SolanaRpcError, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
+import type { BackfillOutcomeStore } from '../../db/history/backfill-outcome-store';
 import type { BackfillStore } from '../../db/history/backfill-store';
 import type { HistoryStore } from '../../db/mint/history-store';
+import type { WalletIndexWriter } from '../../db/wallets/wallet-index-writer';
+import { LIVE_TABLES } from '../../db/wallets/wallet-tables';
 import { LaunchHistoryFolder } from '../../domain/backtest/launch-histories';
 import { classifyPage, nextUtcDayMs, utcDay } from '../../domain/history/backfill-range';
 import type { LaunchEvent } from '../../domain/mint/launch-events';
@@ -12,6 +15,9 @@ import { RPC_BUDGET_EXHAUSTED, type BackfillPageInput, type BackfillPageOutcome 
 export type BackfillDeps = {
   store: BackfillStore;
   history: HistoryStore;
+  outcomes: BackfillOutcomeStore;
+  /** The wallet area's idempotent writer: resolved backfilled mints are applied to the live index as they are folded. */
+  walletIndexWriter: WalletIndexWriter;
   /** The label horizon (the lifecycle's resolveAfterS). */
   horizonS: number;
   /** Built at first use: a worker without the IDL configured runs every other area. */
@@ -27,6 +33,8 @@ export type BackfillDeps = {
 
 /** The `source` of every backfilled row (mints, trades, graduations). */
 export const BACKFILL_SOURCE = 'backfill';
+/** Mints per wallet-index application (one transaction each, its buyers' rows locked meanwhile). */
+const WALLET_BATCH = 100;
 
 const heartbeat = (details: unknown) => {
   try {
@@ -64,12 +72,15 @@ export function createBackfillActivities(d: BackfillDeps) {
     /**
      * Folds the chunk's backfilled mints whose horizon the range covers (created at least a horizon before the
      * range's end) into labelled history (`history_observations`, source `backfill`): the features production would
-     * have logged at each scoring age and the labels at the horizon, by the same folder as the seeded history. Mints
-     * the live feed stored are its own predictions and are left out. Idempotent per (mint, age).
+     * have logged at each scoring age and the labels at the horizon, by the same folder as the seeded history. Their
+     * outcomes are then recorded as the lifecycle records its own (creator records follow) and applied to the live
+     * wallet index by the wallet area's writer, so wallet records and leaderboards count them without a rebuild.
+     * Mints the live feed stored are its own predictions and are left out. Idempotent per (mint, age), per mint and
+     * per (mint, wallet): a retried fold changes nothing twice.
      */
-    async foldBackfilledChunk(i: { chunkId: string; fromMs: number; toMs: number; rangeToMs: number }): Promise<{ mints: number }> {
+    async foldBackfilledChunk(i: { chunkId: string; fromMs: number; toMs: number; rangeToMs: number }): Promise<{ mints: number; walletBuyers: number }> {
       const until = Math.min(i.toMs, i.rangeToMs - d.horizonS * 1000);
-      if (until <= i.fromMs) return { mints: 0 };
+      if (until <= i.fromMs) return { mints: 0, walletBuyers: 0 };
       const events = await d.store.storedEvents(new Date(i.fromMs), new Date(until), { source: BACKFILL_SOURCE });
       const folder = new LaunchHistoryFolder(d.horizonS);
       const resolved = events.flatMap((e) => folder.push(e));
@@ -77,7 +88,15 @@ export function createBackfillActivities(d: BackfillDeps) {
       resolved.push(...folder.resolveQuiet(Infinity));
       await d.history.begin(i.chunkId, 'backfill', d.now());
       await d.history.insert(i.chunkId, 'backfill', resolved);
-      return { mints: await d.history.complete(i.chunkId, d.now()) };
+      heartbeat({ folded: resolved.length });
+      await d.outcomes.record(resolved, d.now());
+      let walletBuyers = 0;
+      for (let n = 0; n < resolved.length; n += WALLET_BATCH) {
+        const batch = resolved.slice(n, n + WALLET_BATCH).map((l) => ({ mint: l.mint, horizonAt: l.resolvedAt }));
+        walletBuyers += (await d.walletIndexWriter.apply(LIVE_TABLES, batch)).buyers;
+        heartbeat({ folded: resolved.length, walletMints: n + batch.length });
+      }
+      return { mints: await d.history.complete(i.chunkId, d.now()), walletBuyers };
     },
 
     async completeBackfillChunk(i: { chunkId: string; lastSignature: string | null }): Promise<void> {

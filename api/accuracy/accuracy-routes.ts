@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
 import type { ModelFitStore } from '../../db/accuracy/model-fit-store';
+import type { OnStartStatus } from '../../db/history/backfill-on-start-store';
 import type { CorpusSummary } from '../../db/mint/corpus-store';
+import { onStartState } from '../../domain/history/backfill-on-start';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { corpusShare } from '../../domain/history/corpus-share';
 import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
@@ -18,6 +20,8 @@ export type AccuracyRouteDeps = {
   gateStore: GateStore;
   /** What the labelled corpus holds by origin (the backfilled share). */
   corpusSummary: () => Promise<CorpusSummary>;
+  /** The first start's automatic backfill (HISTORY_BACKFILL_ON_START_H), null when none was started. */
+  backfillOnStart: () => Promise<OnStartStatus | null>;
   modelRefitEveryS: number;
   accuracyRefreshS: number;
   now: () => Date;
@@ -48,7 +52,12 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
   const health = createPreparedRead(
     async () => {
       const now = d.now();
-      const [fits, gate, summary] = await Promise.all([d.modelFitStore.latestFits(), d.gateStore.read(SURVIVAL_GATE.name), d.corpusSummary()]);
+      const [fits, gate, summary, onStart] = await Promise.all([
+        d.modelFitStore.latestFits(),
+        d.gateStore.read(SURVIVAL_GATE.name),
+        d.corpusSummary(),
+        d.backfillOnStart(),
+      ]);
       const predictors = PREDICTORS.flatMap((name) =>
         SCORE_AGES.map((age) => {
           const f = fits.find((x) => x.predictor === name && x.ageBucket === age);
@@ -75,6 +84,16 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
         backfilled_share: share.backfilledShare,
         backfill_oldest_created_at: share.backfillOldestCreatedAt?.toISOString() ?? null,
         backfill_newest_created_at: share.backfillNewestCreatedAt?.toISOString() ?? null,
+        backfill_on_start: onStart && {
+          workflow_id: onStart.rangeId,
+          from: new Date(onStart.fromMs).toISOString(),
+          to: new Date(onStart.toMs).toISOString(),
+          hours: onStart.hours,
+          requested_at: onStart.requestedAt.toISOString(),
+          chunks: onStart.chunks,
+          chunks_done: onStart.chunksDone,
+          state: onStartState(onStart.chunks, onStart.chunksDone),
+        },
       };
       return { checked_at: now.toISOString(), refit_interval_s: d.modelRefitEveryS, predictors, corpus };
     },

@@ -2,6 +2,7 @@ import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createBackfillOnStartStore } from '../../db/history/backfill-on-start-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { defineApiArea } from '../api-area';
 import { accuracyRoutes } from './accuracy-routes';
@@ -15,6 +16,7 @@ export const accuracyApi = defineApiArea({
     gateStore: createGateStore(db),
     gateValidationStore: createGateValidationStore(db),
     corpusSummary: () => createCorpusStore(db).summary(),
+    backfillOnStart: () => createBackfillOnStartStore(db).status(),
     /** The worker's model refit period (calibration freshness is judged against it). */
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,

@@ -3132,6 +3132,22 @@ export interface components {
         backfill_oldest_created_at: string | null;
         /** Format: date-time */
         backfill_newest_created_at: string | null;
+        /** @description The automatic backfill of the deployment's first start (`HISTORY_BACKFILL_ON_START_H` hours before it, with `HISTORY_BACKFILL_RPC_URL` set); null when none was started. The range is chosen once, by the first start, and every later start resumes it. `in_progress` until every chunk is complete (running, waiting for its daily request budget, or failed and resumed at the next start): the workflow `workflow_id` and its chunk children show it in the Temporal UI. */
+        backfill_on_start: {
+          /** @example history-backfill:2026-11-23T11:05:00Z..2026-11-24T11:05:00Z */
+          workflow_id: string;
+          /** Format: date-time */
+          from: string;
+          /** Format: date-time */
+          to: string;
+          hours: number;
+          /** Format: date-time */
+          requested_at: string;
+          chunks: number;
+          chunks_done: number;
+          /** @enum {string} */
+          state: 'in_progress' | 'done';
+        } | null;
       };
       /** @description How often the worker refits every model. */
       refit_interval_s: number;

@@ -115,10 +115,16 @@ export function createCorpusStore(db: Knex) {
   return {
     modelCorpus,
 
-    /** The mints this deployment resolved at 24 h, and the history beside them. */
+    /**
+     * The mints this deployment resolved at 24 h, and the history beside them. A backfilled mint has an outcome row
+     * too (for the wallet index and creator records): it is counted once, as history.
+     */
     async summary(): Promise<CorpusSummary> {
       const [r, history] = await Promise.all([
-        db('mint_outcomes').select(db.raw('count(*)::int as n'), db.raw('min(resolved_at) as oldest'), db.raw('max(resolved_at) as newest')).first(),
+        db('mint_outcomes as o')
+          .whereNotExists(db('history_observations as h').whereRaw('h.mint = o.mint'))
+          .select(db.raw('count(*)::int as n'), db.raw('min(o.resolved_at) as oldest'), db.raw('max(o.resolved_at) as newest'))
+          .first(),
         createHistoryStore(db).summary(),
       ]);
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null, history };

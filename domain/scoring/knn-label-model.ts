@@ -174,5 +174,12 @@ export function* modelVersionHashSteps<R>(
   return h.digest();
 }
 
-/** The model family of a version string (`knn-v1@30:1200:…` → `knn-v1`): the algorithm and label definitions. */
-export const modelFamily = (version: string) => version.split('@')[0]!;
+/**
+ * The model family of a version string (`knn-v1@30:1200:…` → `knn-v1`): the algorithm and label definitions, and the
+ * corpus tags a version ends with (`knn-v1@30:1200:…+backfill` → `knn-v1+backfill`), so the forward accuracy of models
+ * fitted on history is never pooled with that of models fitted on the deployment's own resolutions.
+ */
+export function modelFamily(version: string): string {
+  const at = version.indexOf('@');
+  return at < 0 ? version : version.slice(0, at) + (/(\+[a-z]+)+$/.exec(version.slice(at))?.[0] ?? '');
+}

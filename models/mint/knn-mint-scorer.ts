@@ -21,12 +21,17 @@ type AgeModels = {
   cells: ForwardCell[];
   corpusRows: number;
   fittedAt: number;
-  /** Published model versions: the fit's own, tagged when the corpus holds synthetic history (corpusTag). */
+  /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
 };
 
-/** Models fitted on any synthetic row say so in their version, so no one mistakes them for models of the real market. */
-export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) => (rows.some((r) => r.source === 'synthetic') ? '+synthetic' : '');
+/**
+ * Models fitted on history say so in their version: `+synthetic` (seeded by the simulator), so no one mistakes them for
+ * models of the real market, and `+backfill` (read from the chain), so accuracy pages tell their predictions apart
+ * (the tags are part of the model family, domain/scoring/knn-label-model.ts `modelFamily`).
+ */
+export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) =>
+  (['synthetic', 'backfill'] as const).flatMap((s) => (rows.some((r) => r.source === s) ? [`+${s}`] : [])).join('');
 
 /** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used soon. */
 export const WARMING_REFIT_S = 30;

@@ -26,6 +26,13 @@ export const historySettings = defineSettings(
       .default(3_600),
     /** A range ends at least this long before now, so the live feed delivers the newest mints (and predicts them). */
     HISTORY_BACKFILL_LAG_S: z.coerce.number().int().min(0).max(86_400).default(900),
+    /**
+     * Hours of history the worker backfills on the deployment's first start (once: the range is stored); 0 turns it
+     * off. Only mints created a label horizon (24 h) before the range's end are labelled, so 48 h give the models one
+     * day. Only with HISTORY_BACKFILL_RPC_URL set: the embedded default and a deployment on SOLANA_RPC_URL alone never
+     * read history unasked.
+     */
+    HISTORY_BACKFILL_ON_START_H: z.coerce.number().int().min(0).max(720).default(48),
   },
   (e) => ({
     history: {
@@ -37,6 +44,7 @@ export const historySettings = defineSettings(
         concurrency: e.HISTORY_BACKFILL_CONCURRENCY,
         chunkS: e.HISTORY_BACKFILL_CHUNK_S,
         lagS: e.HISTORY_BACKFILL_LAG_S,
+        onStartH: e.HISTORY_BACKFILL_RPC_URL ? e.HISTORY_BACKFILL_ON_START_H : 0,
       },
     },
   }),

@@ -63,5 +63,6 @@ it('folds backfilled mints a horizon before the range end into history, once, an
     backfilled_share: 1,
     backfill_oldest_created_at: firstCreated,
     backfill_newest_created_at: expect.any(String),
+    backfill_on_start: null,
   });
 }, 120_000);

@@ -52,6 +52,8 @@ it('completes a range across a SIGKILL of its worker with no row stored twice', 
     DRIFT_DATA_URL: 'http://127.0.0.1:9/unreachable',
     PUMP_IDL_PATH: IDL,
     HISTORY_BACKFILL_RPC_URL: rpc.url,
+    // Only the range started here: no backfill of the last day on the worker's first start.
+    HISTORY_BACKFILL_ON_START_H: '0',
     // Slow enough (about 110 requests) to be killed part-way.
     HISTORY_BACKFILL_REQUESTS_PER_S: '8',
   };
