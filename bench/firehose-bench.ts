@@ -76,6 +76,7 @@ async function main() {
       });
     });
   };
+  const connect0 = Date.now();
   for (let i = 0; i < CLIENTS; i += 50) {
     await Promise.all(
       Array.from({ length: Math.min(50, CLIENTS - i) }, () => {
@@ -85,6 +86,7 @@ async function main() {
       }),
     );
   }
+  const connectS = (Date.now() - connect0) / 1000;
   const rssConnected = rssMiB(pid);
 
   // The writers: scores at the launch rate (two per launch), and the live list's refresh.
@@ -170,6 +172,7 @@ async function main() {
   console.log(`| API process CPU | ${((cpuS / wallS) * 100).toFixed(1)} % of one core (${cpuS.toFixed(2)} s) |`);
   console.log(`| Postgres CPU (all backends) | ${((pgS / wallS) * 100).toFixed(1)} % of one core |`);
   console.log(`| API RSS connected idle / peak | ${rssConnected.toFixed(0)} / ${rssPeak.toFixed(0)} MiB |`);
+  console.log(`| ${CLIENTS} clients connected (key check and lease each, 50 at a time) in | ${connectS.toFixed(1)} s |`);
 }
 
 let apiOutput = () => '';

@@ -139,7 +139,11 @@ async function main() {
     console.log(
       `  CPU over the run: worker ${used.worker.toFixed(1)} s (${((used.worker / wall) * 100).toFixed(0)}% of a core), Temporal ${used.temporal.toFixed(1)} s, Postgres ${used.postgres.toFixed(1)} s; peak RSS worker ${peakRss.worker.toFixed(0)} MiB, Temporal ${peakRss.temporal.toFixed(0)} MiB`,
     );
-    console.log(`  machine: ${machine.cores} cores (${machine.cpu}), ${machine.memGiB} GiB, load ${machine.load} at start`);
+    const perDelivery = (cpuS: number) => ((cpuS * 1000) / Math.max(1, arrivals.length)).toFixed(1);
+    console.log(
+      `  CPU per delivery: worker ${perDelivery(used.worker)} ms, Temporal ${perDelivery(used.temporal)} ms, Postgres ${perDelivery(used.postgres)} ms`,
+    );
+    console.log(`  machine: ${machine.cores} cores (${machine.cpu}), ${machine.memGiB} GiB, load ${machine.load} at start, ${machineNow().load} at the end`);
   } finally {
     await worker.kill();
     receivers.close();

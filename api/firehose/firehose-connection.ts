@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { FIREHOSE_CLOSE, gapFrame, helloFrame, resumePlan, type GapReason } from '../../domain/firehose/firehose-protocol';
-import type { RingFrame } from '../../domain/firehose/frame-ring';
+import { visibleTo, type RingFrame } from '../../domain/firehose/frame-ring';
 import { frameOf, type FirehoseHub, type Subscriber } from './firehose-hub';
 
 export type ConnectionSettings = { retentionS: number; heartbeatS: number; maxBufferedBytes: number };
@@ -11,8 +11,12 @@ const PAGE = 1000;
 /**
  * One firehose client: the hello, the catch-up from `since` (from the ring, else the log, else a gap frame), then
  * every frame the hub reads. A client whose unsent bytes pass the bound is closed (4408) rather than buffered for.
+ * Another key's alert fires are passed over (its cursor moves past them unsent).
  */
-export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: FirehoseLogStore; settings: ConnectionSettings; now: () => Date }) {
+export function openConnection(
+  ws: WebSocket,
+  d: { hub: FirehoseHub; store: FirehoseLogStore; settings: ConnectionSettings; keyId: number | undefined; now: () => Date },
+) {
   let closed = false;
   const slow = (): boolean => {
     if (ws.bufferedAmount <= d.settings.maxBufferedBytes) return false;
@@ -28,7 +32,8 @@ export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: Fire
     live: false,
     cursor: 0,
     deliver(frame: RingFrame) {
-      if (send(frame.bytes)) sub.cursor = frame.seq;
+      if (!visibleTo(frame, d.keyId)) sub.cursor = frame.seq;
+      else if (send(frame.bytes)) sub.cursor = frame.seq;
     },
     gap(bytes: Buffer, resumeSeq: number) {
       if (send(bytes)) sub.cursor = resumeSeq;
@@ -66,7 +71,7 @@ export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: Fire
       if (sub.cursor >= d.hub.ring.floor) {
         const frames = d.hub.ring.after(sub.cursor);
         for (const f of frames) {
-          if (!send(f.bytes)) return;
+          if (visibleTo(f, d.keyId) && !send(f.bytes)) return;
           sub.cursor = f.seq;
         }
         if (!frames.length) sub.cursor = d.hub.head;
@@ -81,7 +86,7 @@ export function openConnection(ws: WebSocket, d: { hub: FirehoseHub; store: Fire
         continue;
       }
       for (const e of events) {
-        if (!send(frameOf(e).bytes)) return;
+        if (visibleTo(e, d.keyId) && !send(frameOf(e).bytes)) return;
         sub.cursor = e.seq;
       }
       // A short page read everything that existed; the seqs up to headAtRead it did not hold are rolled-back appends.

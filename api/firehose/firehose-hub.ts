@@ -1,4 +1,4 @@
-import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
+import type { FirehoseLogEvent, FirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { eventFrame, gapFrame } from '../../domain/firehose/firehose-protocol';
 import { FrameRing, type RingFrame } from '../../domain/firehose/frame-ring';
 import type { Logger } from '../../platform/logger';
@@ -9,7 +9,7 @@ export type Subscriber = { live: boolean; cursor: number; deliver(frame: RingFra
 const PAGE = 1000;
 const SENDS_PER_SLICE = 256;
 
-export const frameOf = (e: Parameters<typeof eventFrame>[0]): RingFrame => ({ seq: e.seq, bytes: Buffer.from(eventFrame(e)) });
+export const frameOf = (e: FirehoseLogEvent): RingFrame => ({ seq: e.seq, bytes: Buffer.from(eventFrame(e)), ownerKeyId: e.ownerKeyId });
 
 /**
  * This API process's reader of the firehose log: woken by NOTIFY (and a poll behind it), it reads the events after

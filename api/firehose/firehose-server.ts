@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiKeyRecord } from '../../db/access/api-key-store';
 import { listenForAppends } from '../../db/firehose/firehose-listener';
+import type { FirehoseLeaseStore } from '../../db/firehose/firehose-lease-store';
 import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { FIREHOSE_CLOSE, FIREHOSE_PATH, heartbeatFrame, parseSince } from '../../domain/firehose/firehose-protocol';
 import type { Knex } from '../../platform/db';
@@ -10,26 +11,42 @@ import type { Logger } from '../../platform/logger';
 import { checkFirehoseKey, recheckFirehoseKey, type FirehoseAccessDeps } from './firehose-access';
 import { openConnection, type ConnectionSettings, type FirehoseConnection } from './firehose-connection';
 import { createFirehoseHub } from './firehose-hub';
+import { createLeaseKeeper } from './firehose-leases';
 
-export type FirehoseSettings = ConnectionSettings & { maxPerKey: number; maxConnections: number; recheckS: number; ringFrames: number; pollMs: number };
+export type FirehoseSettings = ConnectionSettings & {
+  maxPerKey: number;
+  maxConnections: number;
+  leaseS: number;
+  recheckS: number;
+  ringFrames: number;
+  pollMs: number;
+};
 
 type Client = { conn: FirehoseConnection; ws: WebSocket; key: ApiKeyRecord | undefined; alive: boolean };
 
 /**
  * Serves the firehose on an HTTP server's upgrades at FIREHOSE_PATH: checks the key (header or `api_key`), the
- * tier and the caps, then streams. Runs the process's hub, heartbeats, key re-checks and log pruning for as long as
- * the server runs; `server.close()` closes every client with 1001 first (their sockets would otherwise hold it open).
+ * tier and the caps (leases shared by every API process), then streams. Runs the process's hub, heartbeats, key
+ * re-checks, lease renewals and log pruning for as long as the server runs; `server.close()` closes every client
+ * with 1001 first (their sockets would otherwise hold it open) and releases its leases.
  */
 export function attachFirehose(
   server: Server,
-  d: { db: Knex; store: FirehoseLogStore; access: FirehoseAccessDeps; settings: FirehoseSettings; log: Logger; now: () => Date },
+  d: { db: Knex; store: FirehoseLogStore; leases: FirehoseLeaseStore; access: FirehoseAccessDeps; settings: FirehoseSettings; log: Logger; now: () => Date },
 ) {
   const s = d.settings;
   const hub = createFirehoseHub({ store: d.store, log: d.log, ringFrames: s.ringFrames });
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096, clientTracking: false });
   const clients = new Set<Client>();
-  const perKey = new Map<number, number>();
-  let open = 0;
+  const byLease = new Map<number, Client>();
+  // A lease that lapsed (not renewed in time) no longer holds the client's place: the client reconnects with `since`.
+  const leases = createLeaseKeeper({
+    store: d.leases,
+    leaseS: s.leaseS,
+    caps: { maxPerKey: s.maxPerKey, maxConnections: s.maxConnections },
+    log: d.log,
+    onLapsed: (id) => byLease.get(id)?.conn.close(FIREHOSE_CLOSE.tryAgainLater, 'lease_expired'),
+  });
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
 
@@ -45,6 +62,7 @@ export function attachFirehose(
       every(s.pollMs, () => void hub.pump());
       every(s.heartbeatS * 1000, heartbeat);
       every(s.recheckS * 1000, () => void recheck());
+      every((s.leaseS * 1000) / 3, () => void leases.renew());
       return listenForAppends(d.db, () => void hub.pump(), {
         onError: (err) => d.log.warn({ err: { message: err.message } }, 'firehose: LISTEN connection lost; polling meanwhile'),
       });
@@ -103,27 +121,29 @@ export function attachFirehose(
     });
     if (!checked.ok) return refuse(req, socket, head, checked.code, checked.reason);
     const key = checked.key;
-    if (open >= s.maxConnections) return refuse(req, socket, head, FIREHOSE_CLOSE.tooManyConnections, 'too_many_connections: server');
-    if (key && (perKey.get(key.id) ?? 0) >= s.maxPerKey) return refuse(req, socket, head, FIREHOSE_CLOSE.tooManyConnections, 'too_many_connections: key');
-    // Reserved before the handshake, so concurrent upgrades of one key cannot all pass the cap.
-    open++;
-    if (key) perKey.set(key.id, (perKey.get(key.id) ?? 0) + 1);
-    const release = () => {
-      open--;
-      if (!key) return;
-      const n = (perKey.get(key.id) ?? 1) - 1;
-      if (n > 0) perKey.set(key.id, n);
-      else perKey.delete(key.id);
-    };
+    const lease = await leases.acquire(key?.id ?? null).catch((err: Error) => {
+      d.log.warn({ err: { message: err.message } }, 'firehose: taking a connection lease failed');
+      return undefined;
+    });
+    if (!lease) return refuse(req, socket, head, FIREHOSE_CLOSE.tryAgainLater, 'service_unavailable');
+    if (!lease.ok) return refuse(req, socket, head, FIREHOSE_CLOSE.tooManyConnections, `too_many_connections: ${lease.cap}`);
+    // The socket's close (the websocket's, or the peer gone before the handshake) gives the place back.
+    socket.once('close', () => leases.release(lease.id));
+    if (socket.destroyed || stopped) {
+      leases.release(lease.id);
+      if (stopped) socket.destroy();
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = openConnection(ws, { hub, store: d.store, settings: s, now: d.now });
+      const conn = openConnection(ws, { hub, store: d.store, settings: s, keyId: key?.id, now: d.now });
       const client: Client = { conn, ws, key, alive: true };
       clients.add(client);
+      byLease.set(lease.id, client);
       ws.on('pong', () => (client.alive = true));
       ws.on('error', () => ws.terminate());
       ws.on('close', () => {
         clients.delete(client);
-        release();
+        byLease.delete(lease.id);
       });
       conn.start(since.since).catch((err) => {
         d.log.warn({ err: { message: (err as Error).message } }, 'firehose: catch-up failed');
@@ -141,13 +161,14 @@ export function attachFirehose(
 
   const close = server.close.bind(server);
   server.close = ((cb?: (err?: Error) => void) => {
-    if (!stopped) {
-      stopped = true;
-      for (const t of timers) clearInterval(t);
-      for (const c of clients) c.conn.close(FIREHOSE_CLOSE.goingAway, 'server_shutdown');
-      void started?.then((l) => l?.stop()).catch(() => undefined);
-    }
-    return close(cb);
+    if (stopped) return close(cb);
+    stopped = true;
+    for (const t of timers) clearInterval(t);
+    for (const c of clients) c.conn.close(FIREHOSE_CLOSE.goingAway, 'server_shutdown');
+    void started?.then((l) => l?.stop()).catch(() => undefined);
+    // The places are free for the other processes before the close is reported.
+    const released = leases.releaseAll();
+    return close((err) => void released.finally(() => cb?.(err)));
   }) as Server['close'];
-  return { hub, connections: () => open };
+  return { hub, connections: () => leases.held };
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApiKeyStore } from '../../db/access/api-key-store';
+import { createFirehoseLeaseStore } from '../../db/firehose/firehose-lease-store';
 import { createFirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { defineApiArea } from '../api-area';
 import { createKeyCache } from '../access/key-cache';
@@ -15,6 +16,7 @@ export const firehoseApi = defineApiArea({
       log,
       now,
       store: createFirehoseLogStore(db),
+      leases: createFirehoseLeaseStore(db),
       settings: cfg.firehose,
       access: {
         authEnabled: cfg.access.authEnabled,

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 
-/** One appended event as the firehose sends it: the payload stays the JSON text Postgres wrote, never parsed here. */
-export type FirehoseLogEvent = { seq: number; kind: string; at: string; payloadJson: string };
+/**
+ * One appended event as the firehose sends it: the payload stays the JSON text Postgres wrote, never parsed here.
+ * `ownerKeyId`: the one key whose connections may see it (an alert fire of its rule); null for everyone's events.
+ */
+export type FirehoseLogEvent = { seq: number; kind: string; at: string; payloadJson: string; ownerKeyId: number | null };
 
 /**
  * The firehose's durable log (migration 0018): triggers on the source tables append, every API process reads it in
@@ -13,14 +16,22 @@ export function createFirehoseLogStore(db: Knex) {
     async readAfter(seq: number, limit: number): Promise<{ events: FirehoseLogEvent[]; prunedThrough: number }> {
       const r = await db.raw(
         `SELECT (SELECT pruned_through FROM firehose_state WHERE id = 1) AS pruned_through, e.seq, e.kind,
-                firehose_iso(e.at) AS at, e.payload::text AS payload
+                firehose_iso(e.at) AS at, e.payload::text AS payload, e.owner_key_id
            FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT * FROM firehose_events WHERE seq > ? ORDER BY seq LIMIT ?) e ON true`,
         [seq, limit],
       );
-      const rows = r.rows as { pruned_through: number; seq: number | null; kind: string; at: string; payload: string }[];
+      const rows = r.rows as { pruned_through: number; seq: number | null; kind: string; at: string; payload: string; owner_key_id: string | null }[];
       return {
         prunedThrough: Number(rows[0]?.pruned_through ?? 0),
-        events: rows.filter((x) => x.seq !== null).map((x) => ({ seq: Number(x.seq), kind: x.kind, at: x.at, payloadJson: x.payload })),
+        events: rows
+          .filter((x) => x.seq !== null)
+          .map((x) => ({
+            seq: Number(x.seq),
+            kind: x.kind,
+            at: x.at,
+            payloadJson: x.payload,
+            ownerKeyId: x.owner_key_id === null ? null : Number(x.owner_key_id),
+          })),
       };
     },
 

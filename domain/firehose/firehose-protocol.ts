@@ -8,7 +8,8 @@ export const FIREHOSE_PATH = '/api/v1/firehose';
 export const FIREHOSE_CLOSE = {
   /** Server shutting down or restarting: reconnect (to another process) with `since`. */
   goingAway: 1001,
-  /** The key could not be looked up (the database is away): the REST API's 503. */
+  /** The key or a connection lease could not be looked up or taken (the database is away): the REST API's 503; or
+   * the connection's lease could not be renewed before it expired (`lease_expired`). */
   tryAgainLater: 1013,
   /** A malformed `since`. */
   badRequest: 4400,
@@ -18,11 +19,12 @@ export const FIREHOSE_CLOSE = {
   forbidden: 4403,
   /** The client read too slowly: the server's send buffer for it passed its bound. */
   slowConsumer: 4408,
-  /** Too many connections for this key, or for the server. */
+  /** Too many connections for this key, or in all, counted over every API process. */
   tooManyConnections: 4429,
 } as const;
 
-export type FirehoseKind = 'score' | 'live' | 'signal';
+/** `alert`: a fire of one of the connected key's own alert rules (never another key's). */
+export type FirehoseKind = 'score' | 'live' | 'signal' | 'alert';
 
 /** One event frame, its payload spliced in as the JSON text Postgres wrote (serialised once for every client). */
 export function eventFrame(e: { seq: number; kind: string; at: string; payloadJson: string }): string {

@@ -1,5 +1,8 @@
-/** A frame as the hub keeps it: its seq and the bytes every client is sent. */
-export type RingFrame = { seq: number; bytes: Buffer };
+/** A frame as the hub keeps it: its seq, the bytes every client is sent, and the one key it is for (null: everyone). */
+export type RingFrame = { seq: number; bytes: Buffer; ownerKeyId: number | null };
+
+/** Whether a connection of `keyId` (undefined: no key) is sent `frame`: another key's alert fire never. */
+export const visibleTo = (frame: { ownerKeyId: number | null }, keyId: number | undefined): boolean => frame.ownerKeyId === null || frame.ownerKeyId === keyId;
 
 /**
  * The newest `capacity` frames of this process, in seq order, for resumes that need no database read. `floor` is

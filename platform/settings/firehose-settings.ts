@@ -19,9 +19,11 @@ export const firehoseSettings = defineSettings(
       .int()
       .min(1024)
       .default(4 * 1024 * 1024),
-    /** Open firehose connections per key, and in all, per API process. */
+    /** Open firehose connections per key, and in all, over every API process sharing the database (leases). */
     FIREHOSE_MAX_PER_KEY: z.coerce.number().int().min(1).default(5),
     FIREHOSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(5000),
+    /** A connection's lease lasts this long unless its process renews it (every third of it): a killed process's places free up after it. */
+    FIREHOSE_LEASE_S: z.coerce.number().min(0.3).max(600).default(30),
     /** How often connected keys are looked up again (revocation, a lapsed plan). */
     FIREHOSE_RECHECK_S: z.coerce.number().min(0.05).max(3600).default(60),
     /** Recent frames each API process keeps in memory for resumes without a database read. */
@@ -36,6 +38,7 @@ export const firehoseSettings = defineSettings(
       maxBufferedBytes: e.FIREHOSE_MAX_BUFFERED_BYTES,
       maxPerKey: e.FIREHOSE_MAX_PER_KEY,
       maxConnections: e.FIREHOSE_MAX_CONNECTIONS,
+      leaseS: e.FIREHOSE_LEASE_S,
       recheckS: e.FIREHOSE_RECHECK_S,
       ringFrames: e.FIREHOSE_RING_FRAMES,
       pollMs: e.FIREHOSE_POLL_MS,

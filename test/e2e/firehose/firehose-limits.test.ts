@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { createFirehoseLeaseStore } from '../../../db/firehose/firehose-lease-store';
+import { waitFor } from '../../../scripts/lib/run';
 import { issueTestKey } from '../../support/access-keys';
 import { startApi, useApi, type StartedApi } from '../../support/api-harness';
 import { connectFirehose, insertScore, type FirehoseTestClient } from './firehose-test-client';
@@ -17,6 +19,9 @@ afterEach(async () => {
   const done = open.splice(0);
   await Promise.all(done.map((c) => c.close()));
   expect(done.flatMap((c) => c.invalid)).toEqual([]);
+  // The caps count every app on this database: each test starts with every place free (a lease is deleted just
+  // after its client sees the close).
+  await waitFor('every lease released', async () => (await createFirehoseLeaseStore(t.db).count()).total === 0, 10_000);
 });
 
 describe('refused at connect, with a close code and the REST error code as reason', () => {

@@ -1,6 +1,6 @@
-import { FrameRing } from '../../../domain/firehose/frame-ring';
+import { FrameRing, visibleTo } from '../../../domain/firehose/frame-ring';
 
-const frame = (seq: number) => ({ seq, bytes: Buffer.from(String(seq)) });
+const frame = (seq: number) => ({ seq, bytes: Buffer.from(String(seq)), ownerKeyId: null });
 const seqs = (r: FrameRing, after: number) => r.after(after).map((f) => f.seq);
 
 test('keeps every frame above its floor until full, in order', () => {
@@ -30,4 +30,13 @@ test('a ring of one still answers', () => {
   expect(r.floor).toBe(6);
   expect(seqs(r, 6)).toEqual([9]);
   expect(() => new FrameRing(0, 0)).toThrow();
+});
+
+test("a key's own alert fires are visible to it, another key's never, everyone's to all", () => {
+  expect(visibleTo({ ownerKeyId: null }, 7)).toBe(true);
+  expect(visibleTo({ ownerKeyId: null }, undefined)).toBe(true);
+  expect(visibleTo({ ownerKeyId: 7 }, 7)).toBe(true);
+  expect(visibleTo({ ownerKeyId: 7 }, 8)).toBe(false);
+  // Without keys (API_AUTH_ENABLED=false) a connection is nobody's: it sees no one's fires.
+  expect(visibleTo({ ownerKeyId: 7 }, undefined)).toBe(false);
 });

@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 /** Stores an alert event for `keyId` as the fan-out would, and runs its delivery to `webhookId` to the end. */
-async function deliver(webhookId: number, o: { record?: string } = {}): Promise<{ result: WebhookDeliveryResult; outboxId: number }> {
+async function deliver(webhookId: number, o: { record?: string } = {}): Promise<{ result: WebhookDeliveryResult; outboxId: number; workflowId: string }> {
   const outboxId = await insertAlertFire(db, { fireId: fireId++, ownerKeyId: keyId });
   const row = await db('event_outbox').where({ id: outboxId }).first();
   await createWebhookEventStore(db).save(
@@ -65,7 +65,17 @@ async function deliver(webhookId: number, o: { record?: string } = {}): Promise<
     args: [{ outboxId, webhookId, scheduleS: [0, 1, 1] }],
   });
   if (o.record) await w.maybeRecordHistory(workflowId, o.record);
-  return { result: result as WebhookDeliveryResult, outboxId };
+  return { result: result as WebhookDeliveryResult, outboxId, workflowId };
+}
+
+/** What the delivery cost Temporal: its workflow tasks and the activity tasks it scheduled. */
+async function temporalWork(workflowId: string) {
+  const events = (await w.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  return {
+    workflowTasks: events.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+    activityTasks: events.filter((e) => e.activityTaskScheduledEventAttributes).length,
+    timers: events.filter((e) => e.timerStartedEventAttributes).length,
+  };
 }
 
 const attempts = (outboxId: number) => db('webhook_deliveries').where({ outbox_id: outboxId }).orderBy('attempt');
@@ -73,8 +83,10 @@ const attempts = (outboxId: number) => db('webhook_deliveries').where({ outbox_i
 describe('webhook delivery workflow', () => {
   it('delivers once on a 2xx; the body and headers verify with the standardwebhooks package', async () => {
     const sub = await addSubscription(db, { keyId, url: rx.url('/ok') });
-    const { result, outboxId } = await deliver(sub.id, { record: 'webhook-delivery-succeeded' });
+    const { result, outboxId, workflowId } = await deliver(sub.id, { record: 'webhook-delivery-succeeded' });
     expect(result).toEqual({ outcome: 'succeeded', attempts: 1 });
+    // The attempt is a local activity: a delivery that succeeds at once is one workflow task and no activity task.
+    expect(await temporalWork(workflowId)).toEqual({ workflowTasks: 1, activityTasks: 0, timers: 0 });
     const [got] = rx.at('/ok');
     const body = JSON.parse(got!.body);
     expect(body).toMatchObject({ id: `evt_${outboxId}`, kind: 'grad_prob', data: { rule_id: 1, facts: { value: 0.42 } } });
@@ -89,8 +101,10 @@ describe('webhook delivery workflow', () => {
   it('retries a 500 on the schedule, then succeeds; every attempt is recorded', async () => {
     const sub = await addSubscription(db, { keyId, url: rx.url('/flaky') });
     rx.script('/flaky', [500, 200]);
-    const { result, outboxId } = await deliver(sub.id, { record: 'webhook-delivery-retried' });
+    const { result, outboxId, workflowId } = await deliver(sub.id, { record: 'webhook-delivery-retried' });
     expect(result).toEqual({ outcome: 'succeeded', attempts: 2 });
+    // The wait between attempts is a durable timer; the attempts run in the workflow tasks.
+    expect(await temporalWork(workflowId)).toEqual({ workflowTasks: 2, activityTasks: 0, timers: 1 });
     const [a1, a2] = rx.at('/flaky');
     expect(a2!.at - a1!.at).toBeGreaterThanOrEqual(900);
     // Same event, same bytes, same id on the retry; the timestamp is the attempt's own.
