@@ -40,6 +40,7 @@ const fire = (ruleId: number, ownerKeyId: number | null): NewFire => {
     facts: fireFacts({
       mint,
       mayhem: false,
+      graduated: false,
       gradProb: 0.81,
       ageBucket: 60,
       calibration: null,
