@@ -1,4 +1,4 @@
-import { PERPS_ENTRY_LEAF_V1 } from '../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../domain/perps/perps-entry-leaf';
 import { defineLedgerRowSource } from './ledger-row-source';
 
 type EntryRow = {
@@ -20,6 +20,29 @@ type EntryRow = {
   entry_rule_version: string;
   detected_at: Date;
 };
+
+/** A `perps_entries` row as the perps leaf v1 reads it (the columns named below). */
+export function perpsLeafInput(r: EntryRow): PerpsEntryLeafInputV1 {
+  return {
+    id: Number(r.id),
+    exchange: r.exchange,
+    wallet: r.wallet,
+    market: r.market,
+    side: r.side,
+    kind: r.kind,
+    size: r.size,
+    entryPx: r.entry_px,
+    priceAtDetection: r.price_at_detection,
+    positionValueUsd: r.position_value_usd,
+    leverage: r.leverage,
+    walletRoi30d: r.wallet_roi_30d,
+    smartScore: r.smart_score,
+    whale: r.whale,
+    ruleVersion: r.rule_version,
+    entryRuleVersion: r.entry_rule_version,
+    detectedAt: r.detected_at,
+  };
+}
 
 /**
  * perps: every smart-money entry of the perps observatory (an entry row with `smart`), placed by its detection
@@ -53,24 +76,5 @@ export const PERPS_ROW_SOURCE = defineLedgerRowSource<EntryRow>({
     'detected_at',
   ],
   rowName: 'perps entry',
-  leaf: (r) =>
-    PERPS_ENTRY_LEAF_V1.build({
-      id: Number(r.id),
-      exchange: r.exchange,
-      wallet: r.wallet,
-      market: r.market,
-      side: r.side,
-      kind: r.kind,
-      size: r.size,
-      entryPx: r.entry_px,
-      priceAtDetection: r.price_at_detection,
-      positionValueUsd: r.position_value_usd,
-      leverage: r.leverage,
-      walletRoi30d: r.wallet_roi_30d,
-      smartScore: r.smart_score,
-      whale: r.whale,
-      ruleVersion: r.rule_version,
-      entryRuleVersion: r.entry_rule_version,
-      detectedAt: r.detected_at,
-    }),
+  leaf: (r) => PERPS_ENTRY_LEAF_V1.build(perpsLeafInput(r)),
 });

@@ -118,6 +118,8 @@ async function rebuild(knex: Knex, record: CommitRecord, committedAt: Date, prev
   return tree;
 }
 
+// Its own copy of db/ledger/perps-row-source.ts's perpsLeafInput, on purpose: a landed migration must rebuild the
+// old chain's trees the same way for ever, whatever the row source becomes.
 function leafInput(r: Record<string, any>): PerpsEntryLeafInputV1 {
   return {
     id: Number(r.id),

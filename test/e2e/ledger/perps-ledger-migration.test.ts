@@ -7,6 +7,7 @@ import { planHourCommit } from '../../../domain/ledger/commit-chain';
 import { commitRecordDigestHex, type CommitRecord } from '../../../domain/ledger/commit-record';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { perpsLeafInput } from '../../../db/ledger/perps-row-source';
 import { createDb, type Knex } from '../../../platform/db';
 import { call, startApi, type StartedApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
@@ -70,27 +71,7 @@ async function oldChainCommit(hourStart: Date, previous: CommitRecord | null, co
     .where({ smart: true })
     .andWhere('detected_at', '>=', hourStart)
     .andWhere('detected_at', '<', new Date(hourStart.getTime() + H));
-  const leaves = rows.map((r) =>
-    PERPS_ENTRY_LEAF_V1.build({
-      id: Number(r.id),
-      exchange: r.exchange,
-      wallet: r.wallet,
-      market: r.market,
-      side: r.side,
-      kind: r.kind,
-      size: r.size,
-      entryPx: r.entry_px,
-      priceAtDetection: r.price_at_detection,
-      positionValueUsd: r.position_value_usd,
-      leverage: r.leverage,
-      walletRoi30d: r.wallet_roi_30d,
-      smartScore: r.smart_score,
-      whale: r.whale,
-      ruleVersion: r.rule_version,
-      entryRuleVersion: r.entry_rule_version,
-      detectedAt: r.detected_at,
-    }),
-  );
+  const leaves = rows.map((r) => PERPS_ENTRY_LEAF_V1.build(perpsLeafInput(r)));
   const { record } = planHourCommit({ track: 'perps', leafVersion: 1, hourStart, leaves, previous })!;
   await db('perps_ledger_commits').insert({
     hour_start: record.hourStart,
