@@ -6,6 +6,8 @@ import type { Knex } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
 import type { BotHandlerOver } from './build-bot-handler';
 
+const PRUNE_EVERY = 500;
+
 export type BotWebhookSettings = { url: string; secret: string; host: string; port: number };
 
 /**
@@ -20,7 +22,14 @@ export type BotWebhookSettings = { url: string; secret: string; host: string; po
 export function createBotWebhook(d: { db: Knex; token: string; apiRoot: string; settings: BotWebhookSettings; handlerOver: BotHandlerOver; log: Logger }) {
   const botId = Number(d.token.split(':')[0]);
   const bot = new Bot(d.token, { client: { apiRoot: d.apiRoot } });
+  let updates = 0;
   bot.use(async (ctx) => {
+    // Telegram keeps an undelivered update for 24 hours, so an update id older than that never comes again: the
+    // records are pruned at the first update after start and every PRUNE_EVERY after, off the command's path.
+    if (updates++ % PRUNE_EVERY === 0)
+      await d.db
+        .raw(`DELETE FROM bot_webhook_updates WHERE bot_id = ? AND received_at < now() - interval '25 hours'`, [botId])
+        .catch((err: unknown) => d.log.warn({ err: String(err) }, 'pruning old bot update records failed; tried again later'));
     const deferred: (() => Promise<void>)[] = [];
     await d.db.transaction(async (trx) => {
       const fresh = await trx.raw(

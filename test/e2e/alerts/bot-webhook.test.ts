@@ -65,6 +65,8 @@ describe('the bot in webhook mode', () => {
       expect(fake.webhook()).toEqual({ url, secret: SECRET });
       await expect(createTelegramUpdates({ token: TOKEN, apiRoot: fake.apiRoot }).getUpdates(0, 0)).rejects.toThrow(/409|Conflict/);
 
+      // A record of an update from two days ago (Telegram no longer holds it) is pruned when updates come.
+      await t.db('bot_webhook_updates').insert({ bot_id: Number(TOKEN.split(':')[0]), update_id: 1, received_at: new Date(Date.now() - 2 * 86_400_000) });
       const pro = await issueTestKey(t.db, 'pro');
       fake.pushMessage(CHAT, `/link ${pro.plaintext}`);
       fake.pushMessage(CHAT, '/alert grad_prob 70');
@@ -80,6 +82,7 @@ describe('the bot in webhook mode', () => {
       // Telegram delivers the second update again (our answer was lost): it is acknowledged and runs nothing.
       expect((await post({ 'x-telegram-bot-api-secret-token': SECRET }, fake.pushed[1])).status).toBe(200);
 
+      expect((await t.db('bot_webhook_updates').orderBy('update_id')).map((r) => Number(r.update_id))).toEqual(fake.pushed.map((u) => u.update_id));
       await createBotSender(d).drainBotSends({ maxMs: 500 });
       const rules = await t.db('alert_rules').where({ owner_key_id: pro.id });
       expect(rules.map((r) => r.kind)).toEqual(['grad_prob']);
