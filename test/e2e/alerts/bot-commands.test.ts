@@ -2,11 +2,12 @@ import { alertsActivities } from '../../../activities/alerts';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createApiKeyStore } from '../../../db/access/api-key-store';
 import { createSignalStore } from '../../../db/signals/signal-store';
-import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
+import type { TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';
 import { areaContext } from '../../support/area-context';
 import { insertTestCross, testDelivery, testMintAddress } from '../../support/composite-fixtures';
-import { createTestDatabase } from '../../support/test-db';
+import type { createTestDatabase } from '../../support/test-db';
+import { useTelegramTestbed } from '../../support/telegram-testbed';
 import { testWallet } from '../../support/test-wallet';
 
 /**
@@ -19,14 +20,7 @@ const TOKEN = '424242:bot-commands-token-abcdefghijkl';
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let fake: TelegramBotApiFake;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  fake = await startTelegramBotApiServer(TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await t.drop();
-});
+useTelegramTestbed(TOKEN, (bed) => ({ t, fake } = bed));
 
 describe('the messaging bot', () => {
   it('answers every command, in order, and relays signals by tier and access', async () => {

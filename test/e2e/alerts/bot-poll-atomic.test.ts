@@ -3,10 +3,11 @@ import { createBotPoller } from '../../../activities/alerts/bot-poller';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createTelegramUpdates } from '../../../clients/telegram/telegram-updates';
 import { createLogger } from '../../../platform/logger';
-import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
+import type { TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';
 import { areaContext } from '../../support/area-context';
-import { createTestDatabase } from '../../support/test-db';
+import type { createTestDatabase } from '../../support/test-db';
+import { useTelegramTestbed } from '../../support/telegram-testbed';
 
 /**
  * Long polling commits each command with the update offset past it: a worker that dies in the middle of a batch
@@ -18,14 +19,7 @@ const CHAT = 9101;
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let fake: TelegramBotApiFake;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  fake = await startTelegramBotApiServer(TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await t.drop();
-});
+useTelegramTestbed(TOKEN, (bed) => ({ t, fake } = bed));
 
 describe('the bot long polling', () => {
   it('never runs a command twice or skips one across a crash mid-batch', async () => {

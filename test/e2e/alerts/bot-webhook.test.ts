@@ -3,10 +3,11 @@ import { alertsActivities } from '../../../activities/alerts';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createTelegramUpdates } from '../../../clients/telegram/telegram-updates';
 import { loadConfig } from '../../../platform/config';
-import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
+import type { TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';
 import { areaContext } from '../../support/area-context';
-import { createTestDatabase } from '../../support/test-db';
+import type { createTestDatabase } from '../../support/test-db';
+import { useTelegramTestbed } from '../../support/telegram-testbed';
 
 /**
  * Webhook mode: the worker registers its webhook with the secret, and the local Bot API server POSTs users' updates
@@ -28,14 +29,7 @@ const freePort = () =>
     });
   });
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  fake = await startTelegramBotApiServer(TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await t.drop();
-});
+useTelegramTestbed(TOKEN, (bed) => ({ t, fake } = bed));
 
 describe('the bot in webhook mode', () => {
   it('refuses the configuration without its address or secret', () => {

@@ -2,8 +2,9 @@ import { createBotChatStore } from '../../../db/alerts/bot-chat-store';
 import { createBotSendStore } from '../../../db/alerts/bot-send-store';
 import { BOT_SENDER_WORKFLOW, type BotSenderInput } from '../../../workflows/alerts/bot-sender-contract';
 import { ensureBotSender } from '../../../workflows/alerts/bot-sender-starter';
-import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
-import { createTestDatabase } from '../../support/test-db';
+import type { TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
+import type { createTestDatabase } from '../../support/test-db';
+import { useTelegramTestbed } from '../../support/telegram-testbed';
 import { startWorker, uniqueId } from '../../support/worker-harness';
 
 /**
@@ -18,14 +19,7 @@ const BLOCKED = 99_999;
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let fake: TelegramBotApiFake;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  fake = await startTelegramBotApiServer(TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await t.drop();
-});
+useTelegramTestbed(TOKEN, (bed) => ({ t, fake } = bed));
 
 async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
   for (const until = Date.now() + timeoutMs; !(await cond()); await new Promise((r) => setTimeout(r, 100)))
