@@ -153,6 +153,10 @@ async function latencyAndPolls() {
 
   const rows = await db('composite_predictions').whereNotNull('tier').select('mint', 'crossed_at', 'tiered_at', 'tier');
   const atCross: number[] = [];
+  // The two halves of each at-cross lateness: trade committed → the evaluation that crossed (crossed_at), and
+  // crossed_at → first seen by the poller; a cross made at a refresh rather than at a wake shows in the first.
+  const toCross: number[] = [];
+  const toSeen: number[] = [];
   const waited: number[] = [];
   for (const r of rows) {
     const seen = seenAt.get(r.mint);
@@ -163,7 +167,11 @@ async function latencyAndPolls() {
       // earlier trade would have crossed at an earlier one (unless the spacing coalesced them: then this is a lower bound).
       const trades = (tradeWrites.get(r.mint) ?? []).filter((x) => x.writtenAt <= crossedMs);
       const last = trades[trades.length - 1];
-      if (last) atCross.push(seen - last.writtenAt);
+      if (last) {
+        atCross.push(seen - last.writtenAt);
+        toCross.push(crossedMs - last.writtenAt);
+        toSeen.push(seen - crossedMs);
+      }
     } else if (scoredAt.has(r.mint)) waited.push(seen - Math.max(scoredAt.get(r.mint)!, crossedMs));
   }
   const tiers = Object.fromEntries(['ACT', 'WATCH', 'SCOUT'].map((t) => [t, rows.filter((r) => r.tier === t).length]));
@@ -191,6 +199,8 @@ async function latencyAndPolls() {
     seen: seenAt.size,
     tiers,
     atCross,
+    toCross,
+    toSeen,
     waited,
     timings,
     crosses,
@@ -248,6 +258,8 @@ async function main() {
   console.log(
     `| cross trade committed → in /api/v1/signals (tier known at the cross) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`,
   );
+  console.log(`|   of which trade committed → crossed_at | ${r.toCross.length} | ${f(pct(r.toCross, 50))} | ${f(pct(r.toCross, 99))} |`);
+  console.log(`|   of which crossed_at → in /api/v1/signals | ${r.toSeen.length} | ${f(pct(r.toSeen, 50))} | ${f(pct(r.toSeen, 99))} |`);
   console.log(`| 60 s score logged → in /api/v1/signals (cross waited for it) | ${r.waited.length} | ${f(pct(r.waited, 50))} | ${f(pct(r.waited, 99))} |`);
   for (const name of ['refreshLiveSnapshot', 'evaluateNewTrades'])
     console.log(`| ${name}, scheduled → completed | ${act(name).length} | ${f(pct(act(name), 50))} | ${f(pct(act(name), 99))} |`);
