@@ -1,25 +1,8 @@
 import { createHash } from 'node:crypto';
-import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { samplePerps } from '../ledger/ledger-fixtures';
 
-const entry: PerpsEntryLeafInputV1 = {
-  id: 42,
-  exchange: 'hyperliquid',
-  wallet: '0x5e9ee1089755c3435139848e47e6635505d5a13a',
-  market: 'ETH',
-  side: 'long',
-  kind: 'increase',
-  size: 0.5,
-  entryPx: 1705.82,
-  priceAtDetection: 1706.1,
-  positionValueUsd: 853.05,
-  leverage: 20,
-  walletRoi30d: 0.1234,
-  smartScore: null,
-  whale: false,
-  ruleVersion: 'perps-smart-v1',
-  entryRuleVersion: 'entry-v1',
-  detectedAt: new Date('2026-11-20T12:34:56.789Z'),
-};
+const entry = samplePerps();
 
 describe('perps entry leaf v1', () => {
   it('is canonical JSON of exactly its fields, hashed with SHA-256', () => {
