@@ -2,22 +2,23 @@ import os from 'node:os';
 import { ledgerActivities } from '../activities/ledger';
 import { createLedgerProofStore } from '../db/ledger/ledger-proof-store';
 import { createLedgerRows } from '../db/ledger/ledger-row-sources';
-import { siblingPositions } from '../domain/ledger/proof-path';
+import { stepsFromPath } from '../domain/ledger/proof-path';
 import { loadConfig } from '../platform/config';
 import { freePort } from '../scripts/lib/local-temporal';
 import { insertPredictionRows } from '../test/support/ledger-rows';
 import { freshBenchDatabase } from './lib/bench-db';
 import { machineLine, spawnApi } from './lib/load';
+import { serialProbe } from './lib/serial-probe';
 import { quantiles } from './lib/process-stats';
 
 /**
  * `npm run bench:ledger [-- rows]`: one UTC hour of `rows` predictions (200,000 by default; a 70,000-launch day
  * has about 6,000 an hour) sealed and committed by the ledger's activities in this process (wall time, peak RSS
  * and heap growth while committing), the storage the commit adds, then inclusion proofs of random predictions
- * through HTTP from the API as its own process (p50/p99, one request at a time and 8 at once), each one-at-a-time proof
- * followed by a same-run reference: `/api/health`, answered from memory before Express, so the difference is the
- * proof's own cost under the machine's load at that moment; and the proof's lookup alone (leaf link, sibling
- * slices, row) through the stores in this process, without HTTP. Rows are inserted in
+ * through HTTP from the API as its own process (p50/p99, one request at a time from a client process of its own on one
+ * keep-alive connection, and 8 at once from this one), each one-at-a-time proof followed by a same-run reference: `/api/health`, answered from memory before Express, so the difference is the
+ * proof's own cost under the machine's load at that moment; and the proof's lookup alone (the path's slices and the row,
+ * in parallel) through the stores in this process, without HTTP. Rows are inserted in
  * scrambled time order, so tree order visits the table's pages at random (production writes an hour roughly in
  * time order): the commit's reads are the worst case.
  */
@@ -64,9 +65,8 @@ async function main() {
   const rows = createLedgerRows(db).find((r) => r.track === 'grad_prob')!;
   const lookup = async (id: number) => {
     const a = performance.now();
-    const link = (await proofStore.link('grad_prob', id))!;
-    const positions = siblingPositions(link.leafIndex, commit.leafCount);
-    await Promise.all([proofStore.nodes(link.commitId, [{ level: 0, index: link.leafIndex }, ...positions]), rows.leafOf(id)]);
+    const [path] = await Promise.all([proofStore.path('grad_prob', id), rows.leafOf(id)]);
+    stepsFromPath(path!.leafIndex, commit.leafCount, path!.leaf, path!.partners);
     return performance.now() - a;
   };
   const pick = () => ids[Math.floor(Math.random() * ids.length)]!;
@@ -83,17 +83,13 @@ async function main() {
     return performance.now() - a;
   };
   const one = () => get(`/api/ledger/proof/${pick()}`);
-  // Warm-up: connections, prepared statements, the commit cache.
-  for (let i = 0; i < 200; i++) {
-    await one();
-    await get('/api/health');
-  }
-  const serial: number[] = [];
-  const reference: number[] = [];
-  for (let i = 0; i < PROOFS; i++) {
-    serial.push(await one());
-    reference.push(await get('/api/health'));
-  }
+  // One at a time from a client process of its own, each proof followed by the reference; the first 200 pairs warm
+  // connections, prepared statements and the commit cache.
+  const WARM_PAIRS = 200;
+  const pairs = Array.from({ length: WARM_PAIRS + PROOFS }, () => [`/api/ledger/proof/${pick()}`, '/api/health']).flat();
+  const timed = await serialProbe(api.base, pairs, 2 * WARM_PAIRS);
+  const serial = timed.filter((_, i) => i % 2 === 0);
+  const reference = timed.filter((_, i) => i % 2 === 1);
   const parallel: number[] = [];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
@@ -116,7 +112,7 @@ async function main() {
   console.log(
     `| storage added (tree levels + leaf links + commit) | ${mib(total)} (${(total / ROWS).toFixed(0)} B/leaf: levels ${mib(storage.levels)}, leaf links ${mib(storage.leaves)}) |`,
   );
-  console.log(`| proof lookup in process (link, sibling slices, row; no HTTP) p50 / p99 | ${f(lookups, 0.5)} / ${f(lookups, 0.99)} ms |`);
+  console.log(`| proof lookup in process (path and row in parallel; no HTTP) p50 / p99 | ${f(lookups, 0.5)} / ${f(lookups, 0.99)} ms |`);
   console.log(`| proof over HTTP, 1 at a time (${PROOFS}) p50 / p99 | ${f(serial, 0.5)} / ${f(serial, 0.99)} ms |`);
   console.log(`| same-run reference: /api/health over HTTP, interleaved with those proofs, p50 / p99 | ${f(reference, 0.5)} / ${f(reference, 0.99)} ms |`);
   console.log(`| proof over HTTP, 8 at once (${PROOFS}) p50 / p99 | ${f(parallel, 0.5)} / ${f(parallel, 0.99)} ms |`);

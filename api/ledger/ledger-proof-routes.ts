@@ -5,7 +5,7 @@ import type { LedgerRows } from '../../db/ledger/ledger-row-sources';
 import { digestToHex } from '../../domain/ledger/ledger-digest';
 import { utcHourEnd, utcHourStart } from '../../domain/ledger/ledger-hour';
 import { commitExpectedBy } from '../../domain/ledger/ledger-schedule';
-import { siblingPositions } from '../../domain/ledger/proof-path';
+import { stepsFromPath } from '../../domain/ledger/proof-path';
 import { sameDigest } from '../../domain/ledger/merkle-tree';
 import type { Logger } from '../../platform/logger';
 import { HttpError } from '../http/http-error';
@@ -60,9 +60,10 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
     const rows = d.rows.find((x) => x.track === track);
     // The contract's enum admits only committed tracks; a track without rows here is a wiring fault, not bad input.
     if (!rows) throw new Error(`ledger: no row source for track ${track}`);
-    const link = await d.proofStore.link(track, id);
-    if (!link) {
-      const at = await rows.timeOf(id);
+    // The path and the row in parallel: one round trip's wait (the commit is cached per process).
+    const [path, leaf] = await Promise.all([d.proofStore.path(track, id), rows.leafOf(id)]);
+    if (!path) {
+      const at = leaf ? await rows.timeOf(id) : null;
       if (!at) throw notFound({ message: `no prediction ${id}`, prediction_id: id, status: 'unknown' });
       const expected = commitExpectedBy(at, d.graceS, d.commitEveryS);
       const late = expected.getTime() <= d.now().getTime();
@@ -79,13 +80,12 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
         { 'Retry-After': String(late ? d.commitEveryS : Math.ceil((expected.getTime() - d.now().getTime()) / 1000)) },
       );
     }
-    const commit = await commitOf(link.commitId);
-    if (!commit) throw new Error(`leaf of prediction ${id} names commit ${link.commitId}, which is not stored`);
-    const positions = siblingPositions(link.leafIndex, commit.leafCount);
-    const [nodes, leaf] = await Promise.all([d.proofStore.nodes(commit.id, [{ level: 0, index: link.leafIndex }, ...positions]), rows.leafOf(id)]);
+    const commit = await commitOf(path.commitId);
+    if (!commit) throw new Error(`leaf of prediction ${id} names commit ${path.commitId}, which is not stored`);
+    const steps = stepsFromPath(path.leafIndex, commit.leafCount, path.leaf, path.partners);
     const hour = { hour_start: commit.hourStart.toISOString(), commit_expected_by: null };
     if (!leaf) throw notFound({ message: `prediction ${id} was committed but is no longer stored`, prediction_id: id, status: 'removed', ...hour });
-    if (!sameDigest(leaf.hash, nodes[0]!))
+    if (!sameDigest(leaf.hash, path.leaf))
       d.log.error({ predictionId: id, commitId: commit.id }, 'ledger: a committed prediction row no longer matches its leaf');
     res.set('Cache-Control', 'public, max-age=60').json({
       prediction_id: id,
@@ -93,11 +93,11 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
       leaf_version: commit.leafVersion,
       hour: commit.hourStart.toISOString(),
       hour_end: utcHourEnd(commit.hourStart).toISOString(),
-      leaf_index: link.leafIndex,
+      leaf_index: path.leafIndex,
       leaf_count: commit.leafCount,
       leaf_payload: leaf.payload,
       leaf_hash: digestToHex(leaf.hash),
-      siblings: positions.map((p, i) => ({ hash: digestToHex(nodes[i + 1]!), side: p.side })),
+      siblings: steps.map((s) => ({ hash: digestToHex(s.hash), side: s.side })),
       merkle_root_hex: commit.rootHex,
       prev_root_hex: commit.prevRootHex,
       record_digest_hex: commit.digestHex,

@@ -6,7 +6,7 @@ import type { RegisteredDocument } from '../../db/verdict/preregistration-docume
 import type { StoredVerdict, VerdictStore } from '../../db/verdict/verdict-store';
 import { digestToHex } from '../../domain/ledger/ledger-digest';
 import { commitExpectedBy } from '../../domain/ledger/ledger-schedule';
-import { siblingPositions } from '../../domain/ledger/proof-path';
+import { stepsFromPath } from '../../domain/ledger/proof-path';
 import type { Preregistration } from '../../domain/verdict/preregistration';
 import type { PendingStatus } from '../../domain/verdict/verdict-status';
 
@@ -42,14 +42,12 @@ export function verdictRoutes(d: VerdictRouteDeps): Router {
   const r = Router();
 
   async function ledgerOf(v: StoredVerdict) {
-    const leaf = await d.verdictRows.leafOf(v.id);
-    const link = await d.proofStore.link('verdict', v.id);
-    const commit = link ? await d.commitStore.byId(link.commitId) : null;
+    const [leaf, path] = await Promise.all([d.verdictRows.leafOf(v.id), d.proofStore.path('verdict', v.id)]);
+    const commit = path ? await d.commitStore.byId(path.commitId) : null;
     const base = { track: 'verdict', verdict_id: v.id, leaf_payload: leaf?.payload ?? null, leaf_hash: leaf ? digestToHex(leaf.hash) : null };
-    if (!link || !commit)
+    if (!path || !commit)
       return { ...base, status: 'pending' as const, commit_expected_by: iso(commitExpectedBy(v.lockedAt, d.graceS, d.commitEveryS)), commit: null };
-    const positions = siblingPositions(link.leafIndex, commit.leafCount);
-    const nodes = await d.proofStore.nodes(commit.id, positions);
+    const steps = stepsFromPath(path.leafIndex, commit.leafCount, path.leaf, path.partners);
     return {
       ...base,
       status: 'committed' as const,
@@ -57,9 +55,9 @@ export function verdictRoutes(d: VerdictRouteDeps): Router {
       commit: {
         commit_id: commit.id,
         hour: iso(commit.hourStart),
-        leaf_index: link.leafIndex,
+        leaf_index: path.leafIndex,
         leaf_count: commit.leafCount,
-        siblings: positions.map((p, i) => ({ hash: digestToHex(nodes[i]!), side: p.side })),
+        siblings: steps.map((s) => ({ hash: digestToHex(s.hash), side: s.side })),
         merkle_root_hex: commit.rootHex,
         record_digest_hex: commit.digestHex,
         committed_at: iso(commit.committedAt),

@@ -1,42 +1,41 @@
-import type { SiblingPosition } from '../../domain/ledger/proof-path';
 import { preparedQuery, type Knex } from '../../platform/db';
 
 export type LeafLink = { commitId: number; leafIndex: number };
+/** A committed row's place, its stored leaf digest and each level's pair partner on its path, leaves first (`stepsFromPath`). */
+export type LeafPath = LeafLink & { leaf: Uint8Array; partners: Uint8Array[] };
 export type CommittedMark = { itemId: number; hourStart: Date; committedAt: Date };
 
 /**
  * What proofs are cut from: each committed row's place in its tree, and 32-byte slices of the stored levels.
- * On every proof's path, so the two lookups are prepared statements.
+ * The path is on every proof's path, so it is a prepared statement.
  */
 export function createLedgerProofStore(db: Knex) {
   return {
-    async link(track: string, itemId: number): Promise<LeafLink | null> {
-      const rows = await preparedQuery<{ commit_id: number; leaf_index: number }>(db, {
-        name: 'ledger_leaf_link',
-        text: 'SELECT commit_id, leaf_index FROM ledger_leaves WHERE track = $1 AND item_id = $2',
+    /**
+     * The row's place in its tree, its stored leaf and, at every stored level, its path node's pair partner: the whole
+     * proof in one statement (one round trip, one slice per level), before the leaf count is known. Null when not committed.
+     */
+    async path(track: string, itemId: number): Promise<LeafPath | null> {
+      const rows = await preparedQuery<{ commit_id: string; leaf_index: number; leaf: Buffer | null; partner: Buffer | null }>(db, {
+        name: 'ledger_leaf_path',
+        text: `SELECT l.commit_id, l.leaf_index,
+                      CASE WHEN t.level = 0 THEN substring(t.nodes FROM l.leaf_index * 32 + 1 FOR 32) END AS leaf,
+                      substring(t.nodes FROM ((l.leaf_index >> t.level) # 1) * 32 + 1 FOR 32) AS partner
+                 FROM ledger_leaves l
+                 LEFT JOIN ledger_tree_levels t ON t.commit_id = l.commit_id
+                WHERE l.track = $1 AND l.item_id = $2
+                ORDER BY t.level`,
         values: [track, itemId],
       });
-      return rows[0] ? { commitId: Number(rows[0].commit_id), leafIndex: rows[0].leaf_index } : null;
-    },
-
-    /**
-     * The nodes at `positions` of a commit's tree, in the order asked, as stored (raw 32 bytes each). Reads only
-     * those slices of the levels (stored uncompressed out of line), whatever the tree's size.
-     */
-    async nodes(commitId: number, positions: readonly Pick<SiblingPosition, 'level' | 'index'>[]): Promise<Uint8Array[]> {
-      if (positions.length === 0) return [];
-      const rows = await preparedQuery<{ ord: number; node: Buffer | null }>(db, {
-        name: 'ledger_tree_nodes',
-        text: `SELECT p.ord::int AS ord, substring(t.nodes FROM p.pos * 32 + 1 FOR 32) AS node
-                 FROM unnest($2::int[], $3::int[]) WITH ORDINALITY AS p(level, pos, ord)
-                 LEFT JOIN ledger_tree_levels t ON t.commit_id = $1 AND t.level = p.level
-                ORDER BY p.ord`,
-        values: [commitId, positions.map((p) => p.level), positions.map((p) => p.index)],
-      });
-      return rows.map((r) => {
-        if (!r.node || r.node.length !== 32) throw new Error(`commit ${commitId}: no stored node at position ${r.ord - 1}`);
-        return new Uint8Array(r.node);
-      });
+      const first = rows[0];
+      if (!first) return null;
+      if (first.leaf?.length !== 32) throw new Error(`commit ${first.commit_id}: no stored leaf at index ${first.leaf_index}`);
+      return {
+        commitId: Number(first.commit_id),
+        leafIndex: first.leaf_index,
+        leaf: new Uint8Array(first.leaf),
+        partners: rows.map((r) => new Uint8Array(r.partner ?? [])),
+      };
     },
 
     /** Which of `itemIds` of a track are committed, with their commit's hour. */

@@ -3,7 +3,7 @@ import { GRAD_PROB_LEAF_V1 } from '../../../domain/ledger/grad-prob-leaf';
 import { compareLeafOrder } from '../../../domain/ledger/ledger-hour';
 import { HourCommitBuilder } from '../../../domain/ledger/hour-commit-builder';
 import { merkleProof, sameDigest } from '../../../domain/ledger/merkle-tree';
-import { siblingPositions } from '../../../domain/ledger/proof-path';
+import { siblingPositions, stepsFromPath } from '../../../domain/ledger/proof-path';
 import { gradProbRows, HOUR, sampleGradProb } from './ledger-fixtures';
 
 const leavesOf = (n: number, seed = 3) => gradProbRows(n, seed).map((r) => GRAD_PROB_LEAF_V1.build(r));
@@ -64,5 +64,22 @@ describe('siblingPositions (proofs cut from stored levels)', () => {
         expect(sameDigest(node, steps[k]!.hash)).toBe(true);
       });
     }
+  });
+});
+
+describe('stepsFromPath (a whole path read in one statement, before the leaf count is known)', () => {
+  // What the store's SQL returns: the leaf, and per level the slice at (index >> level) ^ 1, empty past the end.
+  const slice = (level: Uint8Array, at: number) => level.subarray(at * 32, Math.min(level.length, at * 32 + 32));
+  const hex = (steps: { hash: Uint8Array; side: string }[]) => steps.map((s) => [s.side, Buffer.from(s.hash).toString('hex')]);
+  it.each([1, 2, 3, 5, 6, 7, 8, 13, 100])("gives merkleProof's steps for every leaf of %i, self-pairs hashed up from the leaf", (n) => {
+    const built = planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves: leavesOf(n, n), previous: null })!;
+    for (let i = 0; i < n; i++) {
+      const partners = built.levels.map((l, level) => slice(l, (i >>> level) ^ 1));
+      expect(hex(stepsFromPath(i, n, slice(built.levels[0]!, i), partners))).toEqual(hex(merkleProof(built.levels, i)));
+    }
+  });
+  it('refuses a stored tree shorter than the leaf count says', () => {
+    const built = planHourCommit({ track: 'grad_prob', leafVersion: 1, hourStart: HOUR, leaves: leavesOf(4, 4), previous: null })!;
+    expect(() => stepsFromPath(0, 4, slice(built.levels[0]!, 0), [slice(built.levels[0]!, 1)])).toThrow(/no node at level 1/);
   });
 });
