@@ -31,8 +31,10 @@ import { pollCostAgainstBare } from './lib/poll-cost';
  *    default spacing); 60 s scores are logged as the lifecycle logs them; one client polls /api/v1/signals every
  *    100 ms (the API in its own process). For each signal: from the commit of the trade that made the cross (the
  *    mint's last trade committed before the cross) to the poll that first returned it, for signals whose tier was known
- *    at the cross; and from the moment the 60 s score was logged, for crosses that waited for it. The projector's
- *    activities are timed from its Temporal history (scheduled → completed).
+ *    at the cross and made by that trade (its score then reached the threshold then in force); from the refresh that
+ *    made it, for a cross made by a refresh lowering the threshold under a mint's score (the threshold each refresh
+ *    left is in its result in the history); and from the moment the 60 s score was logged, for crosses that waited
+ *    for it. The projector's activities are timed from its Temporal history (scheduled → completed).
  * 2. Poll cost: 200 pollers, each with its own Builder key, polling once a second with the latest cursor (open
  *    loop, phases spread over the second), against the API and then against a bare Node http server serving the
  *    same bytes (the reference); then the most one API process answers (autocannon, 16 connections) and
@@ -151,8 +153,24 @@ async function latencyAndPolls() {
   const timings = await activityTimings(worker.client, LIVE_PROJECTOR_WORKFLOW_ID);
   await worker.stop();
 
-  const rows = await db('composite_predictions').whereNotNull('tier').select('mint', 'crossed_at', 'tiered_at', 'tier');
+  const rows = await db('composite_predictions')
+    .whereNotNull('tier')
+    .select('mint', 'crossed_at', 'tiered_at', 'tier', 'mint_created_at', 'age_s', 'composite_score');
+  // The threshold each refresh left (from its result in the projector's history), in completion order.
+  const refreshes = (timings.completions.get('refreshLiveSnapshot') ?? []).map((c) => ({
+    at: c.at,
+    threshold: (c.result as { composite?: { threshold: number | null } | null } | undefined)?.composite?.threshold ?? null,
+  }));
+  const thresholdBefore = (atMs: number) => {
+    let t: number | null = null;
+    for (const x of refreshes) if (x.at <= atMs) t = x.threshold;
+    return t;
+  };
   const atCross: number[] = [];
+  // Crosses the threshold made: at the mint's last trade its score was below the threshold then in force (null:
+  // none yet), and a later refresh lowered the threshold under it; such a cross follows no trade, so its lateness is
+  // counted from the refresh that made it (crossed_at) to the poll that saw it.
+  const byThreshold: number[] = [];
   // The two halves of each at-cross lateness: trade committed → the evaluation that crossed (crossed_at), and
   // crossed_at → first seen by the poller; a cross made at a refresh rather than at a wake shows in the first.
   const toCross: number[] = [];
@@ -168,6 +186,14 @@ async function latencyAndPolls() {
       const trades = (tradeWrites.get(r.mint) ?? []).filter((x) => x.writtenAt <= crossedMs);
       const last = trades[trades.length - 1];
       if (last) {
+        // The score at the trade: the same smart money and peak, fresher (score ∝ 1 / (1 + age_s / 600)).
+        const ageAtTradeS = Math.max(1, (last.writtenAt - r.mint_created_at.getTime()) / 1000);
+        const scoreAtTrade = (r.composite_score * (1 + r.age_s / 600)) / (1 + ageAtTradeS / 600);
+        const then = thresholdBefore(last.writtenAt);
+        if (then === null || scoreAtTrade < then) {
+          byThreshold.push(seen - crossedMs);
+          continue;
+        }
         atCross.push(seen - last.writtenAt);
         toCross.push(crossedMs - last.writtenAt);
         toSeen.push(seen - crossedMs);
@@ -199,6 +225,7 @@ async function latencyAndPolls() {
     seen: seenAt.size,
     tiers,
     atCross,
+    byThreshold,
     toCross,
     toSeen,
     waited,
@@ -256,10 +283,13 @@ async function main() {
   );
   console.log('| lateness | n | p50 ms | p99 ms |\n|---|---|---|---|');
   console.log(
-    `| cross trade committed → in /api/v1/signals (tier known at the cross) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`,
+    `| cross trade committed → in /api/v1/signals (tier known at the cross; the trade made it) | ${r.atCross.length} | ${f(pct(r.atCross, 50))} | ${f(pct(r.atCross, 99))} |`,
   );
   console.log(`|   of which trade committed → crossed_at | ${r.toCross.length} | ${f(pct(r.toCross, 50))} | ${f(pct(r.toCross, 99))} |`);
   console.log(`|   of which crossed_at → in /api/v1/signals | ${r.toSeen.length} | ${f(pct(r.toSeen, 50))} | ${f(pct(r.toSeen, 99))} |`);
+  console.log(
+    `| cross made by a refresh lowering the threshold: crossed_at → in /api/v1/signals | ${r.byThreshold.length} | ${f(pct(r.byThreshold, 50))} | ${f(pct(r.byThreshold, 99))} |`,
+  );
   console.log(`| 60 s score logged → in /api/v1/signals (cross waited for it) | ${r.waited.length} | ${f(pct(r.waited, 50))} | ${f(pct(r.waited, 99))} |`);
   for (const name of ['refreshLiveSnapshot', 'evaluateNewTrades'])
     console.log(`| ${name}, scheduled → completed | ${act(name).length} | ${f(pct(act(name), 50))} | ${f(pct(act(name), 99))} |`);

@@ -72,7 +72,13 @@ export function createLiveProjector(d: LiveProjectorDeps) {
   /** Each tracked mint's trade count when the composite signal last saw it: what moved since is what a wake evaluates. */
   let evaluatedTrades = new Map<string, number>();
 
-  async function refresh(): Promise<{ version: number; tracked: number; listed: number; tradesApplied: number }> {
+  async function refresh(): Promise<{
+    version: number;
+    tracked: number;
+    listed: number;
+    tradesApplied: number;
+    composite: { threshold: number | null; crosses: number } | null;
+  }> {
     const now = d.now();
     const { states, tradesApplied } = await d.liveModel.refresh(now);
     const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false });
@@ -97,19 +103,24 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
+    // In the result (so in the projector's history) for operators and bench:signals: the threshold each refresh left,
+    // which tells a cross made by a falling threshold from one made by a trade.
+    let composite: { threshold: number | null; crosses: number } | null = null;
     if (d.compositeEvaluator) {
-      await d.compositeEvaluator.evaluate(
-        now,
+      // Stamped after the fold, as a woken evaluation is (evaluateNewTrades).
+      const r = await d.compositeEvaluator.evaluate(
+        d.now(),
         detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
       );
       evaluatedTrades = new Map(states.map((s) => [s.row.mint, s.tape.trades]));
+      composite = { threshold: r.threshold.value, crosses: r.crosses };
     }
     if (d.alertEvaluator)
       await d.alertEvaluator.evaluate(
         now,
         detailed.map((e, k) => ({ state: states[k]!, mint: e.mint })),
       );
-    return { version, tracked: states.length, listed: top.length, tradesApplied };
+    return { version, tracked: states.length, listed: top.length, tradesApplied, composite };
   }
 
   /**
@@ -119,8 +130,10 @@ export function createLiveProjector(d: LiveProjectorDeps) {
    * The live list and the alert rules wait for the refresh.
    */
   async function evaluateNewTrades(): Promise<{ tradesApplied: number; evaluated: number; crosses: number; delivered: number }> {
+    const { states, tradesApplied } = await d.liveModel.refresh(d.now());
+    // The evaluation's time is read after the fold, which takes every trade committed by then: a cross is never
+    // stamped (crossed_at, its ledger leaf's time) before the commit of a trade it was made from.
     const now = d.now();
-    const { states, tradesApplied } = await d.liveModel.refresh(now);
     if (!d.compositeEvaluator) return { tradesApplied, evaluated: 0, crosses: 0, delivered: 0 };
     const moved = states.filter((s) => evaluatedTrades.get(s.row.mint) !== s.tape.trades && inCompositeWindow((now.getTime() - s.row.at.getTime()) / 1000));
     const detailed = moved.length ? await d.readModel.enrichWithSmartMoney(moved, now, { ownOutcomes: false }) : [];

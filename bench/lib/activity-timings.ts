@@ -6,20 +6,28 @@ type Event = {
   eventTime: string;
   eventType: string;
   activityTaskScheduledEventAttributes?: { activityType: { name: string } };
-  activityTaskCompletedEventAttributes?: { scheduledEventId: string };
+  activityTaskCompletedEventAttributes?: { scheduledEventId: string; result?: { payloads?: { data?: string }[] } };
   activityTaskFailedEventAttributes?: { scheduledEventId: string };
   activityTaskTimedOutEventAttributes?: { scheduledEventId: string };
   workflowExecutionSignaledEventAttributes?: { signalName: string };
 };
 
-export type ActivityTimings = { durationsMs: Map<string, number[]>; failed: Map<string, number>; signals: Map<string, number> };
+/** An activity's completion: when (epoch ms) and its JSON result. */
+export type ActivityCompletion = { at: number; result: unknown };
+export type ActivityTimings = {
+  durationsMs: Map<string, number[]>;
+  /** Each activity type's completions in history order, with their results. */
+  completions: Map<string, ActivityCompletion[]>;
+  failed: Map<string, number>;
+  signals: Map<string, number>;
+};
 
 /**
  * Each activity's time from scheduled to completed (the workflow's own view: queueing on the task queue included),
- * by activity type, over every run of a workflow id (continued-as-new runs included), and the signals it received.
+ * by activity type, with each completion's result, over every run of a workflow id (continued-as-new runs included), and the signals it received.
  */
 export async function activityTimings(client: Client, workflowId: string): Promise<ActivityTimings> {
-  const out: ActivityTimings = { durationsMs: new Map(), failed: new Map(), signals: new Map() };
+  const out: ActivityTimings = { durationsMs: new Map(), completions: new Map(), failed: new Map(), signals: new Map() };
   for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
     const { events } = JSON.parse(historyToJSON(await client.workflow.getHandle(workflowId, run.runId).fetchHistory())) as { events: Event[] };
     const scheduled = new Map<string, { name: string; at: number }>();
@@ -33,6 +41,10 @@ export async function activityTimings(client: Client, workflowId: string): Promi
         const xs = out.durationsMs.get(s.name) ?? [];
         xs.push(at - s.at);
         out.durationsMs.set(s.name, xs);
+        const data = done.result?.payloads?.[0]?.data;
+        const completed = out.completions.get(s.name) ?? [];
+        completed.push({ at, result: data ? JSON.parse(Buffer.from(data, 'base64').toString('utf8')) : undefined });
+        out.completions.set(s.name, completed);
       }
       const bad = e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
       if (bad) {
