@@ -3,6 +3,7 @@ import { createAlertRuleStore } from '../../../db/alerts/alert-rule-store';
 import { fireFacts, type MintFacts } from '../../../domain/alerts/alert-evaluation';
 import { issueTestKey } from '../../support/access-keys';
 import { call, useApi } from '../../support/api-harness';
+import { quietMintFacts } from '../../support/alert-fixtures';
 import { expectConforms } from '../../support/contract';
 import { seedResolvedPredictions } from '../../support/scored-market';
 
@@ -16,27 +17,7 @@ const HOUR = 3_600_000;
 const { t, api } = useApi({ now: () => now });
 const H = { holderThresholds: { signals: 500_000, api: 2_500_000 } };
 
-const facts = (mint: string, gradProb: number): MintFacts => ({
-  mint,
-  mayhem: false,
-  gradProb,
-  ageBucket: 60,
-  calibration: null,
-  vSolAdded60sSol: 0,
-  runnerCreator: false,
-  rate5x: null,
-  nLaunches: 0,
-  smartMoneyIn: 0,
-  runner5x: null,
-  runner10x: null,
-  buyers: [],
-  priceSol: 3e-8,
-  currentMult: 1,
-  marketCapSol: 30,
-  marketCapUsd: null,
-  rugFlags: [],
-  graduated: false,
-});
+const facts = (mint: string, gradProb: number): MintFacts => quietMintFacts({ mint, gradProb, ageBucket: 60 });
 const fire = (ruleId: number, ownerKeyId: number | null, mint: string, firedAt: Date, gradProb: number): NewFire => ({
   ruleId,
   ownerKeyId,

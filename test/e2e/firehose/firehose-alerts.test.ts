@@ -2,6 +2,7 @@ import { createAlertFireStore, type NewFire } from '../../../db/alerts/alert-fir
 import { createAlertRuleStore } from '../../../db/alerts/alert-rule-store';
 import { fireFacts } from '../../../domain/alerts/alert-evaluation';
 import { issueTestKey } from '../../support/access-keys';
+import { quietMintFacts } from '../../support/alert-fixtures';
 import { startApi, useApi, type StartedApi } from '../../support/api-harness';
 import { connectFirehose, insertScore, type FirehoseTestClient } from './firehose-test-client';
 
@@ -37,27 +38,7 @@ const fire = (ruleId: number, ownerKeyId: number | null): NewFire => {
     priceSol: 3e-8,
     gradProb: 0.81,
     ageBucket: 60,
-    facts: fireFacts({
-      mint,
-      mayhem: false,
-      graduated: false,
-      gradProb: 0.81,
-      ageBucket: 60,
-      calibration: null,
-      vSolAdded60sSol: 0,
-      runnerCreator: false,
-      rate5x: null,
-      nLaunches: 0,
-      smartMoneyIn: 0,
-      runner5x: null,
-      runner10x: null,
-      buyers: [],
-      priceSol: 3e-8,
-      currentMult: 1,
-      marketCapSol: 30,
-      marketCapUsd: null,
-      rugFlags: [],
-    }),
+    facts: fireFacts(quietMintFacts({ mint, gradProb: 0.81, ageBucket: 60 })),
     text: 'fired',
   };
 };

@@ -9,32 +9,12 @@ import {
 } from '../../../domain/alerts/alert-evaluation';
 import type { AlertKind } from '../../../domain/alerts/alert-kinds';
 import type { Tier } from '../../../domain/access/tiers';
+import { quietMintFacts } from '../../support/alert-fixtures';
 
 const W1 = 'Wa11et1111111111111111111111111111111111111';
 const W2 = 'Wa11et2222222222222222222222222222222222222';
 
-const facts = (o: Partial<MintFacts> = {}): MintFacts => ({
-  mint: 'Mint111111111111111111111111111111111111111',
-  mayhem: false,
-  gradProb: null,
-  ageBucket: null,
-  calibration: null,
-  vSolAdded60sSol: 0,
-  runnerCreator: false,
-  rate5x: null,
-  nLaunches: 0,
-  smartMoneyIn: 0,
-  runner5x: null,
-  runner10x: null,
-  buyers: [],
-  priceSol: 3e-8,
-  currentMult: 1,
-  marketCapSol: 30,
-  marketCapUsd: 4500,
-  rugFlags: [],
-  graduated: false,
-  ...o,
-});
+const facts = (o: Partial<MintFacts> = {}): MintFacts => quietMintFacts({ marketCapUsd: 4500, ...o });
 
 let nextId = 1;
 const rule = (kind: AlertKind, threshold: number, o: { wallet?: string; owner?: number; tier?: Tier } = {}): IndexedRule => ({
