@@ -19,6 +19,7 @@ export const paperActivities = defineActivityArea({
     positionStarter: createPaperPositionStarter(temporal, cfg.temporal.taskQueue),
     paperConfig: cfg.paper.config,
     entryMaxDelayS: cfg.paper.entryMaxDelayS,
+    tapeMaxLagS: cfg.paper.tapeMaxLagS,
     log,
     now,
   }),

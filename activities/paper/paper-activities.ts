@@ -3,6 +3,7 @@ import type { LiveReadModel } from '../../db/mint/live-read-model';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PaperPositionStore } from '../../db/paper/paper-position-store';
 import { isCurveComplete } from '../../domain/paper/curve-fill';
+import { curveTapeDown } from '../../domain/paper/curve-source';
 import { decideEntry } from '../../domain/paper/entry-rules';
 import { applyExitDecision, evaluateExit } from '../../domain/paper/exit-rules';
 import { PAPER_STRATEGIES, type PaperConfig } from '../../domain/paper/paper-config';
@@ -21,6 +22,8 @@ export type PaperDeps = {
   positionStarter: PaperPositionStarter;
   paperConfig: PaperConfig;
   entryMaxDelayS: number;
+  /** The curve gives no price while the ingest's trade tape has brought nothing for this long (domain/paper/curve-source.ts). */
+  tapeMaxLagS: number;
   log: Logger;
   now: () => Date;
 };
@@ -103,17 +106,23 @@ export function createPaperActivities(d: PaperDeps) {
 
     /**
      * One pricing round over every open position: the curve's reserves after each mint's last trade while its curve
-     * is open, the DEX price once it has completed (null while the DEX has no price, or when the source fails: the
-     * exit rules then wait, and close as stale_price past the limit). Each position is judged by the exit rules; a
-     * hold stores the usable quote as its mark (one statement for all), an exit is signalled to the position's
-     * workflow, which writes it.
+     * is open (none while the ingest's trade tape is down), the DEX price once it has completed (null while the DEX has
+     * no price, or when the source fails): without a price the exit rules wait, and close as stale_price past the
+     * limit. Each position is judged by the exit rules; a hold stores the usable quote as its mark (one statement for
+     * all), an exit is signalled to the position's workflow, which writes it.
      */
     async pricePaperPositions(): Promise<PaperPricerResult> {
       const now = d.now();
       const open = await d.paperStore.openPositions();
       if (!open.length) return { open: 0, quoted: 0, closed: 0, unpriced: 0 };
       const mints = [...new Set(open.map((p) => p.position.mint))];
-      const [reserves, graduated] = await Promise.all([d.paperStore.latestReserves(mints, now), d.paperStore.graduatedOf(mints)]);
+      const [reserves, graduated, tapeAt] = await Promise.all([
+        d.paperStore.latestReserves(mints, now),
+        d.paperStore.graduatedOf(mints),
+        d.paperStore.tapeLastEventAt(),
+      ]);
+      const tapeDown = curveTapeDown(tapeAt?.getTime() ?? null, now.getTime(), d.tapeMaxLagS);
+      if (tapeDown) d.log.warn({ lastEventAt: tapeAt, maxLagS: d.tapeMaxLagS }, 'paper: the trade tape is down, no curve prices this round');
       const dex = new Map<string, number | null>();
       const onDex = mints.filter((m) => graduated.has(m) || (reserves.has(m) && isCurveComplete(reserves.get(m)!)));
       for (let i = 0; i < onDex.length; i += 10) {
@@ -138,7 +147,7 @@ export function createPaperActivities(d: PaperDeps) {
         if (dex.has(mint)) {
           const price = dex.get(mint);
           quote = price ? { kind: 'dex', priceSol: price } : null;
-        } else if (reserves.has(mint)) quote = { kind: 'curve', reserves: reserves.get(mint)! };
+        } else if (reserves.has(mint) && !tapeDown) quote = { kind: 'curve', reserves: reserves.get(mint)! };
         if (!quote) unpriced++;
         try {
           const decision = evaluateExit(p.position, { atMs, quote }, p.config);

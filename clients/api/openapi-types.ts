@@ -729,8 +729,8 @@ export interface paths {
      *     survival score, as logged when the signal was delivered, is >= 0.5; `unflagged`: below. Outcome: the price
      *     reaching 2x the price at the cross within 30 minutes after graduation (graduation price and the 5, 15 and 30
      *     minute DEX checkpoints). Every run is stored with the fires it read and their SHA-256 (`inputs_sha256`); a run
-     *     is never changed. While the newest run `validates`, alerts on mints below 0.5 are suppressed
-     *     (`suppression_active`). An empty list before the first run.
+     *     is never changed. `suppression_active` marks the newest run when it `validates`: the gate is then to suppress
+     *     alerts on mints below 0.5, which no alert path does yet. An empty list before the first run.
      */
     get: operations['getGateValidation'];
     put?: never;
@@ -2916,7 +2916,7 @@ export interface components {
       /** @description Counted fires whose manufactured_pump is unknown (in neither of its strata). */
       manufactured_pump_unknown: number;
       inputs_sha256: components['schemas']['HexDigest'];
-      /** @description true on the newest run when it validates; alerts on mints below split_at are then suppressed. */
+      /** @description true on the newest run when it validates, the state in which the gate is to suppress alerts on mints below split_at. No alert path reads it yet (README, "Gate validation"). */
       suppression_active: boolean;
     };
     GateValidationList: {
@@ -2995,25 +2995,25 @@ export interface components {
       max_drawdown_sol: number;
       avg_hold_s: number | null;
       /** @enum {string} */
-      strategy?: 'gp70' | 'gp80' | 'gp90';
-      trades_total?: number;
+      strategy: 'gp70' | 'gp80' | 'gp90';
+      trades_total: number;
       /** @description Realised P&L over closed trades (sum, and per trade the average, best and worst; null with none closed). */
-      pnl?: {
+      pnl: {
         sum_sol: number;
         avg_sol: number | null;
         best_sol: number | null;
         worst_sol: number | null;
       };
       /** @description cash = initial − cost of every position + proceeds of closed ones; equity = cash + open positions at their mark. */
-      bankroll?: {
+      bankroll: {
         initial_sol: number;
         cash_sol: number;
         equity_sol: number;
       };
       /** @description Open positions whose last quote cannot price a sale; counted at cost. */
-      unpriced_open?: number;
+      unpriced_open: number;
       /** @description The newest trades by their latest event (close, else open), up to 20. */
-      recent_trades?: components['schemas']['PaperTrade'][];
+      recent_trades: components['schemas']['PaperTrade'][];
     };
     PaperTrade: {
       /** @enum {string} */

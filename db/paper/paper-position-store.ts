@@ -147,6 +147,12 @@ export function createPaperPositionStore(db: Knex) {
       return new Map(r.rows.map((x: any) => [x.mint, { vSolLamports: Number(x.v_sol), vTokensRaw: Number(x.v_tok) }]));
     },
 
+    /** The newest event any launch feed of the ingest has reported (domain/paper/curve-source.ts), or null before any report. */
+    async tapeLastEventAt(): Promise<Date | null> {
+      const r = await db.raw(`SELECT max((stats->>'lastEventAt')::timestamptz) AS at FROM ingest_feed_stats WHERE stats->>'lastEventAt' IS NOT NULL`);
+      return r.rows[0]?.at ?? null;
+    },
+
     /** The mints among these whose curve has completed (graduated). */
     async graduatedOf(mints: readonly string[]): Promise<Set<string>> {
       if (!mints.length) return new Set();
@@ -211,16 +217,18 @@ export function createPaperPositionStore(db: Knex) {
       return r?.at ?? null;
     },
 
-    /** Closed losing trades with loss ≥ minLossPct, newest close first, with their entry snapshot and the mint's name. */
+    /**
+     * Closed losing trades with loss ≥ minLossPct, newest close first, ties by strategy then mint (the order
+     * domain/paper/postmortems.ts documents, so the page the limit cuts is the one the API describes), with their entry
+     * snapshot and the mint's name.
+     */
     async losses(minLossPct: number, limit: number) {
       const rows = await db('paper_positions as p')
         .join('mints as m', 'm.mint', 'p.mint')
         .where('p.pnl_lamports', '<', 0)
         .andWhere('p.loss_pct', '>=', minLossPct)
-        .orderBy([
-          { column: 'p.closed_at', order: 'desc' },
-          { column: 'p.id', order: 'desc' },
-        ])
+        // Byte order (COLLATE "C"), as the domain's string comparison: base58 mints mix cases.
+        .orderByRaw('p.closed_at DESC, p.strategy COLLATE "C", p.mint COLLATE "C"')
         .limit(limit)
         .select('p.id', 'p.threshold', 'p.position', 'p.entry_snapshot', 'm.name', 'm.symbol');
       return rows.map((r) => ({

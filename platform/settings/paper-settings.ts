@@ -23,6 +23,11 @@ export const paperSettings = defineSettings(
     PAPER_ENTRY_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
     /** A score the entry loop first sees later than this after its moment is not entered (its price would be old). */
     PAPER_ENTRY_MAX_DELAY_S: z.coerce.number().int().min(1).max(3600).default(120),
+    /**
+     * The curve gives no price while the ingest's feeds have reported no event for this long (domain/paper/curve-source.ts).
+     * Above the 30 s at which the ingest writes its feed stats, so a flowing tape is never taken for a stalled one.
+     */
+    PAPER_TAPE_MAX_LAG_S: z.coerce.number().int().min(45).max(86_400).default(90),
   },
   (e) => {
     const config: PaperConfig = {
@@ -39,6 +44,14 @@ export const paperSettings = defineSettings(
     } catch (err) {
       invalidSetting('PAPER_POSITION_SIZE_SOL', (err as Error).message);
     }
-    return { paper: { config, tickMs: e.PAPER_TICK_MS, entryPollMs: e.PAPER_ENTRY_POLL_MS, entryMaxDelayS: e.PAPER_ENTRY_MAX_DELAY_S } };
+    return {
+      paper: {
+        config,
+        tickMs: e.PAPER_TICK_MS,
+        entryPollMs: e.PAPER_ENTRY_POLL_MS,
+        entryMaxDelayS: e.PAPER_ENTRY_MAX_DELAY_S,
+        tapeMaxLagS: e.PAPER_TAPE_MAX_LAG_S,
+      },
+    };
   },
 );

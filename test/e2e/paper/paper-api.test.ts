@@ -99,6 +99,16 @@ describe('GET /api/paper', () => {
       const sumLamports = rows.reduce((a, x) => a + x.pnl_lamports, 0);
       expect(s.realized_pnl_sol).toBeCloseTo(sumLamports / 1e9, 9);
       expect(s.bankroll.cash_sol).toBeCloseTo(1 + sumLamports / 1e9, 9);
+      // Every per-strategy figure of the issue, from the same rows: sum/average/best/worst P&L, win rate, average hold.
+      const pnls = rows.map((x) => x.pnl_lamports / 1e9);
+      expect(s.pnl.sum_sol).toBeCloseTo(sumLamports / 1e9, 9);
+      expect(s.pnl.avg_sol).toBeCloseTo(sumLamports / 1e9 / rows.length, 9);
+      expect(s.pnl.best_sol).toBeCloseTo(Math.max(...pnls), 9);
+      expect(s.pnl.worst_sol).toBeCloseTo(Math.min(...pnls), 9);
+      expect(s.win_rate).toBeCloseTo(s.wins / rows.length, 12);
+      const holdS = rows.reduce((a, x) => a + (x.closed_at.getTime() - x.opened_at.getTime()) / 1000, 0) / rows.length;
+      expect(s.avg_hold_s).toBeCloseTo(holdS, 3);
+      expect([s.unrealized_pnl_sol, s.unpriced_open, s.bankroll.equity_sol]).toEqual([0, 0, s.bankroll.cash_sol]);
       expect(s.recent_trades).toHaveLength(rows.length);
       for (const tr of s.recent_trades) {
         const row = rows.find((x) => x.mint === tr.mint)!;
@@ -143,8 +153,16 @@ describe('GET /api/postmortems', () => {
     // require_context=false changes nothing here: every position is stored with its snapshot.
     const all = await call(`${api.url}/api/postmortems?min_loss_pct=0&require_context=false&limit=500`);
     expect(all.body.count).toBe(losses.length);
-    const few = await call(`${api.url}/api/postmortems?min_loss_pct=0&limit=1`);
-    expect(few.body.count).toBe(1);
+    // A page is the head of the whole list in its documented order (newest close first, ties by strategy then mint):
+    // one pricer round closes many positions at the same moment, so the limit cuts through ties.
+    const ids = (b: { postmortems: { trade_id: number }[] }) => b.postmortems.map((p) => p.trade_id);
+    const keys = all.body.postmortems.map((p: { closed_at: string; strategy: string; mint: string }) => [-Date.parse(p.closed_at), p.strategy, p.mint]);
+    expect(keys).toEqual([...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0)));
+    for (const n of [1, 2, 3]) {
+      const few = await call(`${api.url}/api/postmortems?min_loss_pct=0&limit=${n}`);
+      expect(few.body.count).toBe(Math.min(n, losses.length));
+      expect(ids(few.body)).toEqual(ids(all.body).slice(0, n));
+    }
   });
 
   it('answers 422 for out-of-range parameters', async () => {

@@ -5,7 +5,7 @@ describe('paper settings', () => {
   it('default to the documented strategy parameters', () => {
     const c = loadConfig({}).paper;
     expect(c.config).toEqual(DEFAULT_PAPER_CONFIG);
-    expect([c.tickMs, c.entryPollMs, c.entryMaxDelayS]).toEqual([5000, 2000, 120]);
+    expect([c.tickMs, c.entryPollMs, c.entryMaxDelayS, c.tapeMaxLagS]).toEqual([5000, 2000, 120, 90]);
   });
 
   it('turn percentages and SOL into the basis points and lamports the rules compare exactly', () => {

@@ -37,6 +37,12 @@ describe('the pre-registration document and the evaluator agree', () => {
     const edited = Buffer.concat([bytes, Buffer.from(' ')]);
     expect(preregistrationSha256(edited)).not.toBe(preregistrationSha256(bytes));
   });
+
+  it('is published: the README states the SHA-256 of the document as it is in the repository', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('- **Verdict**'));
+    expect(/SHA-256\s+`([0-9a-f]{64})`/.exec(section)?.[1]).toBe(preregistrationSha256(bytes));
+  });
 });
 
 describe('the lock point', () => {

@@ -147,6 +147,37 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     expect(d80.decision).toBe('entered');
     expect(await t.db('paper_positions').where({ mint: l.mint }).count('* as n').first()).toEqual({ n: 2 });
   });
+
+  it('closes a curve position at its last usable price as stale_price when the trade tape stops (the ingest is down)', async () => {
+    const l = await scoredLaunch(0.95);
+    const row = await waitFor(() => rowOf('gp90', l.mint));
+    // The ingest's feed reports a flowing tape: the position goes on being marked on the curve.
+    const feed = uniqueId('tape');
+    const report = (ago: number) => ({
+      feed,
+      stats: JSON.stringify({ name: feed, lastEventAt: new Date(Date.now() - ago).toISOString() }),
+      updated_at: new Date(),
+    });
+    await t.db('ingest_feed_stats').insert(report(1_000));
+    try {
+      await waitFor(async () => (await rowOf('gp90', l.mint)).last_quote_at > row.last_quote_at);
+      const marked = await rowOf('gp90', l.mint);
+      expect(marked.state).toBe('open');
+      // Its last event is now ten minutes old, past the 90 s limit: the curve gives no price, and 2 s without one closes.
+      await t.db('ingest_feed_stats').where({ feed }).update(report(600_000));
+      const closed = await waitFor(async () => {
+        const r = await rowOf('gp90', l.mint);
+        return r.state === 'closed' && r;
+      });
+      expect(closed.exit_reason).toBe('stale_price');
+      const x = (closed.position as PaperPosition).exit!;
+      expect(x.fill.venue).toBe('curve');
+      expect(x.quoteAtMs).toBeGreaterThanOrEqual((marked.last_quote_at as Date).getTime());
+      expect(x.quoteAtMs).toBeLessThanOrEqual(x.atMs - 2000);
+    } finally {
+      await t.db('ingest_feed_stats').where({ feed }).del();
+    }
+  });
 });
 
 describe('paper workflows continue as new', () => {

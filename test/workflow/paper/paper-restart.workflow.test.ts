@@ -82,6 +82,15 @@ describe('paper positions survive a worker restart', () => {
       // The entry loop resumed too and judged nothing twice: one decision per (score, strategy), six positions.
       expect(await t.db('paper_entry_decisions').count('* as n').first()).toEqual({ n: 9 });
       expect(await t.db('paper_positions').count('* as n').first()).toEqual({ n: 6 });
+      // New scores after the restart for a mint whose positions closed and one whose positions are open: judged by the
+      // new worker's entry loop, and never entered a second time.
+      const again = [await logScore(t.db, a.mint, 60, new Date(), 0.95), await logScore(t.db, b.mint, 60, new Date(), 0.95)];
+      const judged = await waitFor(async () => {
+        const d = await t.db('paper_entry_decisions').whereIn('prediction_id', again);
+        return d.length === 6 && d;
+      });
+      expect(judged.map((x) => x.decision)).toEqual(Array(6).fill('already_entered'));
+      expect(await t.db('paper_positions').count('* as n').first()).toEqual({ n: 6 });
       const stopped: PaperPosition = results[0]!.position;
       expect(stopped.exit!.fill.venue).toBe('curve');
       expect(stopped.exit!.fill.proceedsLamports - stopped.entry.fill.solSpentLamports).toBeLessThanOrEqual(-0.25 * stopped.entry.fill.solSpentLamports);
