@@ -1,5 +1,6 @@
 import { createTelegramBot } from '../../clients/telegram/telegram-bot';
 import { createTelegramUpdates } from '../../clients/telegram/telegram-updates';
+import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createAlertRuleStore } from '../../db/alerts/alert-rule-store';
 import { createBotChatStore } from '../../db/alerts/bot-chat-store';
 import { createBotSendStore } from '../../db/alerts/bot-send-store';
@@ -29,7 +30,12 @@ export const alertsActivities = defineActivityArea({
     const sendStore = createBotSendStore(db);
     const chatStore = createBotChatStore(db);
     const ruleStore = createAlertRuleStore(db, { holderThresholds });
-    const relay = createSignalRelayStore(db, { holderThresholds, format: (s) => signalMessage(s, probeUrl(s.mint)) });
+    const gate = createGateValidationStore(db);
+    const relay = createSignalRelayStore(db, {
+      holderThresholds,
+      format: (s) => signalMessage(s, probeUrl(s.mint)),
+      withheld: (ids) => gate.withheldCrosses(ids),
+    });
     const updates = token ? createTelegramUpdates({ token, apiRoot: cfg.messaging.telegramApiRoot }) : null;
     const handlerOver = buildBotHandler({ cfg, db, log, now, temporal, deleteMessage: async (chatId, messageId) => updates?.deleteMessage(chatId, messageId) });
     return {

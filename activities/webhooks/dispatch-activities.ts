@@ -9,6 +9,8 @@ export type DispatchDeps = {
   subscriptionStore: SubscriptionStore;
   eventStore: WebhookEventStore;
   starter: WebhookDeliveryStarter;
+  /** The crosses (prediction ids) the survival gate withholds from alerts now: their signal events are skipped. */
+  withheldCrosses: (predictionIds: number[]) => Promise<Set<number>>;
   scheduleS: number[];
   concurrency: number;
   now: () => Date;
@@ -45,9 +47,11 @@ export function createDispatchActivities(d: DispatchDeps) {
       let deliveries = 0;
       for (const row of await d.eventStore.pending(EVENTS_PER_RUN)) {
         const predictionId = Number(row.payload?.prediction_id);
-        const feedRow = row.kind === 'composite_signal' && Number.isSafeInteger(predictionId) ? await d.eventStore.signalFeedRow(predictionId) : null;
+        const isSignal = row.kind === 'composite_signal' && Number.isSafeInteger(predictionId);
+        const feedRow = isSignal ? await d.eventStore.signalFeedRow(predictionId) : null;
         const built = webhookEventOf(row, feedRow);
-        if (!built) {
+        // The survival gate's hard suppression (a validating run, a low logged survival score): no webhook for it.
+        if (!built || (isSignal && (await d.withheldCrosses([predictionId])).has(predictionId))) {
           await d.eventStore.skip(row, d.now());
           continue;
         }

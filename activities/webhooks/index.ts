@@ -1,5 +1,6 @@
 import { createTelegramBot } from '../../clients/telegram/telegram-bot';
 import { createWebhookHttpClient } from '../../clients/webhooks/webhook-http-client';
+import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createDeliveryStore } from '../../db/webhooks/delivery-store';
 import { createSubscriptionStore } from '../../db/webhooks/subscription-store';
 import { createWebhookEventStore } from '../../db/webhooks/webhook-event-store';
@@ -13,6 +14,7 @@ export const webhooksActivities = defineActivityArea({
   deps: ({ cfg, db, temporal, log, now }: WorkerContext) => {
     const w = cfg.webhooks;
     const { messaging } = cfg;
+    const gate = createGateValidationStore(db);
     return {
       subscriptionStore: createSubscriptionStore(db),
       deliveryStore: createDeliveryStore(db),
@@ -22,6 +24,7 @@ export const webhooksActivities = defineActivityArea({
       deactivateAfterS: w.deactivateAfterS,
       bot: messaging.telegramBotToken ? createTelegramBot({ token: messaging.telegramBotToken, apiRoot: messaging.telegramApiRoot }) : null,
       starter: createWebhookDeliveryStarter(temporal, cfg.temporal.taskQueue),
+      withheldCrosses: (ids: number[]) => gate.withheldCrosses(ids),
       scheduleS: w.retryScheduleS,
       concurrency: w.startConcurrency,
       log,

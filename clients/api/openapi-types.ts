@@ -729,8 +729,10 @@ export interface paths {
      *     survival score, as logged when the signal was delivered, is >= 0.5; `unflagged`: below. Outcome: the price
      *     reaching 2x the price at the cross within 30 minutes after graduation (graduation price and the 5, 15 and 30
      *     minute DEX checkpoints). Every run is stored with the fires it read and their SHA-256 (`inputs_sha256`); a run
-     *     is never changed. `suppression_active` marks the newest run when it `validates`: the gate is then to suppress
-     *     alerts on mints below 0.5, which no alert path does yet. An empty list before the first run.
+     *     is never changed. `suppression_active` marks the newest run when it `validates`: while it does, a composite
+     *     signal whose mint's survival score logged by its delivery is below 0.5 is sent to no bot chat and no webhook
+     *     (a signal with no score logged is sent; `/api/v1/signals` and the firehose keep every signal). An empty list
+     *     before the first run.
      */
     get: operations['getGateValidation'];
     put?: never;
@@ -2916,7 +2918,7 @@ export interface components {
       /** @description Counted fires whose manufactured_pump is unknown (in neither of its strata). */
       manufactured_pump_unknown: number;
       inputs_sha256: components['schemas']['HexDigest'];
-      /** @description true on the newest run when it validates, the state in which the gate is to suppress alerts on mints below split_at. No alert path reads it yet (README, "Gate validation"). */
+      /** @description true on the newest run when it validates. While the newest run validates, composite signals whose mint's survival score logged by their delivery is below split_at are withheld from the bot and from webhooks (README, "Gate validation"). */
       suppression_active: boolean;
     };
     GateValidationList: {

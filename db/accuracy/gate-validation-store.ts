@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { GateDecision } from '../../domain/accuracy/gate-validation';
-import { GATE_VALIDATION } from '../../domain/accuracy/gate-validation';
+import { GATE_VALIDATION, gateWithholds } from '../../domain/accuracy/gate-validation';
 import { GATE_OUTCOME } from '../../domain/accuracy/gate-validation-outcome';
 import type { GateFireRow, GateResultJson, GateRunInputs } from '../../domain/accuracy/gate-validation-run';
 
@@ -16,7 +16,7 @@ export type StoredGateRun = {
   inputsSha256: string;
 };
 
-/** The hard suppression a `validates` run turns on: what the alert rules read (see README, "Gate validation"). */
+/** The hard suppression a `validates` run turns on: what the alert paths read (`withheldCrosses`; README, "Gate validation"). */
 export type GateSuppression = {
   gate: typeof GATE_VALIDATION.gate;
   /** true while the newest run's decision is `validates`. */
@@ -40,8 +40,27 @@ const run = (r: Record<string, any>): StoredGateRun => ({
   inputsSha256: r.inputs_sha256,
 });
 
+/**
+ * The survival score a delivered cross (`cp`, a composite_predictions row) had logged by its delivery (`tiered_at`):
+ * what the gate's split reads, and so what its suppression reads.
+ */
+const SURVIVAL_AT_DELIVERY = `(SELECT p.survival_prob FROM predictions p
+                  WHERE p.mint = cp.mint AND p.survival_prob IS NOT NULL AND p.as_of <= cp.tiered_at
+                  ORDER BY p.as_of DESC LIMIT 1)`;
+
 /** Gate-validation runs (immutable rows, migration 0020) and the fires they are computed from. */
 export function createGateValidationStore(db: Knex) {
+  async function suppression(): Promise<GateSuppression> {
+    const r = await db('gate_validation_runs').where({ gate: GATE_VALIDATION.gate }).orderBy('window_end', 'desc').first('id', 'decision', 'run_at');
+    return {
+      gate: GATE_VALIDATION.gate,
+      active: r?.decision === 'validates',
+      suppressBelow: GATE_VALIDATION.splitAt,
+      runId: r ? Number(r.id) : null,
+      decidedAt: r?.run_at ?? null,
+    };
+  }
+
   return {
     /** The fires of composite crosses whose mint graduated after the cross and whose 30 min after graduation end by `windowEnd`. */
     async fires(windowEnd: Date): Promise<GateFireRow[]> {
@@ -49,9 +68,7 @@ export function createGateValidationStore(db: Knex) {
         `SELECT cp.mint, cp.crossed_at, cp.price_at_cross_sol, g.graduated_at,
                 cp.features #> '{facts,signals,bot,manufactured_pump}' AS manufactured_pump,
                 cp.features #> '{facts,signals,bot,bundle_detected}' AS bundle_detected,
-                (SELECT p.survival_prob FROM predictions p
-                  WHERE p.mint = cp.mint AND p.survival_prob IS NOT NULL AND p.as_of <= cp.tiered_at
-                  ORDER BY p.as_of DESC LIMIT 1) AS survival_prob,
+                ${SURVIVAL_AT_DELIVERY} AS survival_prob,
                 (SELECT max(c.graduation_price_sol) FROM post_grad_checkpoints c WHERE c.mint = cp.mint AND c.observed_at <= :end) AS graduation_price_sol,
                 COALESCE((SELECT json_agg(json_build_object('after_s', c.after_s, 'price_sol', c.price_sol) ORDER BY c.after_s)
                   FROM post_grad_checkpoints c WHERE c.mint = cp.mint AND c.observed_at <= :end), '[]') AS checkpoints
@@ -116,16 +133,22 @@ export function createGateValidationStore(db: Knex) {
       return rows.map(run);
     },
 
-    async suppression(): Promise<GateSuppression> {
-      const r = await db('gate_validation_runs').where({ gate: GATE_VALIDATION.gate }).orderBy('window_end', 'desc').first('id', 'decision', 'run_at');
-      return {
-        gate: GATE_VALIDATION.gate,
-        active: r?.decision === 'validates',
-        suppressBelow: GATE_VALIDATION.splitAt,
-        runId: r ? Number(r.id) : null,
-        decidedAt: r?.run_at ?? null,
-      };
+    /**
+     * Which of these delivered crosses (composite prediction ids) the gate withholds from alerts now (`gateWithholds`):
+     * none while the newest run does not validate, so the usual case costs one indexed read.
+     */
+    async withheldCrosses(predictionIds: readonly number[]): Promise<Set<number>> {
+      if (predictionIds.length === 0) return new Set();
+      const state = await suppression();
+      if (!state.active) return new Set();
+      const { rows } = await db.raw<{ rows: { id: string; survival_prob: number | null }[] }>(
+        `SELECT cp.id, ${SURVIVAL_AT_DELIVERY} AS survival_prob FROM composite_predictions cp WHERE cp.id = ANY (?::bigint[])`,
+        [[...predictionIds]],
+      );
+      return new Set(rows.filter((r) => gateWithholds(state, r.survival_prob)).map((r) => Number(r.id)));
     },
+
+    suppression,
   };
 }
 export type GateValidationStore = ReturnType<typeof createGateValidationStore>;

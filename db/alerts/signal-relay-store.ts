@@ -10,9 +10,19 @@ const CONSUMER = 'bot-signals';
  * consumer's own cursor (alert_outbox_cursors; the outbox's delivered_at belongs to no single consumer). The cursor
  * moves in the transaction that queues the messages, so a signal is queued once. A chat receives signals while its
  * key has Builder or above running, or a credited holder balance of at least the signals threshold: read at each
- * signal, so access follows the holder re-check as holdings change. A new deployment starts at the newest signal.
+ * signal, so access follows the holder re-check as holdings change. While the survival gate validates, a signal whose
+ * mint's logged survival score is below its split is passed over (the gate's hard suppression; the feed keeps it). A
+ * new deployment starts at the newest signal.
  */
-export function createSignalRelayStore(db: Knex, o: { holderThresholds: HolderThresholds; format: (s: SignalBody) => string }) {
+export function createSignalRelayStore(
+  db: Knex,
+  o: {
+    holderThresholds: HolderThresholds;
+    format: (s: SignalBody) => string;
+    /** The crosses (prediction ids) the survival gate withholds from alerts now; passed over, the cursor moves on. */
+    withheld: (predictionIds: number[]) => Promise<Set<number>>;
+  },
+) {
   return {
     async relay(now: Date, limit = 200): Promise<number> {
       return db.transaction(async (trx) => {
@@ -29,7 +39,9 @@ export function createSignalRelayStore(db: Knex, o: { holderThresholds: HolderTh
           .limit(limit)
           .select('id', 'payload');
         if (events.length === 0) return 0;
+        const withheld = await o.withheld(events.map((e) => Number(e.payload.prediction_id)));
         for (const e of events) {
+          if (withheld.has(Number(e.payload.prediction_id))) continue;
           const signal = e.payload.signal as SignalBody;
           await trx.raw(
             `INSERT INTO bot_sends (chat_id, dedupe_key, text, created_at)

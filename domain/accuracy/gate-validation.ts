@@ -166,3 +166,15 @@ function stratify(fires: readonly Counted[], splitAt: number): GateStratum[] {
 }
 
 const fmt = (x: number | null) => (x === null ? 'undefined' : x.toFixed(3));
+
+/** The gate's state as an alert path reads it: on while the newest run `validates`. */
+export type GateState = { active: boolean; suppressBelow: number };
+
+/**
+ * Whether the gate withholds an alert on a delivered cross: it is on and the survival score logged by the signal's
+ * delivery (the score the gate's own split reads) is below `suppressBelow`. A cross with no logged score is not
+ * withheld: the gate's evidence excludes such fires, so it says nothing about them.
+ */
+export function gateWithholds(state: GateState, survivalProb: number | null): boolean {
+  return state.active && survivalProb !== null && survivalProb < state.suppressBelow;
+}

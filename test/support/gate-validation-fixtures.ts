@@ -21,26 +21,7 @@ export async function insertGateFire(db: Knex, crossedAtMs: number, f: FireSpec)
      WHERE id = ?`,
     [tieredAt, JSON.stringify(f.bundle ?? false), JSON.stringify(f.manufacturedPump ?? null), x.id],
   );
-  if (f.survival !== null) {
-    await createPredictionStore(db).insertOnce({
-      mint: x.mint,
-      ageBucket: 30,
-      asOf: new Date(crossedAtMs - 10_000),
-      predictedAt: new Date(crossedAtMs - 10_000),
-      gradProb: 0.3,
-      rawProb: 0.3,
-      modelVersion: 'knn-v1@30:0:x',
-      features: {},
-      calibration: {},
-      priceSol: entry,
-      rugProb: null,
-      runnerOdds: null,
-      survivalProb: f.survival,
-      modelVersions: { grad_prob: 'knn-v1@30:0:x', post_grad_survival: 'survival-knn-v1@30:0:x' },
-      rugFeatures: {},
-      context: {},
-    });
-  }
+  if (f.survival !== null) await logSurvival(db, x.mint, crossedAtMs - 10_000, f.survival, entry);
   const graduatedAtMs = crossedAtMs + 10 * 60_000;
   await db('mint_graduations').insert({ mint: x.mint, completed_at: new Date(graduatedAtMs), source: 'test' });
   const outcomes = createOutcomeStore(db);
@@ -65,4 +46,26 @@ export async function insertGateFires(db: Knex, fromMs: number, o: { n: number; 
   for (let i = 0; i < o.n; i++) {
     await insertGateFire(db, fromMs + i * 30_000, { survival: o.survival, reached: i < o.hits, bundle: o.bundle });
   }
+}
+
+/** A 30 s prediction of `mint` logged at `asOfMs` with the survival score `survival`, as the lifecycle logs it. */
+export async function logSurvival(db: Knex, mint: string, asOfMs: number, survival: number, priceSol: number): Promise<void> {
+  await createPredictionStore(db).insertOnce({
+    mint,
+    ageBucket: 30,
+    asOf: new Date(asOfMs),
+    predictedAt: new Date(asOfMs),
+    gradProb: 0.3,
+    rawProb: 0.3,
+    modelVersion: 'knn-v1@30:0:x',
+    features: {},
+    calibration: {},
+    priceSol,
+    rugProb: null,
+    runnerOdds: null,
+    survivalProb: survival,
+    modelVersions: { grad_prob: 'knn-v1@30:0:x', post_grad_survival: 'survival-knn-v1@30:0:x' },
+    rugFeatures: {},
+    context: {},
+  });
 }

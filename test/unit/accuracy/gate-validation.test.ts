@@ -1,4 +1,4 @@
-import { evaluateGateValidation, GATE_VALIDATION, type GateFire } from '../../../domain/accuracy/gate-validation';
+import { evaluateGateValidation, GATE_VALIDATION, gateWithholds, type GateFire } from '../../../domain/accuracy/gate-validation';
 import { reachedMultipleAfterGraduation } from '../../../domain/accuracy/gate-validation-outcome';
 
 let seq = 0;
@@ -145,5 +145,18 @@ describe('gate validation outcome: 2× from entry within 30 min after graduation
     expect(reachedMultipleAfterGraduation({ ...base, checkpoints: [] })).toBeNull();
     expect(reachedMultipleAfterGraduation({ ...base, checkpoints: [{ atMs: G + 300_000, priceSol: null }] })).toBeNull();
     expect(() => reachedMultipleAfterGraduation({ ...base, entryPriceSol: 0, checkpoints: [] })).toThrow(RangeError);
+  });
+});
+
+describe('gateWithholds (the hard suppression an alert path applies)', () => {
+  const on = { active: true, suppressBelow: GATE_VALIDATION.splitAt };
+  it.each([
+    [on, 0.4999, true],
+    [on, 0.5, false],
+    [on, 0.9, false],
+    [on, null, false],
+    [{ ...on, active: false }, 0.1, false],
+  ])('%o, survival %p → %p', (state, survival, withheld) => {
+    expect(gateWithholds(state, survival)).toBe(withheld);
   });
 });

@@ -1,10 +1,13 @@
+import { accuracyActivities } from '../../../activities/accuracy';
 import { createSignalStore } from '../../../db/signals/signal-store';
+import { loadConfig } from '../../../platform/config';
 import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
 import type { Knex } from '../../../platform/db';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { issueTestKey } from '../../support/access-keys';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { expectMatchesSchema } from '../../support/contract';
+import { insertGateFires, logSurvival } from '../../support/gate-validation-fixtures';
 import { createTestDatabase } from '../../support/test-db';
 import { addSubscription, insertAlertFire, isolateWebhookIds } from '../../support/webhook-fixtures';
 import { startWorker, uniqueId } from '../../support/worker-harness';
@@ -12,7 +15,8 @@ import { startWorker, uniqueId } from '../../support/worker-harness';
 /**
  * The fan-out from the domain event outbox on the real Temporal server: a composite signal goes to every active
  * subscription selecting its tier, an alert fire only to its owner's subscriptions that select its kind, nothing to a key whose plan ended; a rerun
- * starts nothing again (own cursor and deterministic delivery ids), and the cursor passes settled rows only.
+ * starts nothing again (own cursor and deterministic delivery ids), and the cursor passes settled rows only; while the
+ * survival gate validates, a signal with a low logged survival score is skipped.
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Knex;
@@ -94,4 +98,30 @@ it('fans a signal out to every matching subscription and an alert only to its ow
   await new Promise((r) => setTimeout(r, 1000));
   expect(rx.received).toHaveLength(4);
   expect(Number((await db('webhook_deliveries').count('* as n').first())!.n)).toBe(4);
+});
+
+it('sends no webhook for a signal the validating survival gate withholds, and sends the others', async () => {
+  const key = await issueTestKey(db, 'pro');
+  await addSubscription(db, { keyId: key.id, url: rx.url('/gate'), events: 'signal_act' });
+  // The hourly gate run validates (ratio 5, n ≥ 15 in each group).
+  const start = Date.now() - 10 * 3_600_000;
+  await insertGateFires(db, start, { n: 20, hits: 10, survival: 0.8 });
+  await insertGateFires(db, start + 3_600_000, { n: 20, hits: 2, survival: 0.2 });
+  expect(await accuracyActivities.create({ cfg: loadConfig({}), db, now: () => new Date() }).runGateValidation()).toMatchObject({ decision: 'validates' });
+
+  const deliver = async (survival: number) => {
+    const now = Date.now();
+    const x = await insertTestCross(db, { crossedAtMs: now - 30_000 });
+    await logSurvival(db, x.mint, now - 40_000, survival, x.cross.priceSol);
+    await createSignalStore(db).deliver(testDelivery(x, 0.4, now));
+    return x.mint;
+  };
+  const low = await deliver(0.3);
+  const high = await deliver(0.7);
+  // One event fanned out (the first test's /a and /c select ACT signals too); the withheld one is skipped.
+  expect(await dispatch()).toMatchObject({ events: 1, deliveries: 3 });
+  for (let i = 0; i < 100 && rx.at('/gate').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+  expect(rx.at('/gate').map((r) => JSON.parse(r.body).data.signal.mint)).toEqual([high]);
+  expect(JSON.stringify(rx.received)).not.toContain(low);
 });
