@@ -34,7 +34,7 @@ export const alertsActivities = defineActivityArea({
     const relay = createSignalRelayStore(db, {
       holderThresholds,
       format: (s) => signalMessage(s, probeUrl(s.mint)),
-      withheld: (ids) => gate.withheldCrosses(ids),
+      withheld: (ids, trx) => gate.withheldCrosses(ids, trx),
     });
     const updates = token ? createTelegramUpdates({ token, apiRoot: cfg.messaging.telegramApiRoot }) : null;
     const handlerOver = buildBotHandler({ cfg, db, log, now, temporal, deleteMessage: async (chatId, messageId) => updates?.deleteMessage(chatId, messageId) });

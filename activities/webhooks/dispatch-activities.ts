@@ -50,8 +50,10 @@ export function createDispatchActivities(d: DispatchDeps) {
         const isSignal = row.kind === 'composite_signal' && Number.isSafeInteger(predictionId);
         const feedRow = isSignal ? await d.eventStore.signalFeedRow(predictionId) : null;
         const built = webhookEventOf(row, feedRow);
-        // The survival gate's hard suppression (a validating run, a low logged survival score): no webhook for it.
-        if (!built || (isSignal && (await d.withheldCrosses([predictionId])).has(predictionId))) {
+        // The survival gate's hard suppression (a validating run, a low logged survival score): no webhook for it. Asked
+        // only of an event not saved yet: one whose fan-out began before the gate turned on (a retried run) finishes it.
+        const withheld = built && isSignal && !(await d.eventStore.get(row.id)) && (await d.withheldCrosses([predictionId])).has(predictionId);
+        if (!built || withheld) {
           await d.eventStore.skip(row, d.now());
           continue;
         }

@@ -50,8 +50,8 @@ const SURVIVAL_AT_DELIVERY = `(SELECT p.survival_prob FROM predictions p
 
 /** Gate-validation runs (immutable rows, migration 0020) and the fires they are computed from. */
 export function createGateValidationStore(db: Knex) {
-  async function suppression(): Promise<GateSuppression> {
-    const r = await db('gate_validation_runs').where({ gate: GATE_VALIDATION.gate }).orderBy('window_end', 'desc').first('id', 'decision', 'run_at');
+  async function suppression(on: Knex = db): Promise<GateSuppression> {
+    const r = await on('gate_validation_runs').where({ gate: GATE_VALIDATION.gate }).orderBy('window_end', 'desc').first('id', 'decision', 'run_at');
     return {
       gate: GATE_VALIDATION.gate,
       active: r?.decision === 'validates',
@@ -135,13 +135,14 @@ export function createGateValidationStore(db: Knex) {
 
     /**
      * Which of these delivered crosses (composite prediction ids) the gate withholds from alerts now (`gateWithholds`):
-     * none while the newest run does not validate, so the usual case costs one indexed read.
+     * none while the newest run does not validate, so the usual case costs one indexed read. `on`: a transaction to
+     * read in (the relay's, so it waits for no second connection while it holds its cursor).
      */
-    async withheldCrosses(predictionIds: readonly number[]): Promise<Set<number>> {
+    async withheldCrosses(predictionIds: readonly number[], on: Knex = db): Promise<Set<number>> {
       if (predictionIds.length === 0) return new Set();
-      const state = await suppression();
+      const state = await suppression(on);
       if (!state.active) return new Set();
-      const { rows } = await db.raw<{ rows: { id: string; survival_prob: number | null }[] }>(
+      const { rows } = await on.raw<{ rows: { id: string; survival_prob: number | null }[] }>(
         `SELECT cp.id, ${SURVIVAL_AT_DELIVERY} AS survival_prob FROM composite_predictions cp WHERE cp.id = ANY (?::bigint[])`,
         [[...predictionIds]],
       );

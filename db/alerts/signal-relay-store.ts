@@ -20,7 +20,7 @@ export function createSignalRelayStore(
     holderThresholds: HolderThresholds;
     format: (s: SignalBody) => string;
     /** The crosses (prediction ids) the survival gate withholds from alerts now; passed over, the cursor moves on. */
-    withheld: (predictionIds: number[]) => Promise<Set<number>>;
+    withheld: (predictionIds: number[], trx: Knex) => Promise<Set<number>>;
   },
 ) {
   return {
@@ -39,7 +39,7 @@ export function createSignalRelayStore(
           .limit(limit)
           .select('id', 'payload');
         if (events.length === 0) return 0;
-        const withheld = await o.withheld(events.map((e) => Number(e.payload.prediction_id)));
+        const withheld = await o.withheld(events.map((e) => Number(e.payload.prediction_id)).filter(Number.isSafeInteger), trx);
         for (const e of events) {
           if (withheld.has(Number(e.payload.prediction_id))) continue;
           const signal = e.payload.signal as SignalBody;

@@ -1,5 +1,7 @@
 import { accuracyActivities } from '../../../activities/accuracy';
 import { createSignalStore } from '../../../db/signals/signal-store';
+import { createWebhookEventStore } from '../../../db/webhooks/webhook-event-store';
+import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { loadConfig } from '../../../platform/config';
 import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
 import type { Knex } from '../../../platform/db';
@@ -103,12 +105,6 @@ it('fans a signal out to every matching subscription and an alert only to its ow
 it('sends no webhook for a signal the validating survival gate withholds, and sends the others', async () => {
   const key = await issueTestKey(db, 'pro');
   await addSubscription(db, { keyId: key.id, url: rx.url('/gate'), events: 'signal_act' });
-  // The hourly gate run validates (ratio 5, n ≥ 15 in each group).
-  const start = Date.now() - 10 * 3_600_000;
-  await insertGateFires(db, start, { n: 20, hits: 10, survival: 0.8 });
-  await insertGateFires(db, start + 3_600_000, { n: 20, hits: 2, survival: 0.2 });
-  expect(await accuracyActivities.create({ cfg: loadConfig({}), db, now: () => new Date() }).runGateValidation()).toMatchObject({ decision: 'validates' });
-
   const deliver = async (survival: number) => {
     const now = Date.now();
     const x = await insertTestCross(db, { crossedAtMs: now - 30_000 });
@@ -116,12 +112,27 @@ it('sends no webhook for a signal the validating survival gate withholds, and se
     await createSignalStore(db).deliver(testDelivery(x, 0.4, now));
     return x.mint;
   };
+  // A low-survival signal whose fan-out began before the gate turned on (its event saved, the run then failed):
+  // the retried run finishes it rather than leaving it half dispatched under the cursor.
+  const begun = await deliver(0.3);
+  const events = createWebhookEventStore(db);
+  const row = (await events.pending(200)).find((r) => r.kind === 'composite_signal')!;
+  await events.save(webhookEventOf(row, await events.signalFeedRow(Number(row.payload.prediction_id)))!);
+  // The hourly gate run validates (ratio 5, n ≥ 15 in each group).
+  const start = Date.now() - 10 * 3_600_000;
+  await insertGateFires(db, start, { n: 20, hits: 10, survival: 0.8 });
+  await insertGateFires(db, start + 3_600_000, { n: 20, hits: 2, survival: 0.2 });
+  expect(await accuracyActivities.create({ cfg: loadConfig({}), db, now: () => new Date() }).runGateValidation()).toMatchObject({ decision: 'validates' });
+
   const low = await deliver(0.3);
   const high = await deliver(0.7);
-  // One event fanned out (the first test's /a and /c select ACT signals too); the withheld one is skipped.
-  expect(await dispatch()).toMatchObject({ events: 1, deliveries: 3 });
-  for (let i = 0; i < 100 && rx.at('/gate').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  // Two events fanned out, 3 subscriptions each (the first test's /a and /c select ACT signals too); the withheld one is skipped.
+  expect(await dispatch()).toMatchObject({ events: 2, deliveries: 6 });
+  for (let i = 0; i < 100 && rx.at('/gate').length < 2; i++) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 500));
-  expect(rx.at('/gate').map((r) => JSON.parse(r.body).data.signal.mint)).toEqual([high]);
+  expect(rx.at('/gate').map((r) => JSON.parse(r.body).data.signal.mint)).toEqual(expect.arrayContaining([begun, high]));
+  expect(rx.at('/gate')).toHaveLength(2);
   expect(JSON.stringify(rx.received)).not.toContain(low);
+  // Nothing is left pending under the cursor.
+  expect(await events.pending(200)).toEqual([]);
 });
