@@ -61,9 +61,16 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
     // The contract's enum admits only committed tracks; a track without rows here is a wiring fault, not bad input.
     if (!rows) throw new Error(`ledger: no row source for track ${track}`);
     // The path and the row in parallel: one round trip's wait (the commit is cached per process).
-    const [path, leaf] = await Promise.all([d.proofStore.path(track, id), rows.leafOf(id)]);
+    const [path, read] = await Promise.all([
+      d.proofStore.path(track, id),
+      rows.leafOf(id).then(
+        (leaf) => ({ leaf }),
+        (err: unknown) => ({ err }),
+      ),
+    ]);
     if (!path) {
-      const at = leaf ? await rows.timeOf(id) : null;
+      // Not committed: a row whose leaf cannot be built yet is still `pending` (the commit holds it back), not a 500.
+      const at = 'leaf' in read && read.leaf === null ? null : await rows.timeOf(id);
       if (!at) throw notFound({ message: `no prediction ${id}`, prediction_id: id, status: 'unknown' });
       const expected = commitExpectedBy(at, d.graceS, d.commitEveryS);
       const late = expected.getTime() <= d.now().getTime();
@@ -80,6 +87,8 @@ export function ledgerProofRoutes(d: LedgerProofDeps): Router {
         { 'Retry-After': String(late ? d.commitEveryS : Math.ceil((expected.getTime() - d.now().getTime()) / 1000)) },
       );
     }
+    if ('err' in read) throw read.err;
+    const { leaf } = read;
     const commit = await commitOf(path.commitId);
     if (!commit) throw new Error(`leaf of prediction ${id} names commit ${path.commitId}, which is not stored`);
     const steps = stepsFromPath(path.leafIndex, commit.leafCount, path.leaf, path.partners);

@@ -145,6 +145,15 @@ describe('GET /api/ledger/proof/{prediction_id}', () => {
     const expected = new Date(utcHourStart(now).getTime() + H + (600 + 60) * 1000).toISOString();
     expect(r.error).toMatchObject({ status: 'pending', hour_start: utcHourStart(now).toISOString(), commit_expected_by: expected });
     expect(Number(r.response.headers.get('retry-after'))).toBeGreaterThan(600);
+    // A row whose leaf cannot be built (a calibration record of another shape) is still pending, never a 500.
+    const [odd] = await insertPredictionRows(t.db, { hourStart: utcHourStart(now), count: 1, tag: 'odd-cal', slots: 1 });
+    await t
+      .db('predictions')
+      .where({ id: odd })
+      .update({ calibration: JSON.stringify({ historical_actual_rate: 'n/a' }) });
+    const unbuildable = await proof(odd!);
+    expect(unbuildable.response.status).toBe(404);
+    expect(unbuildable.error).toMatchObject({ status: 'pending', hour_start: utcHourStart(now).toISOString() });
     expect((await proof(0)).response.status).toBe(422);
   });
 });
