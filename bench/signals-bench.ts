@@ -157,10 +157,11 @@ async function latencyAndPolls() {
     .whereNotNull('tier')
     .select('mint', 'crossed_at', 'tiered_at', 'tier', 'mint_created_at', 'age_s', 'composite_score');
   // The threshold each refresh left (from its result in the projector's history), in completion order.
-  const refreshes = (timings.completions.get('refreshLiveSnapshot') ?? []).map((c) => ({
-    at: c.at,
-    threshold: (c.result as { composite?: { threshold: number | null } | null } | undefined)?.composite?.threshold ?? null,
-  }));
+  // Keyed by the evaluation's own time (in the result), not the activity's completion.
+  const refreshes = (timings.completions.get('refreshLiveSnapshot') ?? []).flatMap((c) => {
+    const composite = (c.result as { composite?: { at: number; threshold: number | null } | null } | undefined)?.composite;
+    return composite ? [{ at: composite.at, threshold: composite.threshold }] : [];
+  });
   const thresholdBefore = (atMs: number) => {
     let t: number | null = null;
     for (const x of refreshes) if (x.at <= atMs) t = x.threshold;
@@ -169,7 +170,9 @@ async function latencyAndPolls() {
   const atCross: number[] = [];
   // Crosses the threshold made: at the mint's last trade its score was below the threshold then in force (null:
   // none yet), and a later refresh lowered the threshold under it; such a cross follows no trade, so its lateness is
-  // counted from the refresh that made it (crossed_at) to the poll that saw it.
+  // counted from the refresh that made it (crossed_at) to the poll that saw it. Approximate: "then in force" is the
+  // reading of the last refresh before the trade; a woken evaluation reads the same sketch at its own time, which the
+  // window's expiry can move slightly.
   const byThreshold: number[] = [];
   // The two halves of each at-cross lateness: trade committed → the evaluation that crossed (crossed_at), and
   // crossed_at → first seen by the poller; a cross made at a refresh rather than at a wake shows in the first.

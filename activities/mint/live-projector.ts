@@ -77,10 +77,12 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     tracked: number;
     listed: number;
     tradesApplied: number;
-    composite: { threshold: number | null; crosses: number } | null;
+    composite: { at: number; threshold: number | null; crosses: number } | null;
   }> {
+    const { states, tradesApplied } = await d.liveModel.refresh(d.now());
+    // Read after the fold, which takes every trade committed by then: the list, the crosses and the alert fires made
+    // from these states are never stamped before the commit of a trade they saw (as in evaluateNewTrades).
     const now = d.now();
-    const { states, tradesApplied } = await d.liveModel.refresh(now);
     const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false });
     const entries = detailed.map((e) => e.mint);
     // The dashboard hides flagged mints; /probe still returns them.
@@ -105,15 +107,14 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
     // In the result (so in the projector's history) for operators and bench:signals: the threshold each refresh left,
     // which tells a cross made by a falling threshold from one made by a trade.
-    let composite: { threshold: number | null; crosses: number } | null = null;
+    let composite: { at: number; threshold: number | null; crosses: number } | null = null;
     if (d.compositeEvaluator) {
-      // Stamped after the fold, as a woken evaluation is (evaluateNewTrades).
       const r = await d.compositeEvaluator.evaluate(
-        d.now(),
+        now,
         detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
       );
       evaluatedTrades = new Map(states.map((s) => [s.row.mint, s.tape.trades]));
-      composite = { threshold: r.threshold.value, crosses: r.crosses };
+      composite = { at: now.getTime(), threshold: r.threshold.value, crosses: r.crosses };
     }
     if (d.alertEvaluator)
       await d.alertEvaluator.evaluate(
