@@ -20,6 +20,7 @@ import { createTestDatabase } from '../../support/test-db';
 import { keyedApi } from '../../support/typed-api';
 import { startWorker, uniqueId } from '../../support/worker-harness';
 
+const WAKE_SPACING_MS = 200;
 /**
  * Trade-driven evaluation: ingest commits a trade that makes a composite cross, wakes the live projector, and the
  * signal is in /api/v1/signals within seconds, while the projector's periodic refresh is a minute away. Every
@@ -113,7 +114,7 @@ describe('trade-driven composite evaluation', () => {
     const workflowId = uniqueId('live-projector');
     const input: LiveProjectorInput = { intervalMs: REFRESH_MS, iterationsPerRun: 500 };
     const handle = await w.client.workflow.start(LIVE_PROJECTOR_WORKFLOW, { taskQueue: w.taskQueue, workflowId, args: [input] });
-    const waker = createLiveProjectorWaker(w.client, { minSpacingMs: 200, workflowId });
+    const waker = createLiveProjectorWaker(w.client, { minSpacingMs: WAKE_SPACING_MS, workflowId });
     const pipeline = createIngestPipeline({
       store,
       starter: createMintLifecycleStarter(w.client, w.taskQueue, DEFAULT_TIMING),
@@ -153,6 +154,8 @@ describe('trade-driven composite evaluation', () => {
       expect(log.data!.rows[0]).toMatchObject({ mint: m.create.mint, smart_money_in: 1 });
 
       // A burst of committed batches is spaced by the waker: one signal at once and one trailing, not one per batch.
+      // (First past the spacing since the last wake, or the burst's first signal would itself be the trailing one.)
+      await new Promise((r) => setTimeout(r, 2 * WAKE_SPACING_MS));
       for (let i = 0; i < 20; i++) waker.wake();
       await new Promise((r) => setTimeout(r, 2000));
       const signalled = (await historyOf(workflowId)).filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED').length;
