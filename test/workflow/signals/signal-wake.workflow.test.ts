@@ -21,6 +21,7 @@ import { keyedApi } from '../../support/typed-api';
 import { startWorker, uniqueId } from '../../support/worker-harness';
 
 const WAKE_SPACING_MS = 200;
+
 /**
  * Trade-driven evaluation: ingest commits a trade that makes a composite cross, wakes the live projector, and the
  * signal is in /api/v1/signals within seconds, while the projector's periodic refresh is a minute away. Every
