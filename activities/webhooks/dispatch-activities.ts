@@ -45,14 +45,20 @@ export function createDispatchActivities(d: DispatchDeps) {
     async fanOutWebhookEvents(): Promise<WebhookDispatchResult> {
       let events = 0;
       let deliveries = 0;
-      for (const row of await d.eventStore.pending(EVENTS_PER_RUN)) {
-        const predictionId = Number(row.payload?.prediction_id);
-        const isSignal = row.kind === 'composite_signal' && Number.isSafeInteger(predictionId);
-        const feedRow = isSignal ? await d.eventStore.signalFeedRow(predictionId) : null;
+      const rows = await d.eventStore.pending(EVENTS_PER_RUN);
+      const signalOf = (row: (typeof rows)[number]) => {
+        const id = Number(row.payload?.prediction_id);
+        return row.kind === 'composite_signal' && Number.isSafeInteger(id) ? id : null;
+      };
+      // The survival gate's hard suppression (a validating run, a low logged survival score), read once per run.
+      const gated = await d.withheldCrosses(rows.map(signalOf).filter((id): id is number => id !== null));
+      for (const row of rows) {
+        const predictionId = signalOf(row);
+        const feedRow = predictionId !== null ? await d.eventStore.signalFeedRow(predictionId) : null;
         const built = webhookEventOf(row, feedRow);
-        // The survival gate's hard suppression (a validating run, a low logged survival score): no webhook for it. Asked
-        // only of an event not saved yet: one whose fan-out began before the gate turned on (a retried run) finishes it.
-        const withheld = built && isSignal && !(await d.eventStore.get(row.id)) && (await d.withheldCrosses([predictionId])).has(predictionId);
+        // No webhook for a gated signal, unless its event is saved already: a fan-out that began before the gate turned
+        // on (a retried run) is finished.
+        const withheld = built && predictionId !== null && gated.has(predictionId) && !(await d.eventStore.get(row.id));
         if (!built || withheld) {
           await d.eventStore.skip(row, d.now());
           continue;
