@@ -5,6 +5,7 @@ import { createMarketSimulator } from '../../../ingest/simulator/market-simulato
 import { useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { typedApi } from '../../support/typed-api';
+import { firstBackfillPage } from '../../support/backfill-page';
 
 /**
  * Backfilled launches become labelled history: the chunk's mints whose whole label horizon the range covers are
@@ -22,16 +23,8 @@ it('folds backfilled mints a horizon before the range end into history, once, an
   const liveMints = new Set(events.filter((e) => e.kind === 'create' && e.at.getTime() < START + 60_000).map((e) => e.mint));
   const tagged: LaunchEvent[] = events.map((e) => ({ ...e, source: liveMints.has(e.mint) ? 'simulator' : 'backfill' }));
   const store = createBackfillStore(t.db);
-  const row = {
-    chunkId: 'chunk-a',
-    page: 0,
-    beforeSignature: null,
-    lastSignature: null,
-    signaturesSeen: 0,
-    inRange: 0,
-    transactionsDecoded: 0,
-    oldestBlockTime: null,
-  };
+  const row = firstBackfillPage('chunk-a');
+
   await store.storePage(row, tagged, 0, new Date(), '2026-11-20');
 
   const acts = historyActivities.create(areaContext(t.db), { horizonS: HORIZON_S });

@@ -11,6 +11,7 @@ import { call, useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { expectConforms } from '../../support/contract';
 import { typedApi } from '../../support/typed-api';
+import { firstBackfillPage } from '../../support/backfill-page';
 
 /**
  * What a folded backfill feeds besides the corpus: the backfilled mints' outcomes reach the live wallet index (through
@@ -34,16 +35,8 @@ beforeAll(async () => {
     ...e,
     source: 'backfill',
   }));
-  const page = {
-    chunkId: 'chunk-w',
-    page: 0,
-    beforeSignature: null,
-    lastSignature: null,
-    signaturesSeen: 0,
-    inRange: 0,
-    transactionsDecoded: 0,
-    oldestBlockTime: null,
-  };
+  const page = firstBackfillPage('chunk-w');
+
   await createBackfillStore(t.db).storePage(page, events, 0, new Date(), '2026-11-21');
   folded = events.flatMap((e) => (e.kind === 'create' && e.at.getTime() < END - HORIZON_S * 1000 ? [e.mint] : []));
 }, 120_000);
