@@ -23,14 +23,16 @@ export function siblingPositions(index: number, count: number): SiblingPosition[
  * slice where a sibling is due means the stored tree is not the commit's.
  */
 export function stepsFromPath(index: number, count: number, leaf: Uint8Array, partners: readonly Uint8Array[]): ProofStep[] {
+  const shape = proofShape(index, count);
+  // The path's node is hashed up only as far as the last self-pair needs it (most leaves have none: no hashing).
+  const lastSelfPair = shape.map((s) => s.selfPaired).lastIndexOf(true);
   const steps: ProofStep[] = [];
   let node = leaf;
-  proofShape(index, count).forEach((shape, level) => {
-    const hash = shape.selfPaired ? node : partners[level];
+  shape.forEach((step, level) => {
+    const hash = step.selfPaired ? node : partners[level];
     if (!hash || hash.length !== 32) throw new Error(`stored tree has no node at level ${level} beside index ${index >>> level}`);
-    const step = { hash, side: shape.side };
-    steps.push(step);
-    node = walkProof(node, [step]);
+    steps.push({ hash, side: step.side });
+    if (level < lastSelfPair) node = walkProof(node, [steps[level]!]);
   });
   return steps;
 }
