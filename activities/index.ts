@@ -5,6 +5,7 @@ import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './ac
 import { billingActivities } from './billing';
 import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
+import { liveActivities } from './live';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
@@ -19,6 +20,7 @@ import { webhooksActivities } from './webhooks';
 export const ACTIVITY_AREAS = [
   opsActivities,
   marketActivities,
+  liveActivities,
   mintActivities,
   accuracyActivities,
   accessActivities,

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { mintActivities } from '../activities/mint';
+import { liveActivities } from '../activities/live';
 import { createAlertEvaluator, type AlertEvaluation } from '../activities/alerts/alert-evaluator';
 import { createBotSender } from '../activities/alerts/bot-sender';
 import { createTelegramBot } from '../clients/telegram/telegram-bot';
@@ -106,7 +106,7 @@ async function main() {
       return r;
     },
   };
-  const projector = mintActivities.create({ cfg, db, log: createLogger('silent', 'bench'), now: () => new Date() }, { alertEvaluator: timed });
+  const projector = liveActivities.create({ cfg, db, log: createLogger('silent', 'bench'), now: () => new Date() }, { alertEvaluator: timed });
   const sender = createBotSender({
     sendStore: createBotSendStore(db),
     chatStore: chats,

@@ -16,7 +16,7 @@ import { simulatedSmartWallets } from './simulator/simulated-smart-wallets';
 import { seedSyntheticHistory } from './history/seed-synthetic-history';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
-import { createLiveProjectorWaker } from '../workflows/mint/live-projector-starter';
+import { createLiveProjectorWaker } from '../workflows/live/live-projector-starter';
 import { startPerpsStream } from './perps-stream/run-perps-stream';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */

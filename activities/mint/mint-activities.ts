@@ -5,7 +5,7 @@ import type { PredictionStore } from '../../db/mint/prediction-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { LiveReadModel } from '../../db/live/live-read-model';
 import { mintSignals } from '../../domain/mint/mint-signals';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
 import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';

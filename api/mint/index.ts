@@ -1,5 +1,5 @@
 import { createLedgerProofStore } from '../../db/ledger/ledger-proof-store';
-import { createLiveReadModel } from '../../db/mint/live-read-model';
+import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createStatsStore } from '../../db/mint/stats-store';
@@ -7,8 +7,7 @@ import { createCompositeStatusReader } from '../../db/signals/composite-status-r
 import { createSignalStore } from '../../db/signals/signal-store';
 import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
 import { defineApiArea } from '../api-area';
-import { liveRoutes } from './live-routes';
-import { liveSnapshots } from './live-snapshots';
+import { liveSnapshots } from '../live/live-snapshots';
 import { mintRoutes } from './mint-routes';
 import { runnersRoutes } from './runners-routes';
 import { statsRoutes } from './stats-routes';
@@ -17,8 +16,6 @@ export const mintApi = defineApiArea({
   name: 'mint',
   deps: (ctx) => ({
     cache: liveSnapshots(ctx).live,
-    delayedCache: liveSnapshots(ctx).delayed,
-    staleAfterS: ctx.cfg.mint.liveStaleAfterS,
     mintReadStore: createMintReadStore(ctx.db),
     readModel: createLiveReadModel(ctx.db, { smartMoney: { ttlMs: ctx.cfg.wallets.readCacheMs, criteria: ctx.cfg.wallets.smart } }),
     predictionStore: createPredictionStore(ctx.db),
@@ -31,5 +28,5 @@ export const mintApi = defineApiArea({
     readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
     keyedReads: ctx.keyedReads,
   }),
-  parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
+  parts: (d) => ({ routes: [mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });

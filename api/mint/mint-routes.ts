@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { LiveReadModel } from '../../db/live/live-read-model';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import type { CommittedMark } from '../../db/ledger/ledger-proof-store';

@@ -8,7 +8,7 @@ import { createWatchdogStore } from '../../db/ops/watchdog-store';
 import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
 import { defineApiArea } from '../api-area';
 import { API_SPEC_PATH } from '../api-spec';
-import { liveSnapshots } from '../mint/live-snapshots';
+import { liveSnapshots } from '../live/live-snapshots';
 import { docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
 import { scopeRoutes } from './scope-routes';

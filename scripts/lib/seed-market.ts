@@ -1,6 +1,6 @@
 import { accuracyActivities } from '../../activities/accuracy';
 import { marketActivities } from '../../activities/market';
-import { mintActivities } from '../../activities/mint';
+import { liveActivities } from '../../activities/live';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
@@ -25,6 +25,6 @@ export async function seedSimulatedMarket(db: Knex, now: number, seed: number): 
   // The areas' own activities at the default settings, at `now`.
   const ctx = { cfg: loadConfig({}), db, log: createLogger('silent', 'seed'), now: () => new Date(now) };
   await marketActivities.create(ctx).refreshMarketConditions();
-  await mintActivities.create(ctx).refreshLiveSnapshot();
+  await liveActivities.create(ctx).refreshLiveSnapshot();
   await accuracyActivities.create(ctx).recomputeAccuracy();
 }

@@ -1,4 +1,4 @@
-import { mintActivities } from '../../activities/mint';
+import { liveActivities } from '../../activities/live';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createPriceStore } from '../../db/market/price-store';
@@ -30,7 +30,7 @@ export function alertMarket(db: Knex, o: { seed: number; start: number; minutes:
   const creates = events.filter((e): e is CreateEvent => e.kind === 'create');
   const buys = events.filter((e): e is TradeEvent => e.kind === 'trade' && e.isBuy);
   let clock = o.start;
-  const newProcess = () => mintActivities.create(areaContext(db, { env: { LIVE_REFRESH_MS: '2000', ...o.env }, now: () => new Date(clock) }));
+  const newProcess = () => liveActivities.create(areaContext(db, { env: { LIVE_REFRESH_MS: '2000', ...o.env }, now: () => new Date(clock) }));
 
   return {
     events,

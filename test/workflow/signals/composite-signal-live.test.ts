@@ -1,4 +1,4 @@
-import { mintActivities } from '../../../activities/mint';
+import { liveActivities } from '../../../activities/live';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
 import { createPriceStore } from '../../../db/market/price-store';
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The process under test: a fresh one has an empty memory (live model, threshold) and rebuilds from Postgres. */
-const newProcess = () => mintActivities.create(areaContext(t.db, { env: { LIVE_REFRESH_MS: '2000' }, now: () => new Date(clock) }));
+const newProcess = () => liveActivities.create(areaContext(t.db, { env: { LIVE_REFRESH_MS: '2000' }, now: () => new Date(clock) }));
 
 describe('composite signal on a simulated market', () => {
   it('crosses, tiers and delivers each mint once, and keeps its threshold across a restart', async () => {

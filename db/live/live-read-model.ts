@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { creatorRecord, type CreatorRecord } from '../../domain/mint/creator-record';
-import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
+import { enrichMint, type EnrichedMint } from '../../domain/live/enriched-mint';
 import type { TradeEvent } from '../../domain/mint/launch-events';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
@@ -11,9 +11,9 @@ import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart
 import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createGateStore } from '../accuracy/gate-store';
 import { createPriceStore } from '../market/price-store';
-import { createCreatorStore } from './creator-store';
+import { createCreatorStore } from '../mint/creator-store';
 import { createLiveStore } from './live-store';
-import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
+import { createMintReadStore, pairKey, type MintRow } from '../mint/mint-read-store';
 import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
 
 /** One mint as the read model holds it: its row, its tape folded up to some moment, each known buyer's freshness. */

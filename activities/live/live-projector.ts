@@ -1,9 +1,9 @@
-import type { IncrementalLiveModel } from '../../db/mint/incremental-live-model';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/mint/live-store';
+import type { IncrementalLiveModel } from '../../db/live/incremental-live-model';
+import type { LiveReadModel } from '../../db/live/live-read-model';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/live/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import { inCompositeWindow } from '../../domain/signals/composite-score';
-import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
+import { createLiveDelayLine } from '../../domain/live/live-delay-line';
 import { smartMoneyActive } from '../../domain/wallets/smart-money';
 import type { SmartCriteria } from '../../domain/wallets/smart-score';
 import { smartMoneyFields } from '../../domain/wallets/wallet-views';
