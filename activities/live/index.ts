@@ -2,24 +2,24 @@ import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createIncrementalLiveModel } from '../../db/live/incremental-live-model';
 import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createLiveStore } from '../../db/live/live-store';
-import { buildCompositeEvaluator } from '../../models/signals/build-composite-evaluator';
 import { ensureLiveProjector } from '../../workflows/live/live-projector-starter';
-import { buildAlertEvaluator } from '../alerts/build-alert-evaluator';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createLiveProjector } from './live-projector';
 
+/**
+ * The live area: the projector that folds trades into the tracked mints, enriches them and writes the live lists,
+ * then runs what other areas registered in the context's `liveConsumers` over the same states.
+ */
 export const liveActivities = defineActivityArea({
   name: 'live',
-  deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => ({
+  deps: ({ cfg, db, now, liveConsumers }: Pick<WorkerContext, 'cfg' | 'db' | 'now' | 'liveConsumers'>) => ({
     indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     liveModel: createIncrementalLiveModel(db, { windowS: cfg.mint.liveWindowS }),
     liveStore: createLiveStore(db),
     liveMaxEntries: cfg.mint.liveMaxEntries,
     refreshIntervalS: Math.max(1, Math.round(cfg.mint.liveRefreshMs / 1000)),
-    smartCriteria: cfg.wallets.smart,
-    compositeEvaluator: buildCompositeEvaluator({ cfg, db, log }),
-    alertEvaluator: buildAlertEvaluator({ cfg, db }),
+    consumers: liveConsumers,
     now,
   }),
   activities: (d) => createLiveProjector(d),

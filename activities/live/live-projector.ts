@@ -1,14 +1,9 @@
 import type { IncrementalLiveModel } from '../../db/live/incremental-live-model';
-import type { LiveReadModel } from '../../db/live/live-read-model';
-import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/live/live-store';
+import type { LiveReadModel, MintState } from '../../db/live/live-read-model';
+import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, type LiveStore } from '../../db/live/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
-import { inCompositeWindow } from '../../domain/signals/composite-score';
 import { createLiveDelayLine } from '../../domain/live/live-delay-line';
-import { smartMoneyActive } from '../../domain/wallets/smart-money';
-import type { SmartCriteria } from '../../domain/wallets/smart-score';
-import { smartMoneyFields } from '../../domain/wallets/wallet-views';
-import type { CompositeEvaluator } from '../../models/signals/composite-evaluator';
-import type { AlertEvaluator } from '../alerts/alert-evaluator';
+import type { LiveConsumers, LiveMint } from './live-consumers';
 
 export type LiveProjectorDeps = {
   /** The live read model: tracked mints kept in memory, and how they are enriched. */
@@ -18,12 +13,8 @@ export type LiveProjectorDeps = {
   /** Most entries the snapshot keeps (best first). */
   liveMaxEntries: number;
   refreshIntervalS: number;
-  /** What counts as a smart wallet (stated in the smart-money snapshot). */
-  smartCriteria: SmartCriteria;
-  /** The composite signal, evaluated at every refresh over the same states and when woken over the mints that traded (absent: not evaluated). */
-  compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate' | 'evaluateCrosses'>;
-  /** The alert rules (activities/alerts), evaluated at every refresh over the same states (absent: not evaluated). */
-  alertEvaluator?: Pick<AlertEvaluator, 'evaluate'>;
+  /** What other areas run on each tick (the composite signal, alert rules, the smart-money list), registered by them. */
+  consumers: LiveConsumers;
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
   indexedCurves: () => Promise<number>;
   now: () => Date;
@@ -34,8 +25,9 @@ const INDEXED_CURVES_TTL_MS = 60_000;
 
 /**
  * Keeps the live list current: the incremental live model folds new trades into the tracked mints, the read model
- * enriches them, and one pre-serialized snapshot is written that the API serves as is. State lives in this worker's
- * memory and is rebuilt from Postgres after a restart, bounded by the live window.
+ * enriches them, and one pre-serialized snapshot is written that the API serves as is; then the consumers other
+ * areas registered run over the same states (live-consumers.ts). State lives in this worker's memory and is rebuilt
+ * from Postgres after a restart, bounded by the live window.
  */
 export function createLiveProjector(d: LiveProjectorDeps) {
   const delayLine = createLiveDelayLine(FREE_LIVE_DELAY_S, 15);
@@ -44,46 +36,18 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     if (!indexed || now.getTime() - indexed.at > INDEXED_CURVES_TTL_MS) indexed = { n: await d.indexedCurves(), at: now.getTime() };
     return indexed.n;
   };
+  const enrich = async (states: readonly MintState[], now: Date): Promise<LiveMint[]> =>
+    (await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false })).map((e, k) => ({ state: states[k]!, ...e }));
 
-  /** The listed mints with at least one smart wallet among their top buyers, in smart_money_active's order. */
-  async function writeSmartMoney(now: Date, detailed: Awaited<ReturnType<LiveReadModel['enrichWithSmartMoney']>>, listed: readonly { mint: string }[]) {
-    const shown = new Set(listed.map((m) => m.mint));
-    const withSmart = detailed
-      .filter((e) => shown.has(e.mint.mint) && e.smartMoney.smartMoneyIn > 0)
-      .map((e) => ({
-        mint: e.mint.mint,
-        gradProb: e.mint.grad_prob,
-        smartMoneyIn: e.smartMoney.smartMoneyIn,
-        body: { ...e.mint, ...smartMoneyFields(e.smartMoney) },
-      }));
-    const mints = smartMoneyActive(withSmart, { minSmart: 1, limit: withSmart.length }).map((m) => m.body);
-    const version = detailed[0]?.smartMoney.scoreVersion ?? null;
-    const body = {
-      generated_at: now.toISOString(),
-      min_total: d.smartCriteria.minTotal,
-      min_smart_score: d.smartCriteria.minScore,
-      smart_score_version: version,
-      count: mints.length,
-      mints,
-    };
-    await d.liveStore.writeSnapshot(SMART_MONEY_SNAPSHOT, JSON.stringify(body), mints.length, now);
-  }
+  /** Per consumer with `onTrades`: each tracked mint's trade count when it last saw it; what moved since is what a wake hands it. */
+  const seenTrades = new Map<string, Map<string, number>>();
 
-  /** Each tracked mint's trade count when the composite signal last saw it: what moved since is what a wake evaluates. */
-  let evaluatedTrades = new Map<string, number>();
-
-  async function refresh(): Promise<{
-    version: number;
-    tracked: number;
-    listed: number;
-    tradesApplied: number;
-    composite: { at: number; threshold: number | null; crosses: number } | null;
-  }> {
+  async function refresh(): Promise<{ version: number; tracked: number; listed: number; tradesApplied: number }> {
     const { states, tradesApplied } = await d.liveModel.refresh(d.now());
-    // Read after the fold, which takes every trade committed by then: the list, the crosses and the alert fires made
-    // from these states are never stamped before the commit of a trade they saw (as in evaluateNewTrades).
+    // Read after the fold, which takes every trade committed by then: the list and whatever the consumers make from
+    // these states are never stamped before the commit of a trade they saw (as in evaluateNewTrades).
     const now = d.now();
-    const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false });
+    const detailed = await enrich(states, now);
     const entries = detailed.map((e) => e.mint);
     // The dashboard hides flagged mints; /probe still returns them.
     const listed = entries.filter((e) => e.hide_reason === null);
@@ -101,49 +65,41 @@ export function createLiveProjector(d: LiveProjectorDeps) {
       mints: top,
     };
     const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
-    await writeSmartMoney(now, detailed, top);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
-    // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
-    // In the result (so in the projector's history) for operators and bench:signals: the threshold each refresh left,
-    // which tells a cross made by a falling threshold from one made by a trade.
-    let composite: { at: number; threshold: number | null; crosses: number } | null = null;
-    if (d.compositeEvaluator) {
-      const r = await d.compositeEvaluator.evaluate(
-        now,
-        detailed.map((e, k) => ({ state: states[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
-      );
-      evaluatedTrades = new Map(states.map((s) => [s.row.mint, s.tape.trades]));
-      composite = { at: now.getTime(), threshold: r.threshold.value, crosses: r.crosses };
+    // Last, so a failure here never holds back the live list; a retried refresh runs them again (idempotent writes).
+    const result = { version, tracked: states.length, listed: top.length, tradesApplied };
+    for (const c of d.consumers.all()) {
+      if (!c.onRefresh) continue;
+      Object.assign(result, await c.onRefresh(detailed, now, top));
+      if (c.onTrades) seenTrades.set(c.area, new Map(states.map((s) => [s.row.mint, s.tape.trades])));
     }
-    if (d.alertEvaluator)
-      await d.alertEvaluator.evaluate(
-        now,
-        detailed.map((e, k) => ({ state: states[k]!, mint: e.mint })),
-      );
-    return { version, tracked: states.length, listed: top.length, tradesApplied, composite };
+    return result;
   }
 
   /**
    * Woken by ingest between refreshes: folds the trades committed since (the same incremental model, so the next
-   * refresh folds only what came after) and evaluates the composite signal over the mints inside its window whose
-   * tape moved since it last saw them. Only those are enriched, so a wake costs a few mints' reads, not the list's.
-   * The live list and the alert rules wait for the refresh.
+   * refresh folds only what came after) and hands each consumer with `onTrades` the mints it wants whose tape moved
+   * since it last saw them. Only those are enriched, so a wake costs a few mints' reads, not the list's. The live
+   * list waits for the refresh.
    */
-  async function evaluateNewTrades(): Promise<{ tradesApplied: number; evaluated: number; crosses: number; delivered: number }> {
+  async function evaluateNewTrades(): Promise<{ tradesApplied: number; evaluated: number }> {
     const { states, tradesApplied } = await d.liveModel.refresh(d.now());
-    // The evaluation's time is read after the fold, which takes every trade committed by then: a cross is never
-    // stamped (crossed_at, its ledger leaf's time) before the commit of a trade it was made from.
+    // Read after the fold, which takes every trade committed by then: nothing a consumer makes (a composite cross,
+    // its ledger leaf) is stamped before the commit of a trade it was made from.
     const now = d.now();
-    if (!d.compositeEvaluator) return { tradesApplied, evaluated: 0, crosses: 0, delivered: 0 };
-    const moved = states.filter((s) => evaluatedTrades.get(s.row.mint) !== s.tape.trades && inCompositeWindow((now.getTime() - s.row.at.getTime()) / 1000));
-    const detailed = moved.length ? await d.readModel.enrichWithSmartMoney(moved, now, { ownOutcomes: false }) : [];
-    const r = await d.compositeEvaluator.evaluateCrosses(
-      now,
-      detailed.map((e, k) => ({ state: moved[k]!, mint: e.mint, smartMoneyIn: e.smartMoney.smartMoneyIn })),
-    );
-    for (const s of moved) evaluatedTrades.set(s.row.mint, s.tape.trades);
-    return { tradesApplied, evaluated: moved.length, crosses: r.crosses, delivered: r.delivered };
+    const result = { tradesApplied, evaluated: 0 };
+    for (const c of d.consumers.all()) {
+      if (!c.onTrades) continue;
+      const seen = seenTrades.get(c.area) ?? new Map<string, number>();
+      const moved = states.filter((s) => seen.get(s.row.mint) !== s.tape.trades && c.onTrades!.wants(s, now));
+      const mints = moved.length ? await enrich(moved, now) : [];
+      Object.assign(result, await c.onTrades.run(mints, now));
+      for (const s of moved) seen.set(s.row.mint, s.tape.trades);
+      seenTrades.set(c.area, seen);
+      result.evaluated += moved.length;
+    }
+    return result;
   }
 
   // One queue for both: overlapping runs on one worker (a retried activity) would fold the same trades twice.

@@ -1,5 +1,5 @@
 import { accuracyActivities } from '../../activities/accuracy';
-import { liveActivities } from '../../activities/live';
+import { createLiveTick } from '../../activities';
 import { mintActivities } from '../../activities/mint';
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createPriceStore } from '../../db/market/price-store';
@@ -64,7 +64,7 @@ export async function seedScoredLiveList(
     );
   }
 
-  const { tracked } = await liveActivities.create(ctx).refreshLiveSnapshot();
+  const { tracked } = await createLiveTick(ctx).refreshLiveSnapshot();
   await accuracyActivities.create(ctx).recomputeAccuracy();
   const snapshot = await createLiveStore(db).readSnapshot(LIVE_SNAPSHOT);
   const listed = snapshot ? (JSON.parse(snapshot.body) as { mints: { grad_prob: number | null }[] }).mints : [];
