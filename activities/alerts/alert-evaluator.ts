@@ -1,6 +1,6 @@
 import type { AlertFireStore, NewFire } from '../../db/alerts/alert-fire-store';
 import type { AlertRuleStore } from '../../db/alerts/alert-rule-store';
-import type { MintState } from '../../db/live/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import {
   buildRuleIndex,
   decideFires,

@@ -1,4 +1,4 @@
-import type { MintState } from '../../db/live/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import type { EnrichedMint } from '../../domain/live/enriched-mint';
 import type { SmartMoney } from '../../domain/wallets/smart-money';
 

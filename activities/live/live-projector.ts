@@ -1,5 +1,6 @@
 import type { IncrementalLiveModel } from '../../db/live/incremental-live-model';
-import type { LiveReadModel, MintState } from '../../db/live/live-read-model';
+import type { LiveReadModel } from '../../db/live/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, type LiveStore } from '../../db/live/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import { createLiveDelayLine } from '../../domain/live/live-delay-line';

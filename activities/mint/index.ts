@@ -1,8 +1,8 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
-import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
+import { createMintStates } from '../../db/mint/mint-states';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
@@ -16,7 +16,7 @@ export const mintActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
-    readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
+    mintStates: createMintStates(db),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
       modelFitStore: createModelFitStore(db),

@@ -1,4 +1,4 @@
-import type { MintState } from '../../db/live/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import type { PriceStore } from '../../db/market/price-store';
 import type { CompositePredictionStore, CrossSnapshot } from '../../db/signals/composite-prediction-store';
 import type { SignalStore } from '../../db/signals/signal-store';
