@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { EnrichedMint } from '../../domain/live/enriched-mint';
 import type { RunnerTierKey } from '../../domain/scoring/runner-model';
-import { requireSnapshot, type LiveSnapshotCache } from '../live/live-snapshot-cache';
+import { requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
 type RunnersQuery = { limit?: number; tier?: RunnerTierKey; min_prob?: number };
 
