@@ -93,7 +93,7 @@ async function main() {
     ruleStore: createAlertRuleStore(db, { holderThresholds: cfg.access.holder.thresholds }),
     fireStore: createAlertFireStore(db),
     watchStore: createWatchlistStore(db, { holderThresholds: cfg.access.holder.thresholds }),
-    windowS: cfg.mint.liveWindowS,
+    windowS: cfg.live.windowS,
     rulesMaxAgeMs: cfg.alerts.rulesMaxAgeMs,
     maxFiresPerRefresh: cfg.alerts.maxFiresPerRefresh,
     probeUrl: (m) => `/api/v1/probe/${m}`,

@@ -14,7 +14,7 @@ export function buildAlertEvaluator({ cfg, db }: { cfg: Config; db: Knex }) {
     ruleStore: createAlertRuleStore(db, { holderThresholds: cfg.access.holder.thresholds }),
     fireStore: createAlertFireStore(db),
     watchStore: createWatchlistStore(db, { holderThresholds: cfg.access.holder.thresholds }),
-    windowS: cfg.mint.liveWindowS,
+    windowS: cfg.live.windowS,
     rulesMaxAgeMs: cfg.alerts.rulesMaxAgeMs,
     maxFiresPerRefresh: cfg.alerts.maxFiresPerRefresh,
     probeUrl: probeUrlFor(cfg),

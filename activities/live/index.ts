@@ -15,16 +15,16 @@ export const liveActivities = defineActivityArea({
   deps: ({ cfg, db, now, liveConsumers }: Pick<WorkerContext, 'cfg' | 'db' | 'now' | 'liveConsumers'>) => ({
     indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
-    liveModel: createIncrementalLiveModel(db, { windowS: cfg.mint.liveWindowS }),
+    liveModel: createIncrementalLiveModel(db, { windowS: cfg.live.windowS }),
     liveStore: createLiveStore(db),
-    liveMaxEntries: cfg.mint.liveMaxEntries,
-    refreshIntervalS: Math.max(1, Math.round(cfg.mint.liveRefreshMs / 1000)),
+    liveMaxEntries: cfg.live.maxEntries,
+    refreshIntervalS: Math.max(1, Math.round(cfg.live.refreshMs / 1000)),
     consumers: liveConsumers,
     now,
   }),
   activities: (d) => createLiveProjector(d),
   start: async (_d, { cfg, temporal }) => {
-    await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
+    await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.live.refreshMs);
     return () => undefined;
   },
 });

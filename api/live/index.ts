@@ -12,7 +12,7 @@ export const liveApi = defineApiArea({
   deps: (ctx) => ({
     cache: liveSnapshots(ctx).live,
     delayedCache: liveSnapshots(ctx).delayed,
-    staleAfterS: ctx.cfg.mint.liveStaleAfterS,
+    staleAfterS: ctx.cfg.live.staleAfterS,
     mintReadStore: createMintReadStore(ctx.db),
     readModel: createLiveReadModel(ctx.db, { smartMoney: { ttlMs: ctx.cfg.wallets.readCacheMs, criteria: ctx.cfg.wallets.smart } }),
     now: ctx.now,

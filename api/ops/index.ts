@@ -26,7 +26,7 @@ export const opsApi = defineApiArea({
       heartbeatStore: createHeartbeatStore(ctx.db),
       watchdogStore: createWatchdogStore(ctx.db),
       liveCache: liveSnapshots(ctx).live,
-      liveStaleAfterS: ctx.cfg.mint.liveStaleAfterS,
+      liveStaleAfterS: ctx.cfg.live.staleAfterS,
       temporalProbe: ctx.temporal?.probe,
       compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
       liveLatency: ctx.liveLatency,
