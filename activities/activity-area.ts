@@ -3,9 +3,13 @@ import type { Config } from '../platform/config';
 import type { Knex } from '../platform/db';
 import type { OverridesByName, UnionToIntersection } from '../platform/area-types';
 import type { Logger } from '../platform/logger';
+import type { LiveConsumers } from './live/live-consumers';
 
-/** The shared pieces of a worker process; each activity area builds its own stores and clients from them. */
-export type WorkerContext = { cfg: Config; db: Knex; log: Logger; temporal: Client; now: () => Date };
+/**
+ * The shared pieces of a worker process; each activity area builds its own stores and clients from them. Areas that
+ * run on the live tick register their consumer in `liveConsumers` (activities/live/live-consumers.ts).
+ */
+export type WorkerContext = { cfg: Config; db: Knex; log: Logger; temporal: Client; now: () => Date; liveConsumers: LiveConsumers };
 
 type ActivityFns = Record<string, (...args: any[]) => Promise<unknown>>;
 

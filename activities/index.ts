@@ -2,9 +2,11 @@ import { accessActivities } from './access';
 import { accuracyActivities } from './accuracy';
 import { alertsActivities } from './alerts';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
+import { createLiveConsumers } from './live/live-consumers';
 import { billingActivities } from './billing';
 import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
+import { liveActivities } from './live';
 import { marketActivities } from './market';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
@@ -19,6 +21,7 @@ import { webhooksActivities } from './webhooks';
 export const ACTIVITY_AREAS = [
   opsActivities,
   marketActivities,
+  liveActivities,
   mintActivities,
   accuracyActivities,
   accessActivities,
@@ -39,3 +42,22 @@ export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;
 /** Every activity the worker registers, each area built over the one context; a duplicate name stops the worker. */
 export const createActivities = (ctx: WorkerContext, overrides: ActivityOverrides = {}) => mergeActivityAreas(ACTIVITY_AREAS, ctx, overrides);
 export type Activities = ReturnType<typeof createActivities>['activities'];
+
+/** The areas that register a consumer on the live tick (activities/live/live-consumers.ts), in the worker's order. */
+const LIVE_CONSUMER_AREAS = [walletsActivities, signalsActivities, alertsActivities] as const;
+export const LIVE_CONSUMER_AREA_NAMES = LIVE_CONSUMER_AREAS.map((a) => a.name);
+
+type LiveTickContext = Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'> & Partial<Pick<WorkerContext, 'temporal' | 'liveConsumers'>>;
+
+/**
+ * The live projector's activities with every area's consumer registered, as the worker runs them, for processes that
+ * refresh the live lists without a worker (seeding scripts, benches, tests). Without `liveConsumers` in the context
+ * it gets a registry of its own, as a new worker process would.
+ */
+export function createLiveTick(ctx: LiveTickContext, overrides: AreaOverrides<readonly [typeof liveActivities, ...typeof LIVE_CONSUMER_AREAS]> = {}) {
+  const c = { ...ctx, liveConsumers: ctx.liveConsumers ?? createLiveConsumers() };
+  walletsActivities.create(c, overrides.wallets);
+  signalsActivities.create(c, overrides.signals);
+  alertsActivities.create(c, overrides.alerts);
+  return liveActivities.create(c, overrides.live);
+}

@@ -22,6 +22,7 @@ import { routeByOperation } from './http/operation-routing';
 import { routeLabel } from './http/route-label';
 import { numericParameters, strictNumbers } from './http/strict-numbers';
 import { ledgerApi } from './ledger';
+import { liveApi } from './live';
 import { marketApi } from './market';
 import { mintApi } from './mint';
 import { opsApi } from './ops';
@@ -37,6 +38,7 @@ import { webApi } from './web';
 export const API_AREAS = [
   opsApi,
   marketApi,
+  liveApi,
   mintApi,
   accuracyApi,
   accessApi,

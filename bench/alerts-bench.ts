@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { mintActivities } from '../activities/mint';
+import { createLiveTick } from '../activities';
 import { createAlertEvaluator, type AlertEvaluation } from '../activities/alerts/alert-evaluator';
 import { createBotSender } from '../activities/alerts/bot-sender';
 import { createTelegramBot } from '../clients/telegram/telegram-bot';
@@ -93,12 +93,13 @@ async function main() {
     ruleStore: createAlertRuleStore(db, { holderThresholds: cfg.access.holder.thresholds }),
     fireStore: createAlertFireStore(db),
     watchStore: createWatchlistStore(db, { holderThresholds: cfg.access.holder.thresholds }),
-    windowS: cfg.mint.liveWindowS,
+    windowS: cfg.live.windowS,
     rulesMaxAgeMs: cfg.alerts.rulesMaxAgeMs,
     maxFiresPerRefresh: cfg.alerts.maxFiresPerRefresh,
     probeUrl: (m) => `/api/v1/probe/${m}`,
   });
   const timed = {
+    ...evaluator,
     evaluate: async (now: Date, entries: Parameters<typeof evaluator.evaluate>[1]) => {
       const t0 = performance.now();
       const r = await evaluator.evaluate(now, entries);
@@ -106,7 +107,7 @@ async function main() {
       return r;
     },
   };
-  const projector = mintActivities.create({ cfg, db, log: createLogger('silent', 'bench'), now: () => new Date() }, { alertEvaluator: timed });
+  const projector = createLiveTick({ cfg, db, log: createLogger('silent', 'bench'), now: () => new Date() }, { alerts: { alertEvaluator: timed } });
   const sender = createBotSender({
     sendStore: createBotSendStore(db),
     chatStore: chats,

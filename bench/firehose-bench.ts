@@ -1,7 +1,7 @@
 import path from 'node:path';
 import WebSocket from 'ws';
 import { createApiKeyStore } from '../db/access/api-key-store';
-import { createLiveStore, LIVE_SNAPSHOT } from '../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../db/live/live-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { startDaemon } from '../scripts/lib/daemon-process';
 import { freePort } from '../scripts/lib/local-temporal';

@@ -1,4 +1,4 @@
-import { mintActivities } from '../activities/mint';
+import { createLiveTick } from '../activities';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createPriceStore } from '../db/market/price-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
@@ -32,7 +32,7 @@ async function main() {
   const events = [...createMarketSimulator({ seed: 5, launchesPerSecond: 2.5 }).events(now - 300_000, now)];
   for (let i = 0; i < events.length; i += 5000) await createLaunchEventStore(db).writeBatch(events.slice(i, i + 5000));
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 80, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
-  const projector = mintActivities.create({ cfg: loadConfig({}), db, log: createLogger('silent', 'bench'), now: () => new Date(now) });
+  const projector = createLiveTick({ cfg: loadConfig({}), db, log: createLogger('silent', 'bench'), now: () => new Date(now) });
   const { tracked } = await projector.refreshLiveSnapshot();
   // Keyed routes are measured as production serves them: authenticated and quota-counted.
   const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });

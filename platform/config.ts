@@ -9,6 +9,7 @@ import { historySettings } from './settings/history-settings';
 import { firehoseSettings } from './settings/firehose-settings';
 import { ingestSettings } from './settings/ingest-settings';
 import { ledgerSettings } from './settings/ledger-settings';
+import { liveSettings } from './settings/live-settings';
 import { webhooksSettings } from './settings/webhooks-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
@@ -29,6 +30,7 @@ const SETTINGS = [
   opsSettings,
   marketSettings,
   mintSettings,
+  liveSettings,
   accuracySettings,
   ingestSettings,
   accessSettings,

@@ -17,6 +17,7 @@ import { ensureDatabase, startLocalPostgres } from './lib/local-postgres';
 import { freePort, startLocalTemporal } from './lib/local-temporal';
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { createLiveConsumers } from '../activities/live/live-consumers';
 import { loadConfig } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildWorker } from '../workers/build-worker';
@@ -60,6 +61,7 @@ async function main() {
       log,
       temporal: temporalClient,
       now: () => new Date(),
+      liveConsumers: createLiveConsumers(),
     }).activities,
     metrics: createMetrics('worker-fuzz'),
   });

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 echo "• type check"; npx tsc -p tsconfig.json --noEmit && npx tsc -p web/tsconfig.json --noEmit
 echo "• eslint"; npx eslint .
+echo "• import cycles"; npx tsx scripts/import-cycles.ts
 echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
 echo "• typed client"; npx tsx scripts/gen-client.ts --check

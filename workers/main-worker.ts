@@ -15,6 +15,7 @@ import path from 'node:path';
 import { scheduleSpecs } from './schedules';
 import { ensureSchedules } from '../workflows/schedule-starter';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
+import { createLiveConsumers } from '../activities/live/live-consumers';
 
 /** Composition root of the worker process: every activity area over one context, the Schedules, then polls Temporal. */
 async function main() {
@@ -28,7 +29,7 @@ async function main() {
   const connection = await NativeConnection.connect({ address });
   const metrics = createMetrics('worker');
 
-  const areas = createActivities({ cfg, db, log, temporal: client, now: () => new Date() });
+  const areas = createActivities({ cfg, db, log, temporal: client, now: () => new Date(), liveConsumers: createLiveConsumers() });
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
   const worker = await buildWorker({
     connection,

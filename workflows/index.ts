@@ -2,6 +2,7 @@
 export * from './ops';
 export * from './market';
 export * from './mint';
+export * from './live';
 export * from './accuracy';
 export * from './access';
 export * from './billing';

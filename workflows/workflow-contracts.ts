@@ -1,6 +1,7 @@
 import { OPS_CONTRACTS } from './ops/ops-contracts';
 import { MARKET_CONTRACTS } from './market/market-contracts';
 import { MINT_CONTRACTS } from './mint/mint-contracts';
+import { LIVE_CONTRACTS } from './live/live-contracts';
 import { ACCURACY_CONTRACTS } from './accuracy/accuracy-contracts';
 import { ACCESS_CONTRACTS } from './access/access-contracts';
 import { BILLING_CONTRACTS } from './billing/billing-contracts';
@@ -20,6 +21,7 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...OPS_CONTRACTS,
   ...MARKET_CONTRACTS,
   ...MINT_CONTRACTS,
+  ...LIVE_CONTRACTS,
   ...ACCURACY_CONTRACTS,
   ...ACCESS_CONTRACTS,
   ...BILLING_CONTRACTS,

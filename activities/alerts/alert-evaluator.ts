@@ -1,6 +1,6 @@
 import type { AlertFireStore, NewFire } from '../../db/alerts/alert-fire-store';
 import type { AlertRuleStore } from '../../db/alerts/alert-rule-store';
-import type { MintState } from '../../db/mint/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import {
   buildRuleIndex,
   decideFires,
@@ -17,7 +17,7 @@ import { alertMessage } from '../../domain/alerts/alert-message';
 import { rulesInForce } from '../../domain/alerts/rule-limits';
 import { watchEvents, watchesInForce, watchMessage } from '../../domain/alerts/watch-events';
 import type { WatchlistStore } from '../../db/alerts/watchlist-store';
-import type { EnrichedMint } from '../../domain/mint/enriched-mint';
+import type { EnrichedMint } from '../../domain/live/enriched-mint';
 
 export type AlertEvaluatorDeps = {
   ruleStore: Pick<AlertRuleStore, 'version' | 'rulesWithTiers'>;

@@ -11,19 +11,27 @@ import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createBotPoller } from './bot-poller';
 import { createBotSender } from './bot-sender';
 import { createBotWebhook } from './bot-webhook';
+import { alertLiveConsumer } from './alert-live-consumer';
 import { buildBotHandler } from './build-bot-handler';
-import { probeUrlFor } from './build-alert-evaluator';
+import { buildAlertEvaluator, probeUrlFor } from './build-alert-evaluator';
 
 /**
  * The alerts area: the bot's send-queue drain (with the composite-signal relay) as activities, and the bot's updates
- * received with the worker: long polling by default, or a webhook listener (BOT_UPDATES_MODE=webhook). Rule evaluation itself runs inside the live projector's refresh (mint area),
- * over the states it already holds: see alert-evaluator.ts.
+ * received with the worker: long polling by default, or a webhook listener (BOT_UPDATES_MODE=webhook). Rule evaluation itself runs inside the live projector's refresh,
+ * over the states it already holds, as the consumer this area registers on the live tick (alert-live-consumer.ts).
  */
 export const alertsActivities = defineActivityArea({
   name: 'alerts',
   // Temporal is optional: without it (scripts, some tests) /upgrade leaves its workflow to billing's outbox sweep and
   // /link wallet answers that it is unavailable.
-  deps: ({ cfg, db, log, now, temporal }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'> & Partial<Pick<WorkerContext, 'temporal'>>) => {
+  deps: ({
+    cfg,
+    db,
+    log,
+    now,
+    temporal,
+    liveConsumers,
+  }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'liveConsumers'> & Partial<Pick<WorkerContext, 'temporal'>>) => {
     const token = cfg.messaging.telegramBotToken;
     const holderThresholds = cfg.access.holder.thresholds;
     const probeUrl = probeUrlFor(cfg);
@@ -52,10 +60,15 @@ export const alertsActivities = defineActivityArea({
           ? createBotWebhook({ db, token, apiRoot: cfg.messaging.telegramApiRoot, settings: cfg.alerts.bot.webhook, handlerOver, log })
           : null,
       auditGradProb: cfg.alerts.auditGradProb,
+      alertEvaluator: buildAlertEvaluator({ cfg, db }),
+      liveConsumers,
       now,
     };
   },
-  activities: (d) => createBotSender(d),
+  activities: (d) => {
+    d.liveConsumers.register('alerts', alertLiveConsumer(d.alertEvaluator));
+    return createBotSender(d);
+  },
   start: async (d, { cfg, temporal }) => {
     // The audited house rule follows the configuration: a new threshold retires the old rule and starts a new one.
     await d.ruleStore.ensureHouseRule('grad_prob', d.auditGradProb, d.now());

@@ -5,7 +5,7 @@ import type { PredictionStore } from '../../db/mint/prediction-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { MintStates } from '../../db/mint/mint-states';
 import { mintSignals } from '../../domain/mint/mint-signals';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
 import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
@@ -15,7 +15,7 @@ export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   outcomeStore: OutcomeStore;
-  readModel: LiveReadModel;
+  mintStates: Pick<MintStates, 'scoringView'>;
   mintScorer: MintScorer;
   dexPriceClient: PriceClient;
   dexPriceSourceName: string;
@@ -40,7 +40,7 @@ export function createMintActivities(d: MintDeps) {
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<ScoreResult> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
-      const { tape, trades, freshness, creator } = await d.readModel.scoringView(create, asOf);
+      const { tape, trades, freshness, creator } = await d.mintStates.scoringView(create, asOf);
       const s = await d.mintScorer.score({
         create,
         tradesSoFar: trades,

@@ -1,5 +1,5 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
-import { createLiveReadModel } from '../../db/mint/live-read-model';
+import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createPaperPositionStore } from '../../db/paper/paper-position-store';
 import { ensurePaperEntries } from '../../workflows/paper/paper-entries-starter';

@@ -1,5 +1,5 @@
 import type { PriceClient } from '../../clients/jupiter-price-client';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { LiveReadModel } from '../../db/live/live-read-model';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PaperPositionStore } from '../../db/paper/paper-position-store';
 import { isCurveComplete } from '../../domain/paper/curve-fill';

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import type { CommittedMark } from '../../db/ledger/ledger-proof-store';
@@ -7,7 +6,6 @@ import { notFound } from '../http/http-error';
 
 export type MintRouteDeps = {
   mintReadStore: MintReadStore;
-  readModel: LiveReadModel;
   predictionStore: PredictionStore;
   /** Which of these predictions the ledger has committed (api/ledger). */
   ledgerCommitted: (predictionIds: number[]) => Promise<Map<number, CommittedMark>>;
@@ -18,16 +16,6 @@ const hourStart = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_
 
 export function mintRoutes(d: MintRouteDeps): Router {
   const r = Router();
-
-  // The full enriched record, even for mints the dashboard would hide (hide_reason says why).
-  r.get('/api/v1/probe/:mint', async (req, res) => {
-    const now = d.now();
-    const mint = await d.mintReadStore.getMint(req.params.mint);
-    if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
-    if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
-    const [enriched] = await d.readModel.enriched([mint], now);
-    res.set('Cache-Control', 'no-store').json(enriched);
-  });
 
   // Every logged (age bucket × probability) row, with the outcome once resolved.
   r.get('/api/predictions/by_mint/:mint', async (req, res) => {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
 import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import { usedPct } from '../../domain/ops/watchdog-rules';
-import { freshness, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
+import { freshness, type LiveSnapshotCache } from '../live/live-snapshot-cache';
 import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';

@@ -3,15 +3,19 @@ import { createLedgerCommitStore } from '../../db/ledger/ledger-commit-store';
 import { LEDGER_ROW_SOURCES } from '../../db/ledger/ledger-row-sources';
 import { auditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { createCorpusStore } from '../../db/mint/corpus-store';
+import { createStatsStore } from '../../db/mint/stats-store';
 import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../../db/ops/watchdog-store';
 import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
+import { createSignalStore } from '../../db/signals/signal-store';
+import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
 import { defineApiArea } from '../api-area';
 import { API_SPEC_PATH } from '../api-spec';
-import { liveSnapshots } from '../mint/live-snapshots';
+import { liveSnapshots } from '../live/live-snapshots';
 import { docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
 import { scopeRoutes } from './scope-routes';
+import { statsRoutes } from './stats-routes';
 import { statusRoutes } from './status-routes';
 
 export const opsApi = defineApiArea({
@@ -22,7 +26,7 @@ export const opsApi = defineApiArea({
       heartbeatStore: createHeartbeatStore(ctx.db),
       watchdogStore: createWatchdogStore(ctx.db),
       liveCache: liveSnapshots(ctx).live,
-      liveStaleAfterS: ctx.cfg.mint.liveStaleAfterS,
+      liveStaleAfterS: ctx.cfg.live.staleAfterS,
       temporalProbe: ctx.temporal?.probe,
       compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
       liveLatency: ctx.liveLatency,
@@ -32,6 +36,9 @@ export const opsApi = defineApiArea({
       watchdogIntervalS: ctx.cfg.watchdog.intervalS,
       expectedDaemons: ctx.cfg.expectedDaemons,
       corpusSummary: () => createCorpusStore(ctx.db).summary(),
+      statsStore: createStatsStore(ctx.db),
+      walletsIndexed: () => createWalletReadStore(ctx.db).walletsIndexed(),
+      signals24h: (since: Date) => createSignalStore(ctx.db).countsSince(since),
       /** The ledger tracks being committed (those with a row source) and their commits so far. */
       auditTrail: async () =>
         auditTrailStatement({
@@ -45,10 +52,11 @@ export const opsApi = defineApiArea({
       now: ctx.now,
       readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
       publicReads: ctx.publicReads,
+      keyedReads: ctx.keyedReads,
     };
   },
   parts: (d) => ({
     pages: docsRoutes(API_SPEC_PATH),
-    routes: [healthRoutes(d), statusRoutes(d), scopeRoutes(d)],
+    routes: [healthRoutes(d), statusRoutes(d), scopeRoutes(d), statsRoutes({ ...d, cache: d.liveCache })],
   }),
 });

@@ -1,10 +1,10 @@
-import { createLiveStore, SMART_MONEY_SNAPSHOT } from '../../db/mint/live-store';
+import { createLiveStore, SMART_MONEY_SNAPSHOT } from '../../db/live/live-store';
 import { createScoreVersionStore } from '../../db/wallets/score-version-store';
 import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
 import type { SmartScoreVersion } from '../../domain/wallets/smart-score';
 import type { WalletRecord } from '../../domain/wallets/wallet-record';
 import { defineApiArea } from '../api-area';
-import { createLiveSnapshotCache } from '../mint/live-snapshot-cache';
+import { createLiveSnapshotCache } from '../live/live-snapshot-cache';
 import { createReadCache } from './read-cache';
 import { leaderboardRoutes } from './leaderboard-routes';
 import { smartMoneyRoutes } from './smart-money-routes';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smart-score';
-import { requireSnapshot, type LiveSnapshotCache } from '../mint/live-snapshot-cache';
+import { requireSnapshot, type LiveSnapshotCache } from '../live/live-snapshot-cache';
 
 type SmartMoneyBody = {
   generated_at: string;
@@ -12,7 +12,7 @@ type SmartMoneyBody = {
 };
 
 export type SmartMoneyRouteDeps = {
-  /** The projector's smart-money snapshot, written with the live list (db/mint/live-store.ts SMART_MONEY_SNAPSHOT). */
+  /** The projector's smart-money snapshot, written with the live list (db/live/live-store.ts SMART_MONEY_SNAPSHOT). */
   smartMoneyCache: LiveSnapshotCache;
   scoreVersion: () => Promise<SmartScoreVersion>;
   smartCriteria: SmartCriteria;

@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startDaemon } from '../../scripts/lib/daemon-process';
 import { freePort, startLocalTemporal } from '../../scripts/lib/local-temporal';
 import { waitFor } from '../../scripts/lib/run';
-import { LIVE_PROJECTOR_WORKFLOW_ID } from '../../workflows/mint/live-projector-contract';
+import { LIVE_PROJECTOR_WORKFLOW_ID } from '../../workflows/live/live-projector-contract';
 
 /**
  * The real worker process (workers/main-worker.ts) against its own Temporal dev server (data under `workDir`, wiped

@@ -1,11 +1,12 @@
 import { accuracyActivities } from '../../activities/accuracy';
+import { createLiveTick } from '../../activities';
 import { mintActivities } from '../../activities/mint';
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import { createLiveStore, LIVE_SNAPSHOT } from '../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../db/live/live-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
-import { GRAD_PROB_SHOWN_UNTIL_S } from '../../domain/mint/enriched-mint';
+import { GRAD_PROB_SHOWN_UNTIL_S } from '../../domain/live/enriched-mint';
 import type { CreateEvent } from '../../domain/mint/launch-events';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
@@ -63,7 +64,7 @@ export async function seedScoredLiveList(
     );
   }
 
-  const { tracked } = await mint.refreshLiveSnapshot();
+  const { tracked } = await createLiveTick(ctx).refreshLiveSnapshot();
   await accuracyActivities.create(ctx).recomputeAccuracy();
   const snapshot = await createLiveStore(db).readSnapshot(LIVE_SNAPSHOT);
   const listed = snapshot ? (JSON.parse(snapshot.body) as { mints: { grad_prob: number | null }[] }).mints : [];

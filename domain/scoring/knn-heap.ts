@@ -2,7 +2,9 @@
  * Pieces both k-NN indexes share, so they agree bit for bit: the query and row checks, the z-scoring, and
  * the bounded heap that keeps the k smallest (squared distance, id) pairs.
  */
-import type { Scaling } from './knn-index';
+
+/** Per-feature mean and standard deviation the rows and queries are z-scored with (fitted in knn-index.ts). */
+export type Scaling = { mean: readonly number[]; std: readonly number[] };
 
 export function assertVector(v: ArrayLike<number>, dims: number, what: string): void {
   if (v.length !== dims) throw new RangeError(`${what}: expected ${dims} features, got ${v.length}`);

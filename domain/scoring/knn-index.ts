@@ -8,14 +8,14 @@
  * It stays as the reference the k-d tree (kd-tree-index.ts) is tested against, and it is what a tiny corpus
  * needs. Both return exactly the k smallest (squared distance, id) pairs.
  */
-import { BoundedMaxHeap, assertVector, zScoreInto } from './knn-heap';
+import { BoundedMaxHeap, assertVector, zScoreInto, type Scaling } from './knn-heap';
 import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 export const DEFAULT_K = 50;
 
 export type KnnNeighbour<L> = { id: number; label: L; distance: number };
 
-export type Scaling = { mean: readonly number[]; std: readonly number[] };
+export type { Scaling };
 
 export interface KnnIndex<L> {
   readonly size: number;

@@ -1,4 +1,4 @@
-import type { EnrichedMint } from '../mint/enriched-mint';
+import type { EnrichedMint } from '../live/enriched-mint';
 import type { CompositeCross } from './cross-rules';
 import type { ThresholdKind } from './rolling-threshold';
 import type { Tier, TierDecision } from './tier-rules';

@@ -1,10 +1,10 @@
-import type { MintState } from '../../db/mint/live-read-model';
+import type { MintState } from '../../db/mint/mint-states';
 import type { PriceStore } from '../../db/market/price-store';
 import type { CompositePredictionStore, CrossSnapshot } from '../../db/signals/composite-prediction-store';
 import type { SignalStore } from '../../db/signals/signal-store';
 import type { ThresholdStateStore } from '../../db/signals/threshold-state-store';
 import { COMPOSITE_LEAF_V1 } from '../../domain/ledger/composite-leaf';
-import type { EnrichedMint } from '../../domain/mint/enriched-mint';
+import type { EnrichedMint } from '../../domain/live/enriched-mint';
 import type { MintTape } from '../../domain/mint/mint-tape';
 import { inCompositeWindow } from '../../domain/signals/composite-score';
 import { evaluateCross, type NativePrice } from '../../domain/signals/cross-rules';

@@ -1,6 +1,7 @@
 import { accuracyActivities } from '../../activities/accuracy';
 import { marketActivities } from '../../activities/market';
-import { mintActivities } from '../../activities/mint';
+import { createLiveTick } from '../../activities';
+import { createLiveConsumers } from '../../activities/live/live-consumers';
 import { createPriceStore } from '../../db/market/price-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
@@ -23,8 +24,8 @@ export async function seedSimulatedMarket(db: Knex, now: number, seed: number): 
   const history = [...createMarketSimulator({ seed: seed + 1000, launchesPerSecond: 0.001 }).events(now - 26 * 3_600_000, now - 600_000)];
   for (let i = 0; i < history.length; i += 2000) await events.writeBatch(history.slice(i, i + 2000));
   // The areas' own activities at the default settings, at `now`.
-  const ctx = { cfg: loadConfig({}), db, log: createLogger('silent', 'seed'), now: () => new Date(now) };
+  const ctx = { cfg: loadConfig({}), db, log: createLogger('silent', 'seed'), now: () => new Date(now), liveConsumers: createLiveConsumers() };
   await marketActivities.create(ctx).refreshMarketConditions();
-  await mintActivities.create(ctx).refreshLiveSnapshot();
+  await createLiveTick(ctx).refreshLiveSnapshot();
   await accuracyActivities.create(ctx).recomputeAccuracy();
 }

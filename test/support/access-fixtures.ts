@@ -1,4 +1,4 @@
-import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/mint/live-store';
+import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/live/live-store';
 import type { Knex } from '../../platform/db';
 
 /** An empty live list (real-time and delayed) so `/api/v1/live` answers 200 without running the projector. */

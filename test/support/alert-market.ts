@@ -1,4 +1,4 @@
-import { mintActivities } from '../../activities/mint';
+import { createLiveTick } from '../../activities';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createPriceStore } from '../../db/market/price-store';
@@ -20,7 +20,7 @@ export const simulatedScore = (seed: number, mint: string) => {
 /**
  * A simulated market run as `npm start` runs it, for alert tests: launches and trades ingested as the clock moves,
  * the simulator's smart wallets in the wallet index, a SOL price, a creator with a proven 5x record, scores logged at
- * 30 s and 60 s as the lifecycle logs them, and the live projector's refresh (mint area, which evaluates the alert
+ * 30 s and 60 s as the lifecycle logs them, and the live projector's refresh (live area, which evaluates the alert
  * rules) every 2 s. `onStep` runs before each refresh; `restartAt` starts a fresh process (empty memory) at that step.
  */
 export function alertMarket(db: Knex, o: { seed: number; start: number; minutes: number; env?: Record<string, string> }) {
@@ -30,7 +30,7 @@ export function alertMarket(db: Knex, o: { seed: number; start: number; minutes:
   const creates = events.filter((e): e is CreateEvent => e.kind === 'create');
   const buys = events.filter((e): e is TradeEvent => e.kind === 'trade' && e.isBuy);
   let clock = o.start;
-  const newProcess = () => mintActivities.create(areaContext(db, { env: { LIVE_REFRESH_MS: '2000', ...o.env }, now: () => new Date(clock) }));
+  const newProcess = () => createLiveTick(areaContext(db, { env: { LIVE_REFRESH_MS: '2000', ...o.env }, now: () => new Date(clock) }));
 
   return {
     events,

@@ -1,4 +1,5 @@
 import type { WorkerContext } from '../../activities/activity-area';
+import { createLiveConsumers } from '../../activities/live/live-consumers';
 import { loadConfig } from '../../platform/config';
 import type { Knex } from '../../platform/db';
 import { createLogger } from '../../platform/logger';
@@ -16,5 +17,11 @@ const OFFLINE = {
  * mint, market, accuracy, access), configured by `env` as a process is.
  */
 export function areaContext(db: Knex, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
-  return { cfg: loadConfig({ ...OFFLINE, ...o.env }), db, log: createLogger('silent', 'worker-test'), now: o.now ?? (() => new Date()) };
+  return {
+    cfg: loadConfig({ ...OFFLINE, ...o.env }),
+    db,
+    log: createLogger('silent', 'worker-test'),
+    now: o.now ?? (() => new Date()),
+    liveConsumers: createLiveConsumers(),
+  };
 }

@@ -1,3 +1,4 @@
+import { createLiveTick } from '../../activities';
 import { mintActivities } from '../../activities/mint';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
@@ -65,7 +66,7 @@ export async function seedScoredMarket(db: Knex, now: Date, o: { seed?: number; 
     await score(c, 30);
     if (c.at.getTime() + 60_000 <= now.getTime()) await score(c, 60);
   });
-  await mintActivities.create(areaContext(db, { now: () => now })).refreshLiveSnapshot();
+  await createLiveTick(areaContext(db, { now: () => now })).refreshLiveSnapshot();
   return { events, history, live };
 }
 

@@ -1,6 +1,5 @@
 import { MINT_LIFECYCLE_CONTRACT } from './mint-lifecycle-contract';
-import { LIVE_PROJECTOR_CONTRACT } from './live-projector-contract';
 import type { WorkflowContract } from '../workflow-contract';
 
 /** The mint area's workflow contracts (schedules and deadlines as data), for workflows/workflow-contracts.ts. */
-export const MINT_CONTRACTS: readonly WorkflowContract[] = [MINT_LIFECYCLE_CONTRACT, LIVE_PROJECTOR_CONTRACT];
+export const MINT_CONTRACTS: readonly WorkflowContract[] = [MINT_LIFECYCLE_CONTRACT];

@@ -18,7 +18,7 @@ const { t, api } = useApi(async (db) => {
     ...real,
     platform: async (now: Date) => (statsFail ? Promise.reject(new Error('connection terminated unexpectedly')) : real.platform(now)),
   };
-  return { env: afterBeta({ keyCacheTtlMs: 0 }), overrides: { mint: { statsStore } } };
+  return { env: afterBeta({ keyCacheTtlMs: 0 }), overrides: { ops: { statsStore } } };
 });
 // The key of each test goes in its headers.
 const http = typedApi(() => api.url);

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../../support/test-db';
 
 /**
  * Every rule kind fires from simulated launches, end to end through the production hook: the live projector's
- * refresh (mint area) evaluates the rules over the mints it holds. Each fire is a durable row with its `alert_fire`
+ * refresh (live area) evaluates the rules over the mints it holds. Each fire is a durable row with its `alert_fire`
  * outbox event and a queued bot message per linked chat, written together; a rule fires once per mint, across a
  * restart of the process too; mayhem mints never fire; a Free owner's premium rule fires once (the 24 h sample).
  */

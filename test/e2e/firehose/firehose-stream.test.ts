@@ -1,5 +1,5 @@
 import { createFirehoseLogStore } from '../../../db/firehose/firehose-log-store';
-import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { createSignalStore } from '../../../db/signals/signal-store';
 import { issueTestKey } from '../../support/access-keys';
 import { startApi, useApi, type StartedApi } from '../../support/api-harness';

@@ -1,4 +1,4 @@
-import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { useApi } from '../../support/api-harness';
 import { typedApi } from '../../support/typed-api';
 

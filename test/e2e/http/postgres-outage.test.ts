@@ -1,4 +1,4 @@
-import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/mint/live-store';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { createWatchdogStore } from '../../../db/ops/watchdog-store';
 import { loadConfig } from '../../../platform/config';
 import { createDb, type Knex } from '../../../platform/db';

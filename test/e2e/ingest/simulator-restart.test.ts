@@ -1,4 +1,4 @@
-import { mintActivities } from '../../../activities/mint';
+import { createLiveTick } from '../../../activities';
 import { areaContext } from '../../support/area-context';
 import { Client, Connection } from '@temporalio/client';
 import { createPriceStore } from '../../../db/market/price-store';
@@ -139,7 +139,7 @@ describe('ingest restarted on the simulator', () => {
       source: 'jupiter-price-v3',
       fetchedAt: now,
     });
-    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
+    await createLiveTick(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
     const live = await typedApi(api.url).GET('/api/live');
     expect(live.response.status).toBe(200);
     const listed = live.data!.mints.map((m) => m.mint);

@@ -1,3 +1,4 @@
+import { createLiveTick } from '../../../activities';
 import { mintActivities } from '../../../activities/mint';
 import { areaContext } from '../../support/area-context';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
@@ -76,7 +77,7 @@ describe('runners, probe and live carry the models', () => {
       await score(c, 30);
       if (c.at.getTime() + 60_000 <= now.getTime()) await score(c, 60);
     });
-    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
+    await createLiveTick(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
 
     const latest = async (mint: string) => t.db('predictions').where({ mint }).orderBy('age_bucket', 'desc').first();
 

@@ -1,4 +1,4 @@
-import { mintActivities } from '../../../activities/mint';
+import { createLiveTick } from '../../../activities';
 import { toWalletRecord } from '../../../db/wallets/wallet-read-store';
 import { areaContext } from '../../support/area-context';
 import { afterBeta, call, useApi } from '../../support/api-harness';
@@ -28,7 +28,7 @@ const http = keyedApi(
 );
 beforeAll(async () => {
   await buildWalletHistory(t.db, { now, seed: 31, minutes: 30, horizonMin: 10, env });
-  await mintActivities.create(areaContext(t.db, { env, now: () => now })).refreshLiveSnapshot();
+  await createLiveTick(areaContext(t.db, { env, now: () => now })).refreshLiveSnapshot();
   records = (await t.db('wallet_records')).map(toWalletRecord);
   pro = await issueTestKey(t.db, 'pro');
 }, 240_000);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { accuracyActivities } from '../../../activities/accuracy';
 import { ledgerActivities } from '../../../activities/ledger';
-import { mintActivities } from '../../../activities/mint';
+import { createLiveTick } from '../../../activities';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { mintAddress, signature } from '../../../ingest/simulator/address-book';
@@ -170,7 +170,7 @@ describe('the dashboard in Chromium', () => {
         vTokensRaw: 1_073e12,
       },
     ]);
-    await mintActivities.create(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
+    await createLiveTick(areaContext(t.db, { now: () => now })).refreshLiveSnapshot();
     await page.waitForSelector(`#live tbody tr[data-mint="${mint}"]`, { timeout: 10_000 });
     await page.waitForSelector(`#live[data-rows="${before + 1}"]`);
     expect(await page.locator(`#live tbody tr[data-mint="${mint}"] th`).innerText()).toContain('Fresh Launch');

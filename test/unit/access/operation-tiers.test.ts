@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../../api/api-spec';
-import { createLiveDelayLine } from '../../../domain/mint/live-delay-line';
+import { createLiveDelayLine } from '../../../domain/live/live-delay-line';
 import { liveDelayFor, minTierFor, OPERATION_MIN_TIER } from '../../../domain/access/operation-tiers';
 
 type Op = { operationId: string; security?: unknown[]; 'x-min-tier'?: string };

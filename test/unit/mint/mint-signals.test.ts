@@ -1,4 +1,4 @@
-import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S, type LatestPrediction } from '../../../domain/mint/enriched-mint';
+import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S, type LatestPrediction } from '../../../domain/live/enriched-mint';
 import { botTradeShare, botWallets, mintSignals, topBuyers } from '../../../domain/mint/mint-signals';
 import { creatorRecord } from '../../../domain/mint/creator-record';
 import { freshAmongFirstBuyers, freshFirst3, freshWalletShare, unknownBuyers } from '../../../domain/mint/wallet-freshness';

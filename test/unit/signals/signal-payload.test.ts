@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import bs58 from 'bs58';
 import YAML from 'yaml';
 import { creatorRecord } from '../../../domain/mint/creator-record';
-import { enrichMint } from '../../../domain/mint/enriched-mint';
+import { enrichMint } from '../../../domain/live/enriched-mint';
 import { computeFeatures } from '../../../domain/scoring/mint-features';
 import { evaluateCross } from '../../../domain/signals/cross-rules';
 import { buildSignal, REDACTED, redactAddressLike, type SignalMintFacts } from '../../../domain/signals/signal-payload';

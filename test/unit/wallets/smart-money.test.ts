@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { enrichMint } from '../../../domain/mint/enriched-mint';
+import { enrichMint } from '../../../domain/live/enriched-mint';
 import { defineSmartScoreVersion } from '../../../domain/wallets/smart-score';
 import { smartMoneyActive, smartMoneyOnMint, smartScoresByPrefix } from '../../../domain/wallets/smart-money';
 import { redactWallet } from '../../../domain/wallets/wallet-address';

@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import { createActivities } from '../../../activities';
+import { createActivities, createLiveTick, LIVE_CONSUMER_AREA_NAMES } from '../../../activities';
+import { createLiveConsumers } from '../../../activities/live/live-consumers';
 import { defineActivityArea, mergeActivityAreas, type WorkerContext } from '../../../activities/activity-area';
 import { loadConfig } from '../../../platform/config';
 import { createDb } from '../../../platform/db';
@@ -13,6 +14,7 @@ function idleContext(): WorkerContext {
     log: createLogger('silent', 'test'),
     temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
     now: () => new Date(0),
+    liveConsumers: createLiveConsumers(),
   };
 }
 
@@ -54,6 +56,18 @@ describe('activity areas', () => {
         'recordExecutedBurn',
       ]),
     );
+    await ctx.db.destroy();
+    await ctx.temporal.connection.close();
+  });
+
+  it('runs the same consumers on the live tick in and outside the worker', async () => {
+    const ctx = idleContext();
+    createActivities(ctx);
+    const inWorker = ctx.liveConsumers.all().map((c) => c.area);
+    expect(inWorker).toEqual(LIVE_CONSUMER_AREA_NAMES);
+    const outside = { ...ctx, liveConsumers: createLiveConsumers() };
+    createLiveTick(outside);
+    expect(outside.liveConsumers.all().map((c) => c.area)).toEqual(inWorker);
     await ctx.db.destroy();
     await ctx.temporal.connection.close();
   });

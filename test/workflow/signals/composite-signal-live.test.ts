@@ -1,4 +1,4 @@
-import { mintActivities } from '../../../activities/mint';
+import { createLiveTick } from '../../../activities';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
 import { createPriceStore } from '../../../db/market/price-store';
@@ -16,7 +16,7 @@ import { createTestDatabase } from '../../support/test-db';
 /**
  * The composite signal end to end on a simulated market, as `npm start` runs it: simulated launches ingested as
  * the clock moves, the simulator's smart wallets seeded into the wallet index, a SOL price cached, the live
- * projector's refresh every 2 s (the mint area's activity, which evaluates the composite signal over the states it
+ * projector's refresh every 2 s (the live area's activity, which evaluates the composite signal over the states it
  * holds), 60 s scores logged as the lifecycle would log them. Crosses appear, each once, above the market-cap
  * floor and the threshold; each becomes a signal with its outbox event when its tier is known; the threshold
  * survives a restart of the process that holds it; the feed serves them through HTTP.
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The process under test: a fresh one has an empty memory (live model, threshold) and rebuilds from Postgres. */
-const newProcess = () => mintActivities.create(areaContext(t.db, { env: { LIVE_REFRESH_MS: '2000' }, now: () => new Date(clock) }));
+const newProcess = () => createLiveTick(areaContext(t.db, { env: { LIVE_REFRESH_MS: '2000' }, now: () => new Date(clock) }));
 
 describe('composite signal on a simulated market', () => {
   it('crosses, tiers and delivers each mint once, and keeps its threshold across a restart', async () => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { MintTape } from '../../domain/mint/mint-tape';
-import type { MintState } from './live-read-model';
+import type { MintState } from '../mint/mint-states';
 import { createLiveStore } from './live-store';
 
 /** Trades read per round trip while catching up. */

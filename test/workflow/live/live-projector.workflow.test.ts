@@ -1,5 +1,5 @@
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { LIVE_PROJECTOR_WORKFLOW, type LiveProjectorInput } from '../../../workflows/mint/live-projector-contract';
+import { LIVE_PROJECTOR_WORKFLOW, type LiveProjectorInput } from '../../../workflows/live/live-projector-contract';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';

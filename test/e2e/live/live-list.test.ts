@@ -1,4 +1,4 @@
-import { mintActivities } from '../../../activities/mint';
+import { createLiveTick } from '../../../activities';
 import { areaContext } from '../../support/area-context';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
@@ -31,7 +31,7 @@ describe('live list: projector snapshot → GET /api/live and /api/v1/live', () 
       source: 'jupiter-price-v3',
       fetchedAt: now,
     });
-    const projector = mintActivities.create(areaContext(t.db, { now: () => now }));
+    const projector = createLiveTick(areaContext(t.db, { now: () => now }));
     const first = await projector.refreshLiveSnapshot();
     expect(first.tracked).toBeGreaterThan(10);
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { TradeEvent } from '../../domain/mint/launch-events';
-import type { LatestPrediction } from '../../domain/mint/enriched-mint';
-import { toMintRow, toTrade, type MintRow } from './mint-read-store';
+import type { LatestPrediction } from '../../domain/live/enriched-mint';
+import { toMintRow, toTrade, type MintRow } from '../mint/mint-read-store';
 
 export type LiveMintRow = MintRow;
 

@@ -1,5 +1,5 @@
 import { condition, continueAsNew, log, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import type { LiveProjectorActivities } from '../../activities/mint/live-projector';
+import type { LiveProjectorActivities } from '../../activities/live/live-projector';
 import { nowMs } from '../workflow-time';
 import { tradesIngestedSignal, type LiveProjectorInput } from './live-projector-contract';
 

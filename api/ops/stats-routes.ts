@@ -5,7 +5,7 @@ import type { Tier } from '../../domain/signals/tier-rules';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
 import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
-import type { LiveSnapshotCache } from './live-snapshot-cache';
+import type { LiveSnapshotCache } from '../live/live-snapshot-cache';
 
 /** Aggregates scan a day of facts, so they are cached for a few seconds per API process. */
 const CACHE_MS = 10_000;

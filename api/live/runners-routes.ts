@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { EnrichedMint } from '../../domain/mint/enriched-mint';
+import type { EnrichedMint } from '../../domain/live/enriched-mint';
 import type { RunnerTierKey } from '../../domain/scoring/runner-model';
 import { requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 

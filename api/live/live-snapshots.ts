@@ -1,4 +1,4 @@
-import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/mint/live-store';
+import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/live/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import type { ApiContext } from '../api-area';
 import { createLiveSnapshotCache, type LiveSnapshotCache } from './live-snapshot-cache';

@@ -1,7 +1,7 @@
-import type { LiveStore } from '../../db/mint/live-store';
+import type { LiveStore } from '../../db/live/live-store';
 import { unavailable } from '../http/http-error';
 import { prepareBody, type PreparedBody } from '../http/prepared-body';
-import type { EnrichedMint } from '../../domain/mint/enriched-mint';
+import type { EnrichedMint } from '../../domain/live/enriched-mint';
 
 type LiveBody = {
   generated_at: string;
@@ -123,7 +123,7 @@ export async function requireSnapshot(cache: LiveSnapshotCache): Promise<LiveSna
   return s;
 }
 
-/** The projector samples the delayed list every 15 s (activities/mint/live-projector.ts): that much lag is expected. */
+/** The projector samples the delayed list every 15 s (activities/live/live-projector.ts): that much lag is expected. */
 const DELAYED_SAMPLE_S = 15;
 
 /**

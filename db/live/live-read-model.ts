@@ -1,64 +1,33 @@
 import type { Knex } from 'knex';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
-import { creatorRecord, type CreatorRecord } from '../../domain/mint/creator-record';
-import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
-import type { TradeEvent } from '../../domain/mint/launch-events';
-import { MintTape } from '../../domain/mint/mint-tape';
+import { creatorRecord } from '../../domain/mint/creator-record';
+import { enrichMint, type EnrichedMint } from '../../domain/live/enriched-mint';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { topBuyerWallets } from '../../domain/mint/mint-signals';
-import { unknownBuyers } from '../../domain/mint/wallet-freshness';
 import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
 import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createGateStore } from '../accuracy/gate-store';
 import { createPriceStore } from '../market/price-store';
-import { createCreatorStore } from './creator-store';
+import { createCreatorStore } from '../mint/creator-store';
 import { createLiveStore } from './live-store';
-import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
+import type { MintRow } from '../mint/mint-read-store';
+import { createMintStates, type MintState } from '../mint/mint-states';
 import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
-
-/** One mint as the read model holds it: its row, its tape folded up to some moment, each known buyer's freshness. */
-export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
-
-/** What scoring needs at a moment: the state, the trades it folded, and the creator's record then. */
-export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord };
 
 /**
  * The one place the enriched mint (openapi `EnrichedMint`) is assembled from Postgres: tape, buyer freshness,
  * creator record, latest prediction, SOL price and the survival gate. `enriched` loads any set of mints (the probe;
  * signals, alerts and webhooks later); the live projector keeps the states in memory (incremental-live-model.ts)
- * and has them enriched here; scoring reads the same state as of its moment.
+ * and has them enriched here; scoring reads the same state as of its moment (db/mint/mint-states.ts).
  */
 export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number; criteria: SmartCriteria } } = {}) {
-  const reads = createMintReadStore(db);
+  const mintStates = createMintStates(db);
   // Smart money (smart_money_in, top_buyers[].smart_score) from the wallet index, by the top buyers' full addresses.
   const smartMoney = createSmartMoneyLookup(db, o.smartMoney ?? { ttlMs: 15_000, criteria: DEFAULT_SMART_CRITERIA });
   const live = createLiveStore(db);
   const creators = createCreatorStore(db);
   const prices = createPriceStore(db);
   const gates = createGateStore(db);
-
-  /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
-  async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {
-    const trades = await reads.tradesUntilOf(
-      rows.map((r) => r.mint),
-      until,
-    );
-    const states = new Map(rows.map((row) => [row.mint, { row, tape: new MintTape(row), freshness: new Map<string, boolean>(), trades: [] as TradeEvent[] }]));
-    for (const t of trades) {
-      const s = states.get(t.mint)!;
-      s.tape.apply(t);
-      s.trades.push(t);
-    }
-    return [...states.values()];
-  }
-
-  /** Looks up each buyer whose freshness is not known yet, for every mint in one query. Freshness never changes. */
-  async function learnFreshness(states: readonly MintState[]): Promise<void> {
-    const pairs = states.flatMap((s) => unknownBuyers(s.tape, s.freshness).map((wallet) => ({ mint: s.row.mint, wallet })));
-    const seen = await reads.walletsWithHistory(pairs);
-    const byMint = new Map(states.map((s) => [s.row.mint, s]));
-    for (const p of pairs) byMint.get(p.mint)!.freshness.set(p.wallet, !seen.has(pairKey(p.mint, p.wallet)));
-  }
 
   /**
    * The enriched record of each state as of `now`, with its smart money. `ownOutcomes`: a mint old enough to be
@@ -73,7 +42,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
     const mints = states.map((s) => s.row.mint);
     const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
     const [, aggregates, own, predictions, price, gate, smart] = await Promise.all([
-      learnFreshness(states),
+      mintStates.learnFreshness(states),
       creators.aggregates([...new Set(states.map((s) => s.row.creator))], LABEL_VERSION),
       o.ownOutcomes ? creators.ownOutcomes(mints, LABEL_VERSION) : new Map(),
       live.latestPredictions(mints),
@@ -108,14 +77,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
 
     /** The enriched records of these mints from their trades up to `now`, even those the dashboard would hide. */
     async enriched(rows: readonly MintRow[], now: Date): Promise<EnrichedMint[]> {
-      return enrich(await fold(rows, now), now, { ownOutcomes: true });
-    },
-
-    /** A mint as of `asOf`, for scoring: its tape and trades up to then, its buyers' freshness, its creator's record. */
-    async scoringView(row: MintRow, asOf: Date): Promise<ScoringView> {
-      const [state] = await fold([row], asOf);
-      const [, aggregates] = await Promise.all([learnFreshness([state!]), creators.aggregates([row.creator], LABEL_VERSION)]);
-      return { ...state!, creator: creatorRecord(aggregates.get(row.creator) ?? null) };
+      return enrich(await mintStates.fold(rows, now), now, { ownOutcomes: true });
     },
   };
 }

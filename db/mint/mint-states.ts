@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import { creatorRecord, type CreatorRecord } from '../../domain/mint/creator-record';
+import type { TradeEvent } from '../../domain/mint/launch-events';
+import { MintTape } from '../../domain/mint/mint-tape';
+import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { unknownBuyers } from '../../domain/mint/wallet-freshness';
+import { createCreatorStore } from './creator-store';
+import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
+
+/** One mint as the read models hold it: its row, its tape folded up to some moment, each known buyer's freshness. */
+export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
+
+/** What scoring needs at a moment: the state, the trades it folded, and the creator's record then. */
+export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord };
+
+/**
+ * Mints folded from their trades as of a moment: what scoring reads, and what the live read model enriches
+ * (db/live/live-read-model.ts), so both see a mint the same way.
+ */
+export function createMintStates(db: Knex) {
+  const reads = createMintReadStore(db);
+  const creators = createCreatorStore(db);
+
+  /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
+  async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {
+    const trades = await reads.tradesUntilOf(
+      rows.map((r) => r.mint),
+      until,
+    );
+    const states = new Map(rows.map((row) => [row.mint, { row, tape: new MintTape(row), freshness: new Map<string, boolean>(), trades: [] as TradeEvent[] }]));
+    for (const t of trades) {
+      const s = states.get(t.mint)!;
+      s.tape.apply(t);
+      s.trades.push(t);
+    }
+    return [...states.values()];
+  }
+
+  /** Looks up each buyer whose freshness is not known yet, for every mint in one query. Freshness never changes. */
+  async function learnFreshness(states: readonly MintState[]): Promise<void> {
+    const pairs = states.flatMap((s) => unknownBuyers(s.tape, s.freshness).map((wallet) => ({ mint: s.row.mint, wallet })));
+    const seen = await reads.walletsWithHistory(pairs);
+    const byMint = new Map(states.map((s) => [s.row.mint, s]));
+    for (const p of pairs) byMint.get(p.mint)!.freshness.set(p.wallet, !seen.has(pairKey(p.mint, p.wallet)));
+  }
+
+  return {
+    fold,
+    learnFreshness,
+
+    /** A mint as of `asOf`, for scoring: its tape and trades up to then, its buyers' freshness, its creator's record. */
+    async scoringView(row: MintRow, asOf: Date): Promise<ScoringView> {
+      const [state] = await fold([row], asOf);
+      const [, aggregates] = await Promise.all([learnFreshness([state!]), creators.aggregates([row.creator], LABEL_VERSION)]);
+      return { ...state!, creator: creatorRecord(aggregates.get(row.creator) ?? null) };
+    },
+  };
+}
+export type MintStates = ReturnType<typeof createMintStates>;
