@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../platform/config';
-import type { Knex } from '../platform/db';
+import type { Db } from '../db/db-handle';
 import type { OverridesByName, UnionToIntersection } from '../platform/area-types';
 import type { Logger } from '../platform/logger';
 
 /** The shared pieces of a worker process; each activity area builds its own stores and clients from them. */
-export type WorkerContext = { cfg: Config; db: Knex; log: Logger; temporal: Client; now: () => Date };
+export type WorkerContext = { cfg: Config; db: Db; log: Logger; temporal: Client; now: () => Date };
 
 type ActivityFns = Record<string, (...args: any[]) => Promise<unknown>>;
 

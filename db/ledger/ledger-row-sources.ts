@@ -1,5 +1,5 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';

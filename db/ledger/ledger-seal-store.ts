@@ -1,4 +1,4 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { rowFilterSql, type LedgerRowSource } from './ledger-row-source';
 import { LEDGER_ROW_SOURCES } from './ledger-row-sources';
 

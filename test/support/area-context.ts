@@ -1,6 +1,6 @@
 import type { WorkerContext } from '../../activities/activity-area';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 
 /** Tests never reach a public API (the price source, the perps exchanges): a closed local port unless a test names its own server. */

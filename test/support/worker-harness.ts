@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityOverrides } from '../../activities';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createMetrics } from '../../platform/metrics';
 import { buildWorker } from '../../workers/build-worker';
 import { areaContext } from './area-context';
