@@ -4,6 +4,7 @@ import { createDb } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildBot } from './build-bot';
+import { onStopSignal, runProcess } from '../platform/process-lifecycle';
 
 /**
  * Composition root of the messaging bot: receives Telegram updates (long polling, or a webhook listener) and runs
@@ -23,19 +24,13 @@ async function main() {
   const idle = bot.poller || bot.webhook ? undefined : setInterval(() => undefined, 3_600_000);
   log.info({ mode: bot.webhook ? 'webhook' : bot.poller ? 'polling' : 'idle (no TELEGRAM_BOT_TOKEN, or BOT_UPDATES_MODE=off)' }, 'bot started');
 
-  const shutdown = async () => {
+  onStopSignal(async () => {
     clearInterval(idle);
     await stop();
     await temporal.connection.close();
     await db.destroy();
     log.info('bot stopped');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runProcess(main);

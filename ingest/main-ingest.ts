@@ -18,6 +18,7 @@ import { createIngestPipeline } from './pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
 import { createLiveProjectorWaker } from '../workflows/mint/live-projector-starter';
 import { startPerpsStream } from './perps-stream/run-perps-stream';
+import { onStopSignal, runProcess } from '../platform/process-lifecycle';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows. */
 async function main() {
@@ -71,7 +72,7 @@ async function main() {
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'ingest', cfg.heartbeatIntervalS, log);
   log.info({ feeds: feeds.map((f) => f.name), perpsStream: cfg.perps.wsUrl }, 'ingest started');
 
-  const shutdown = async () => {
+  onStopSignal(async () => {
     clearInterval(timer);
     waker.stop();
     stopBeat();
@@ -79,13 +80,7 @@ async function main() {
     await client.connection.close();
     await db.destroy();
     log.info('ingest stopped');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runProcess(main);
