@@ -12,10 +12,6 @@ import { VERDICT_ROW_SOURCE } from './verdict-row-source';
  */
 export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [GRAD_PROB_ROW_SOURCE, COMPOSITE_ROW_SOURCE, VERDICT_ROW_SOURCE, PERPS_ROW_SOURCE];
 
-export function rowSourceOf(track: string): LedgerRowSource | undefined {
-  return LEDGER_ROW_SOURCES.find((s) => s.track === track);
-}
-
 /** One track's rows over one database, as the commit activities and the proof route read them. */
 export type LedgerRows = {
   track: string;

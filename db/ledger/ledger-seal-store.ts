@@ -4,8 +4,6 @@ import { LEDGER_ROW_SOURCES } from './ledger-row-sources';
 
 /** The SQLSTATE the seal trigger refuses a row with (migration 0012, `ledger_refuse_sealed_row`). */
 export const LEDGER_SEALED_SQLSTATE = 'LG001';
-/** The SQLSTATE of a change to an append-only ledger table. */
-export const LEDGER_APPEND_ONLY_SQLSTATE = 'LG002';
 
 export const isLedgerSealedError = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === LEDGER_SEALED_SQLSTATE;
 
