@@ -1,3 +1,5 @@
+import type { GradProbLeafInputV1 } from '../../domain/ledger/grad-prob-leaf';
+
 /** The columns of a stored prediction that its readers share, as node-postgres returns them. */
 export type PredictionRowCore = {
   id: number;
@@ -10,8 +12,14 @@ export type PredictionRowCore = {
   price_sol: number;
 };
 
-/** A stored prediction's shared columns as the domain names them: one mapping for every reader of the table. */
-export function predictionFields(r: PredictionRowCore) {
+/**
+ * A stored prediction's shared columns as the domain names them: the grad_prob ledger leaf's own input (its frozen
+ * version 1) without the two fields only the ledger reads whole.
+ */
+export type PredictionFields = Omit<GradProbLeafInputV1, 'calibration' | 'features'>;
+
+/** One mapping for every reader of the table. */
+export function predictionFields(r: PredictionRowCore): PredictionFields {
   return {
     id: r.id,
     mint: r.mint,

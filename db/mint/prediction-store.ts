@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { predictionFields } from './prediction-row';
+import { predictionFields, type PredictionFields } from './prediction-row';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
 
 export type NewPrediction = {
@@ -21,16 +21,8 @@ export type NewPrediction = {
   context: Record<string, unknown>;
 };
 
-export type PredictionWithOutcome = {
-  id: number;
-  mint: string;
-  ageBucket: number;
-  asOf: Date;
-  predictedAt: Date;
-  gradProb: number;
-  modelVersion: string;
+export type PredictionWithOutcome = PredictionFields & {
   calibration: Record<string, unknown>;
-  priceSol: number;
   graduated: boolean | null;
   peakMult24h: number | null;
   resolvedAt: Date | null;
