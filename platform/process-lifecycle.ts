@@ -6,9 +6,16 @@ export function runProcess(main: () => Promise<void>): void {
   });
 }
 
-/** On the first SIGINT or SIGTERM (Ctrl-C, a supervisor, Docker) runs `stop`, then exits with code 0. */
+/** On the first SIGINT or SIGTERM (Ctrl-C, a supervisor, Docker) runs `stop`, then exits: 0, or 1 when stopping failed. */
 export function onStopSignal(stop: () => Promise<void>): void {
-  const shutdown = () => void stop().then(() => process.exit(0));
+  const shutdown = () =>
+    void stop().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 }
