@@ -1,4 +1,5 @@
-# One image for every process: `node dist/api/server.js`, `node dist/workers/main-worker.js` or `node dist/ingest/main-ingest.js`.
+# One image for every process: `node dist/api/server.js`, `node dist/workers/main-worker.js`, `node dist/ingest/main-ingest.js`
+# or `node dist/bot/main-bot.js`.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

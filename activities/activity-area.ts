@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../platform/config';
-import type { Knex } from '../platform/db';
+import type { Db } from '../db/db-handle';
 import type { OverridesByName, UnionToIntersection } from '../platform/area-types';
 import type { Logger } from '../platform/logger';
 import type { LiveConsumers } from './live/live-consumers';
@@ -9,7 +9,7 @@ import type { LiveConsumers } from './live/live-consumers';
  * The shared pieces of a worker process; each activity area builds its own stores and clients from them. Areas that
  * run on the live tick register their consumer in `liveConsumers` (activities/live/live-consumers.ts).
  */
-export type WorkerContext = { cfg: Config; db: Knex; log: Logger; temporal: Client; now: () => Date; liveConsumers: LiveConsumers };
+export type WorkerContext = { cfg: Config; db: Db; log: Logger; temporal: Client; now: () => Date; liveConsumers: LiveConsumers };
 
 type ActivityFns = Record<string, (...args: any[]) => Promise<unknown>>;
 

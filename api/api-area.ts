@@ -4,7 +4,7 @@ import type { RequestHandler, Router } from 'express';
 import { LatencyWindow } from '../domain/ops/latency-window';
 import type { OverridesByName } from '../platform/area-types';
 import type { Config } from '../platform/config';
-import type { Knex } from '../platform/db';
+import type { Db } from '../db/db-handle';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { createDependencyProbe, type DependencyProbe } from './http/dependency-probe';
@@ -17,7 +17,7 @@ export type ApiTemporal = { client: Client; taskQueue: string; probe: Dependency
 /** The shared pieces of an API process; each area builds its own stores and clients from them. */
 export type ApiContext = {
   cfg: Config;
-  db: Knex;
+  db: Db;
   log: Logger;
   metrics: Metrics;
   now: () => Date;
@@ -35,7 +35,7 @@ export type ApiContext = {
 
 export function createApiContext(o: {
   cfg: Config;
-  db: Knex;
+  db: Db;
   log: Logger;
   metrics: Metrics;
   version: string;

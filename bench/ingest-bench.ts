@@ -4,7 +4,7 @@ import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { writeReplayFile } from '../ingest/replay/replay-format';
 import { freshBenchDatabase } from './lib/bench-db';
 import { freePort, startLocalTemporal } from '../scripts/lib/local-temporal';
-import type { Knex } from '../platform/db';
+import type { Knex } from 'knex';
 import { sleep, waitFor } from '../scripts/lib/run';
 import { startDaemon } from '../scripts/lib/daemon-process';
 import { machineLine } from './lib/load';

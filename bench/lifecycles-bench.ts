@@ -216,7 +216,7 @@ async function firstTasksDone(client: Client, mints: string[]): Promise<boolean>
 }
 
 /** Until every mint created in [from, to] has a prediction per bucket (or their last score is well overdue). */
-async function waitForScores(db: import('../platform/db').Knex, from: number, to: number, count: number) {
+async function waitForScores(db: import('knex').Knex, from: number, to: number, count: number) {
   const deadline = to + (Math.max(...BUCKETS) + DEFAULT_TIMING.maxLatenessS + 60) * 1000;
   const range = [new Date(from), new Date(to + 1)];
   for (;;) {

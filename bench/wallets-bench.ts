@@ -13,7 +13,7 @@ import { parseWalletAddress, parseWalletPrefix, type WalletKey } from '../domain
 import { publicKey } from '../ingest/simulator/address-book';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
 import { loadConfig } from '../platform/config';
-import type { Knex } from '../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../platform/logger';
 import { freePort } from '../scripts/lib/local-temporal';
 import { freshBenchDatabase } from './lib/bench-db';

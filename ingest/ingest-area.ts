@@ -1,13 +1,13 @@
 import type { Client } from '@temporalio/client';
 import type { LaunchEventStore } from '../db/mint/launch-event-store';
 import type { Config } from '../platform/config';
-import type { Knex } from '../platform/db';
+import type { Db } from '../db/db-handle';
 import type { Logger } from '../platform/logger';
 import type { MintLifecycleStarter } from '../workflows/mint/mint-lifecycle-starter';
 import type { LaunchFeed } from './launch-feed';
 
 /** The shared pieces of the ingest daemon; each area builds its own stores, starters and loops from them. */
-export type IngestContext = { cfg: Config; db: Knex; log: Logger; temporal: Client; now: () => Date };
+export type IngestContext = { cfg: Config; db: Db; log: Logger; temporal: Client; now: () => Date };
 
 /** What an area adds to the ingest daemon, each part run with every other area's same part (ingest/main-ingest.ts). */
 export type IngestAreaParts = {

@@ -6,6 +6,7 @@ import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildFeeds } from './build-feeds';
 import { buildIngestAreas } from './ingest-areas';
 import { createIngestPipeline } from './pipeline/ingest-pipeline';
+import { onStopSignal, runProcess } from '../platform/process-lifecycle';
 
 /** Composition root of the ingest daemon: feeds → durable facts in Postgres → lifecycle workflows; the areas add the rest. */
 async function main() {
@@ -33,19 +34,13 @@ async function main() {
   const stopAreas = areas.start();
   log.info({ feeds: feeds.map((f) => f.name), perpsStream: cfg.perps.wsUrl }, 'ingest started');
 
-  const shutdown = async () => {
+  onStopSignal(async () => {
     clearInterval(timer);
     await Promise.all([...feeds.map((f) => f.stop()), stopAreas()]);
     await client.connection.close();
     await db.destroy();
     log.info('ingest stopped');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runProcess(main);

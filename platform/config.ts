@@ -82,6 +82,9 @@ export function publicBaseUrl(cfg: Config): string {
   return (cfg.api.publicBaseUrl ?? `http://${cfg.api.host}:${cfg.api.port}`).replace(/\/+$/, '');
 }
 
+/** The probe link a message carries: the public base address when configured, else the path alone. */
+export const probeUrlFor = (cfg: Config) => (mint: string) => `${(cfg.api.publicBaseUrl ?? '').replace(/\/+$/, '')}/api/v1/probe/${mint}`;
+
 /** For processes that cannot run without a database or Temporal: fail fast with a clear message. */
 export function requireSetting<T>(value: T | undefined, name: string): T {
   if (value === undefined) throw new Error(`${name} is required for this process`);

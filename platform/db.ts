@@ -1,8 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { types } from 'pg';
 
-export type { Knex };
-
 // int8 (bigint) columns hold counts, ids and lamports that fit a JS number; parse them as numbers
 // instead of strings so rows become plain domain objects at the store boundary.
 types.setTypeParser(20, (v) => Number(v));

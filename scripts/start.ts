@@ -15,8 +15,8 @@ import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
- * server with its Web UI (unless TEMPORAL_ADDRESS), runs migrations, then the worker, the API and the ingest
- * daemon as child processes, and keeps all of them running: whatever dies is restarted (see lib/supervisor.ts).
+ * server with its Web UI (unless TEMPORAL_ADDRESS), runs migrations, then the worker, the API, the ingest daemon
+ * and (with TELEGRAM_BOT_TOKEN) the messaging bot as child processes, and keeps all of them running: whatever dies is restarted (see lib/supervisor.ts).
  * Ctrl-C or SIGTERM stops everything: the daemons, then Temporal, then PostgreSQL.
  *
  * Switches (for a second stack beside a running one, e.g. `npm run chaos` or a test; with DATA_DIR, API_PORT and
@@ -151,11 +151,14 @@ async function main() {
         start: async () => nodeEntryService('ingest/perps-simulator/main-perps-simulator.ts', env),
       });
     }
-    for (const [name, entry] of [
+    const daemons: [string, string][] = [
       ['worker', 'workers/main-worker.ts'],
       ['api', 'api/server.ts'],
       ['ingest', 'ingest/main-ingest.ts'],
-    ] as const) {
+    ];
+    // The messaging bot only with a token: without one it would have nothing to receive.
+    if (cfg.messaging.telegramBotToken) daemons.push(['bot', 'bot/main-bot.ts']);
+    for (const [name, entry] of daemons) {
       await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env, { sink: output.sink(name) }) });
     }
 
@@ -174,7 +177,7 @@ async function main() {
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
-  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|temporal|postgres>.log   (npm run logs -- [name] [-f])
+  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|bot|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
     firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`));

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command (`npm test`): type check, lint (code and openapi.yaml), then every jest tier
+# The README's test command (`npm test`): type check, lint (code and openapi.yaml), exports nothing uses (knip.json
+# names the entry points), then every jest tier
 # against real PostgreSQL and a real Temporal dev server, which the jest global setup starts on test ports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,7 @@ echo "• import cycles"; npx tsx scripts/import-cycles.ts
 echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
 echo "• typed client"; npx tsx scripts/gen-client.ts --check
+echo "• unused exports"; npx knip --include exports --no-progress
 
 mkdir -p .cache/test
 status=0

@@ -20,3 +20,22 @@ export type WorkflowContract = {
   schedule?: WorkflowSchedule;
   deadlineS?: number;
 };
+
+/**
+ * The contract of a workflow a Schedule starts: its type, the schedule's id and the run-id prefix (all three as
+ * Temporal knows them, so they never change), the period from the typed config, how long one run may take (fixed,
+ * or from the period) and, optionally, when the watchdog calls an open run stuck.
+ */
+export function scheduledContract(
+  workflowType: string,
+  scheduleId: string,
+  workflowIdPrefix: string,
+  o: { everyS: (cfg: Config) => number; runTimeoutS: number | ((everyS: number) => number); deadlineS?: number },
+): WorkflowContract {
+  const { runTimeoutS } = o;
+  return {
+    workflowType,
+    schedule: { scheduleId, workflowIdPrefix, everyS: o.everyS, runTimeoutS: typeof runTimeoutS === 'number' ? () => runTimeoutS : runTimeoutS },
+    ...(o.deadlineS === undefined ? {} : { deadlineS: o.deadlineS }),
+  };
+}

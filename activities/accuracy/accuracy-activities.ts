@@ -4,9 +4,8 @@ import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } 
 import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
-import type { Knex } from '../../platform/db';
 
-export type AccuracyDeps = { db: Knex; accuracyStore: AccuracyStore; gateStore: GateStore; accuracyWindowDays: number; now: () => Date };
+export type AccuracyDeps = { accuracyStore: AccuracyStore; gateStore: GateStore; accuracyWindowDays: number; now: () => Date };
 
 export function createAccuracyActivities(d: AccuracyDeps) {
   return {
@@ -36,10 +35,7 @@ export function createAccuracyActivities(d: AccuracyDeps) {
         ...buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions }),
         headline: buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] }),
       };
-      await d.db.transaction(async (trx) => {
-        await d.gateStore.write(trx, SURVIVAL_GATE.name, survivalGate);
-        await d.accuracyStore.writeReport(trx, report);
-      });
+      await d.accuracyStore.publish(report, { name: SURVIVAL_GATE.name, state: survivalGate });
       return { predictions: predictions.length, survivalGate: survivalGate.state, computedAt: report.computed_at };
     },
   };

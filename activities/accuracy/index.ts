@@ -8,7 +8,6 @@ import { createGateValidationActivities } from './gate-validation-activities';
 export const accuracyActivities = defineActivityArea({
   name: 'accuracy',
   deps: ({ cfg, db, now }: Pick<WorkerContext, 'cfg' | 'db' | 'now'>) => ({
-    db,
     accuracyStore: createAccuracyStore(db),
     gateStore: createGateStore(db),
     gateValidationStore: createGateValidationStore(db),

@@ -1,8 +1,8 @@
-import { Context } from '@temporalio/activity';
 import { GrammyError } from 'grammy';
 import { BotRecipientRefused, type MessagingBot } from '../../clients/telegram/telegram-bot';
 import type { BotChatStore } from '../../db/alerts/bot-chat-store';
 import type { BotSendStore, PendingSend } from '../../db/alerts/bot-send-store';
+import { currentActivity } from '../activity-heartbeat';
 import { createSendPacer, type Pacing, type SendPacer, type SendSlot } from '../../domain/alerts/send-pacing';
 
 export type BotSenderDeps = {
@@ -20,15 +20,6 @@ export type DrainResult = { sent: number; refused: number; flooded: number; fail
 
 const IDLE_POLL_MS = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The activity's cancellation (worker shutdown), or none when called outside an activity (scripts, the bench). */
-function activityContext(): Context | null {
-  try {
-    return Context.current();
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Drains the bot's send queue for up to `maxMs` within Telegram's limits, then returns (its workflow calls it again).
@@ -64,7 +55,8 @@ export function createBotSender(d: BotSenderDeps) {
     async drainBotSends(input: { maxMs: number }): Promise<DrainResult> {
       const r: DrainResult = { sent: 0, refused: 0, flooded: 0, failed: 0 };
       if (!d.bot) return r;
-      const ctx = activityContext();
+      // The activity's cancellation (worker shutdown); none when called outside an activity (scripts, the bench).
+      const ctx = currentActivity();
       const nowMs = d.now().getTime();
       pacer ??= createSendPacer(d.pacing, await d.sendStore.lastSentAt(new Date(nowMs - 60_000)), await d.sendStore.sentSince(new Date(nowMs - 1000)));
       const p = pacer;

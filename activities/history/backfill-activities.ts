@@ -1,4 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { heartbeat } from '../activity-heartbeat';
 import type { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { SolanaRpcError, type SolanaRpcClient } from '../../clients/solana/solana-rpc-client';
 import type { BackfillOutcomeStore } from '../../db/history/backfill-outcome-store';
@@ -35,14 +36,6 @@ export type BackfillDeps = {
 export const BACKFILL_SOURCE = 'backfill';
 /** Mints per wallet-index application (one transaction each, its buyers' rows locked meanwhile). */
 const WALLET_BATCH = 100;
-
-const heartbeat = (details: unknown) => {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // outside an activity (a script)
-  }
-};
 
 export function createBackfillActivities(d: BackfillDeps) {
   /** Retries what passes with backoff, honouring Retry-After; a 429 waits in the client's budget, which it paused. */

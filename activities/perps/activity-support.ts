@@ -1,15 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-
-/** Reports progress to Temporal (visible in the Web UI, and how a dead worker is noticed); a no-op outside an activity. */
-export function heartbeat(details?: unknown): void {
-  let ctx: Context;
-  try {
-    ctx = Context.current();
-  } catch {
-    return; // called outside an activity (a script, a benchmark)
-  }
-  ctx.heartbeat(details);
-}
+import { ApplicationFailure } from '@temporalio/activity';
 
 /** An outside service's error that retrying cannot fix becomes a non-retryable failure of type `type`. */
 export function asActivityFailure(e: unknown, type: string): unknown {

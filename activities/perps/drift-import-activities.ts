@@ -5,7 +5,7 @@ import type { ExchangeAImportStore } from '../../db/perps/exchange-a-import-stor
 import type { ExchangeATraderStore, MarketTrade } from '../../db/perps/exchange-a-trader-store';
 import { driftTraderStats } from '../../domain/perps/drift-trader-stats';
 import type { DriftFileInput, DriftFileOutcome } from '../../workflows/perps/drift-import-contract';
-import { heartbeat } from './activity-support';
+import { heartbeat } from '../activity-heartbeat';
 
 export type DriftImportDeps = {
   drift: ReturnType<typeof createDriftHistoricalClient>;

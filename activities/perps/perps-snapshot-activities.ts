@@ -19,7 +19,7 @@ import {
 } from '../../domain/perps/snapshot-policy';
 import { walletRecord, type WalletRecord } from '../../domain/perps/wallet-record';
 import type { SnapshotBatchResult, SnapshotPlan, SweepResult } from '../../workflows/perps/perps-snapshot-sweep-contract';
-import { heartbeat } from './activity-support';
+import { heartbeat } from '../activity-heartbeat';
 
 export type PerpsSnapshotDeps = {
   exchange: string;

@@ -4,7 +4,7 @@ import { RebuildSuperseded, type RebuildCursor, type WalletRebuildStore } from '
 import type { WalletRankStore } from '../../db/wallets/wallet-rank-store';
 import { defineSmartScoreVersion, type SmartScoreVersion } from '../../domain/wallets/smart-score';
 import type { ScoreVersionInput } from '../../workflows/wallets/wallet-rebuild-contract';
-import { heartbeat, whileHeartbeating } from './activity-heartbeat';
+import { heartbeat, whileHeartbeating } from '../activity-heartbeat';
 
 export type WalletRebuildDeps = {
   walletRebuildStore: WalletRebuildStore;

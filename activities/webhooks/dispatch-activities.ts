@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { heartbeat } from '../activity-heartbeat';
 import type { SubscriptionStore } from '../../db/webhooks/subscription-store';
 import type { WebhookEventStore } from '../../db/webhooks/webhook-event-store';
 import { webhookEventOf } from '../../domain/webhooks/webhook-event';
@@ -20,14 +20,6 @@ const EVENTS_PER_RUN = 200;
 const PAGE = 1000;
 /** How long after its created_at an outbox row is assumed committed (see db/webhooks/webhook-event-store.ts). */
 const SETTLE_S = 300;
-
-const heartbeat = () => {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    /* called outside an activity (tests, the benchmark) */
-  }
-};
 
 /** Runs `fn` over `items`, `n` at a time. */
 async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<unknown>) {

@@ -5,8 +5,7 @@ import { betaWindowOpen } from '../../domain/access/beta-window';
 import { invalidKey } from './access-errors';
 import { callerAccess, type AccessSettings } from './key-auth';
 import { quotaRemaining } from './rate-limit-headers';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { iso } from '../http/iso';
 
 /** GET /api/me: the calling key as the service sees it now (read fresh, not from the lookup cache). */
 export function meRoutes(d: { apiKeyStore: ApiKeyStore; settings: AccessSettings; now: () => Date }): Router {

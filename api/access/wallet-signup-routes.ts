@@ -8,6 +8,7 @@ import type { SignResult, WalletSignupInput } from '../../workflows/access/walle
 import type { WalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
 import { notFound, unavailable } from '../http/http-error';
 import { bodyError, walletAddressError } from './body-error';
+import { iso } from '../http/iso';
 
 export type WalletSignupSettings = {
   ttlS: number;
@@ -18,8 +19,6 @@ export type WalletSignupSettings = {
   keyRevealSecret: string | undefined;
   publicBaseUrl: string | undefined;
 };
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The tier names the published CLI (`goracle signup --wallet`) sends and reads, beside ours (openapi WalletSignupInitRequest). */
 const CLIENT_TIER_ALIASES: Record<string, HolderAccess> = { builder: 'api', tg_paid: 'signals' };

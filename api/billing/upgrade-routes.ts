@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger';
 import { HttpError, notFound } from '../http/http-error';
 import { intentLinks, payWithFields } from './payment-intent-view';
 import { tokenPriceOf, type TokenPaymentSettings } from './token-payment';
+import { iso } from '../http/iso';
 
 export type UpgradeRouteDeps = {
   /** Null until TREASURY_ADDRESS is configured: no intent can be paid, so none is created. */
@@ -32,8 +33,6 @@ export type UpgradeRouteDeps = {
 type UpgradeBody = { tier?: PurchasableTier; plan?: Plan; pay_with?: PayWith; key?: unknown; email?: string; telegram_id?: number };
 
 const keyError = (msg: string, type: string) => new HttpError(422, { detail: [{ loc: ['body', 'key'], msg, type }] });
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function upgradeRoutes(d: UpgradeRouteDeps): Router {
   const r = Router();

@@ -6,7 +6,7 @@ import { listenForAppends } from '../../db/firehose/firehose-listener';
 import type { FirehoseLeaseStore } from '../../db/firehose/firehose-lease-store';
 import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { FIREHOSE_CLOSE, FIREHOSE_PATH, heartbeatFrame, parseSince } from '../../domain/firehose/firehose-protocol';
-import type { Knex } from '../../platform/db';
+import type { Db } from '../../db/db-handle';
 import type { Logger } from '../../platform/logger';
 import { checkFirehoseKey, recheckFirehoseKey, type FirehoseAccessDeps } from './firehose-access';
 import { openConnection, type ConnectionSettings, type FirehoseConnection } from './firehose-connection';
@@ -32,7 +32,7 @@ type Client = { conn: FirehoseConnection; ws: WebSocket; key: ApiKeyRecord | und
  */
 export function attachFirehose(
   server: Server,
-  d: { db: Knex; store: FirehoseLogStore; leases: FirehoseLeaseStore; access: FirehoseAccessDeps; settings: FirehoseSettings; log: Logger; now: () => Date },
+  d: { db: Db; store: FirehoseLogStore; leases: FirehoseLeaseStore; access: FirehoseAccessDeps; settings: FirehoseSettings; log: Logger; now: () => Date },
 ) {
   const s = d.settings;
   const hub = createFirehoseHub({ store: d.store, log: d.log, ringFrames: s.ringFrames });

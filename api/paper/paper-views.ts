@@ -1,7 +1,6 @@
 import type { PaperConfig } from '../../domain/paper/paper-config';
 import type { StrategySummary, TradeView } from '../../domain/paper/strategy-summary';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from '../http/iso';
 
 /** A trade as openapi `PaperTrade`: prices in SOL per token (entry fees included), slippage as a fraction. */
 export const tradeJson = (t: TradeView) => ({

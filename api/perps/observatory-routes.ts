@@ -8,7 +8,7 @@ import type { PerpsWalletStore } from '../../db/perps/perps-wallet-store';
 import { EXCHANGE_A } from '../../domain/perps/exchange-name';
 import { fundingApr, nextHourlyFunding, pollerHealth, worseHealth } from '../../domain/perps/observatory-rules';
 import { budgetedCadence, type SnapshotCadence } from '../../domain/perps/snapshot-policy';
-import { iso } from './perps-json';
+import { iso } from '../http/iso';
 
 export type ObservatoryDeps = {
   exchange: string;

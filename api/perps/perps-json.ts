@@ -41,5 +41,3 @@ export function positionJson(p: PositionView) {
     opened_at: p.openedAt.toISOString(),
   };
 }
-
-export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

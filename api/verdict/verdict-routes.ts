@@ -9,6 +9,7 @@ import { commitExpectedBy } from '../../domain/ledger/ledger-schedule';
 import { stepsFromPath } from '../../domain/ledger/proof-path';
 import type { Preregistration } from '../../domain/verdict/preregistration';
 import type { PendingStatus } from '../../domain/verdict/verdict-status';
+import { iso } from '../http/iso';
 
 export type VerdictRouteDeps = {
   verdictStore: VerdictStore;
@@ -30,8 +31,6 @@ const CRITERIA =
   'scored at 60 s in the window. Minimums: 50 crosses per tier, 14 days, 10,000 benchmark mints, all resolved. confirmed (supported): all ' +
   'four; ordered_but_weak (not_supported): C1 and not all others; not_separated (not_supported): not C1; insufficient_data (inconclusive): ' +
   'minimums not met by the deadline.';
-
-const iso = (d: Date | number) => new Date(d).toISOString();
 
 /**
  * `GET /api/verdict`: the registration (id, document, its SHA-256, T0, deadline), then either the locked verdict (branch, per-tier

@@ -10,6 +10,7 @@ import { missingKey } from '../access/access-errors';
 import { bodyError } from '../access/body-error';
 import { callerAccess } from '../access/key-auth';
 import { notFound, unavailable } from '../http/http-error';
+import { iso } from '../http/iso';
 
 export type WebhookRouteDeps = {
   subscriptionStore: SubscriptionStore;
@@ -19,8 +20,6 @@ export type WebhookRouteDeps = {
   maxPerKey: number;
   now: () => Date;
 };
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const view = (s: Subscription) => ({
   id: s.id,

@@ -4,7 +4,7 @@ import bs58 from 'bs58';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../domain/mint/launch-events';
 import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { sleep } from '../../scripts/lib/run';
 import type { LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
 

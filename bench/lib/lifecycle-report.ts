@@ -1,4 +1,4 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import type { Sample } from './lifecycle-sampler';
 import { quantiles } from './process-stats';
 

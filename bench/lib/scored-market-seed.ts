@@ -11,7 +11,7 @@ import type { CreateEvent } from '../../domain/mint/launch-events';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 
 /**

@@ -1,5 +1,4 @@
 import { DRIFT_DATA_ENDS } from '../../domain/perps/drift-trade';
-import { utcDaysBetween } from '../../domain/perps/utc-days';
 
 /**
  * Where Drift's v2 historical data keeps a day of trade records, relative to the program prefix
@@ -7,8 +6,6 @@ import { utcDaysBetween } from '../../domain/perps/utc-days';
  * `market/<marketSymbol>/tradeRecords/<yyyy>/<yyyymmdd>` per market, `user/<accountKey>/tradeRecords/<yyyy>/<yyyymmdd>`
  * per user sub-account (the sub-account key, not the wallet that owns it). Days are UTC.
  */
-export const DRIFT_DEFAULT_BASE_URL = 'https://drift-historical-data-v2.s3.eu-west-1.amazonaws.com/program/dRiftyHA39MWEi3m9aunc5MzRF1JYuBsbn6VPcn33UH';
-
 export type DriftFileRef = { kind: 'market'; market: string; date: string } | { kind: 'user'; account: string; date: string };
 
 const MARKET = /^[A-Za-z0-9._-]{1,64}$/;
@@ -35,6 +32,3 @@ export function driftFileKey(ref: DriftFileRef): string {
   if (!ACCOUNT.test(ref.account)) throw new DriftFileRefError(`not an account key: ${ref.account}`);
   return `user/${ref.account}/tradeRecords/${day}`;
 }
-
-/** Every UTC day from `from` to `to` inclusive (both `yyyy-mm-dd`). */
-export const daysBetween = utcDaysBetween;

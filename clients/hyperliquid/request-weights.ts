@@ -7,7 +7,6 @@
  * `candleSnapshot`. The extra is known only once the answer is in, so the budget charges the base weight before
  * sending and the extra after (see WeightBudget.charge).
  */
-export const HYPERLIQUID_WEIGHT_PER_MINUTE = 1200;
 
 const LIGHT = new Set(['l2Book', 'allMids', 'clearinghouseState', 'orderStatus', 'spotClearinghouseState', 'exchangeStatus']);
 const PER_20_ITEMS = new Set([

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { HeadlineCall } from '../../domain/accuracy/accuracy-headline';
 import type { CheckpointRow, CurrentVersions, ForwardPrediction } from '../../domain/accuracy/accuracy-report';
+import type { GateState } from '../../domain/accuracy/survival-gate';
+import { createGateStore } from './gate-store';
 
 export const ACCURACY_REPORT = 'accuracy';
 
@@ -96,11 +98,15 @@ export function createAccuracyStore(db: Knex) {
       };
     },
 
-    async writeReport(trx: Knex | Knex.Transaction, body: { computed_at: string }): Promise<void> {
-      await trx('accuracy_reports')
-        .insert({ name: ACCURACY_REPORT, computed_at: body.computed_at, body: JSON.stringify(body) })
-        .onConflict('name')
-        .merge();
+    /** The report with the gate it evaluated, in one transaction: a reader never sees one without the other. */
+    async publish(body: { computed_at: string }, gate: { name: string; state: GateState }): Promise<void> {
+      await db.transaction(async (trx) => {
+        await createGateStore(trx).write(gate.name, gate.state);
+        await trx('accuracy_reports')
+          .insert({ name: ACCURACY_REPORT, computed_at: body.computed_at, body: JSON.stringify(body) })
+          .onConflict('name')
+          .merge();
+      });
     },
 
     async readReport(): Promise<Record<string, unknown> | undefined> {

@@ -9,8 +9,8 @@ export function createGateStore(db: Knex) {
       return r ? { state: r.state, since: r.since, reason: r.reason, evidence: r.evidence, evaluatedAt: r.evaluated_at } : null;
     },
 
-    async write(trx: Knex | Knex.Transaction, name: string, g: GateState): Promise<void> {
-      await trx('model_gates')
+    async write(name: string, g: GateState): Promise<void> {
+      await db('model_gates')
         .insert({ name, state: g.state, since: g.since, reason: g.reason, evidence: JSON.stringify(g.evidence), evaluated_at: g.evaluatedAt })
         .onConflict('name')
         .merge();

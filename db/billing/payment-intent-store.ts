@@ -85,9 +85,6 @@ const toIntent = (r: any): PaymentIntent => ({
 // numeric(20,0) token amounts as text: the pg number parser (platform/db.ts) would round past 2^53.
 const INTENT_COLUMNS = ['*', ...['amount_tokens_raw', 'counted_tokens_raw', 'excess_tokens_raw'].map((c) => `${c}::text AS ${c}_text`)];
 
-/** Postgres unique violation: the caller picks another memo. */
-export const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
-
 export function createPaymentIntentStore(db: Knex) {
   return {
     async insert(i: NewIntent): Promise<void> {

@@ -1,17 +1,10 @@
 import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError } from '../../domain/ledger/leaf-fields';
+import { predictionFields, type PredictionRowCore } from '../mint/prediction-row';
 import { defineLedgerRowSource } from './ledger-row-source';
 
-type PredictionRow = {
-  id: number;
-  mint: string;
-  age_bucket: number;
-  as_of: Date;
-  predicted_at: Date;
-  grad_prob: number;
-  model_version: string;
+type PredictionRow = PredictionRowCore & {
   calibration: { confidence_band?: { lo?: unknown; hi?: unknown }; n?: unknown; historical_actual_rate?: unknown } | null;
-  price_sol: number;
   features: Record<string, number | boolean | null>;
 };
 
@@ -24,20 +17,13 @@ export function gradProbLeafInput(r: PredictionRow): GradProbLeafInputV1 {
   };
   const rate = c?.historical_actual_rate;
   return {
-    id: r.id,
-    mint: r.mint,
-    ageBucket: r.age_bucket,
-    asOf: r.as_of,
-    predictedAt: r.predicted_at,
-    gradProb: r.grad_prob,
-    modelVersion: r.model_version,
+    ...predictionFields(r),
     calibration: {
       bandLo: num(c?.confidence_band?.lo, 'confidence_band.lo'),
       bandHi: num(c?.confidence_band?.hi, 'confidence_band.hi'),
       n: num(c?.n, 'n'),
       historicalActualRate: rate === null || rate === undefined ? null : num(rate, 'historical_actual_rate'),
     },
-    priceSol: r.price_sol,
     features: r.features,
   };
 }

@@ -1,4 +1,4 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import type { StoredAnchor } from './ledger-commit-store';
 
 /** A memo transaction sent (or about to be) for a commit: its bytes are kept so a retry resends the same one. */

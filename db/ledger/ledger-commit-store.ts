@@ -1,6 +1,6 @@
 import type { CommitRecord } from '../../domain/ledger/commit-record';
 import type { BuiltHourCommit } from '../../domain/ledger/hour-commit-builder';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 export type StoredAnchor = { memo: string; signature: string; signer: string; slot: number; blockTime: Date | null; confirmedAt: Date };
 /** A commit as stored, with its anchor once confirmed and whether a memo transaction is out for it. */

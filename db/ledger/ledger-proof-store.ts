@@ -1,4 +1,5 @@
-import { preparedQuery, type Knex } from '../../platform/db';
+import type { Knex } from 'knex';
+import { preparedQuery } from '../../platform/db';
 
 export type LeafLink = { commitId: number; leafIndex: number };
 /** A committed row's place, its stored leaf digest and each level's pair partner on its path, leaves first (`stepsFromPath`). */

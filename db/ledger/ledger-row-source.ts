@@ -1,5 +1,6 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
-import { preparedQuery, type Knex } from '../../platform/db';
+import type { Knex } from 'knex';
+import { preparedQuery } from '../../platform/db';
 
 /**
  * How the ledger reads one track's rows: the only part of a track that knows its table. The commit machinery

@@ -1,5 +1,5 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
@@ -11,10 +11,6 @@ import { VERDICT_ROW_SOURCE } from './verdict-row-source';
  * registered in domain/ledger/ledger-tracks.ts without a row source here has no commits yet; /api/scope says so.
  */
 export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [GRAD_PROB_ROW_SOURCE, COMPOSITE_ROW_SOURCE, VERDICT_ROW_SOURCE, PERPS_ROW_SOURCE];
-
-export function rowSourceOf(track: string): LedgerRowSource | undefined {
-  return LEDGER_ROW_SOURCES.find((s) => s.track === track);
-}
 
 /** One track's rows over one database, as the commit activities and the proof route read them. */
 export type LedgerRows = {

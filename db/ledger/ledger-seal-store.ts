@@ -1,11 +1,9 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { rowFilterSql, type LedgerRowSource } from './ledger-row-source';
 import { LEDGER_ROW_SOURCES } from './ledger-row-sources';
 
 /** The SQLSTATE the seal trigger refuses a row with (migration 0012, `ledger_refuse_sealed_row`). */
 export const LEDGER_SEALED_SQLSTATE = 'LG001';
-/** The SQLSTATE of a change to an append-only ledger table. */
-export const LEDGER_APPEND_ONLY_SQLSTATE = 'LG002';
 
 export const isLedgerSealedError = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === LEDGER_SEALED_SQLSTATE;
 

@@ -12,6 +12,12 @@ export type WriteResult = {
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest table. */
 const CHUNK = 1000;
+/**
+ * A graduation is two events, each filling its own half of the mint's row once: the complete event its time and
+ * signature, the migrate event its time and pool. Either may come first, or alone.
+ */
+const COMPLETE_HALF = { at: 'completed_at', detail: 'complete_signature' } as const;
+const MIGRATE_HALF = { at: 'migrated_at', detail: 'pool' } as const;
 
 function chunks<T>(xs: T[]): T[][] {
   const out: T[][] = [];
@@ -88,29 +94,20 @@ export function createLaunchEventStore(db: Knex) {
         // update only fills a time still missing, so a row comes back only when the event stored something.
         const newGraduations: { mint: string; at: Date }[] = [];
         let graduationEventsWritten = 0;
-        for (const c of dedupe(completes, (e) => e.mint)) {
+        const halves = [
+          ...dedupe(completes, (e) => e.mint).map((c) => ({ mint: c.mint, at: c.at, source: c.source, half: COMPLETE_HALF, detail: c.signature })),
+          ...dedupe(migrates, (e) => e.mint).map((m) => ({ mint: m.mint, at: m.at, source: m.source, half: MIGRATE_HALF, detail: m.pool })),
+        ];
+        for (const g of halves) {
           const r = await trx.raw(
-            `INSERT INTO mint_graduations (mint, completed_at, complete_signature, source) VALUES (?, ?, ?, ?)
-             ON CONFLICT (mint) DO UPDATE SET completed_at = COALESCE(mint_graduations.completed_at, EXCLUDED.completed_at),
-               complete_signature = COALESCE(mint_graduations.complete_signature, EXCLUDED.complete_signature)
-             WHERE mint_graduations.completed_at IS NULL
+            `INSERT INTO mint_graduations (mint, ??, ??, source) VALUES (?, ?, ?, ?)
+             ON CONFLICT (mint) DO UPDATE SET ?? = COALESCE(mint_graduations.??, EXCLUDED.??), ?? = COALESCE(mint_graduations.??, EXCLUDED.??)
+             WHERE mint_graduations.?? IS NULL
              RETURNING (xmax = 0) AS inserted`,
-            [c.mint, c.at, c.signature, c.source],
+            [g.half.at, g.half.detail, g.mint, g.at, g.detail, g.source, ...Array(3).fill(g.half.at), ...Array(3).fill(g.half.detail), g.half.at],
           );
           graduationEventsWritten += r.rows.length;
-          if (r.rows[0]?.inserted) newGraduations.push({ mint: c.mint, at: c.at });
-        }
-        for (const m of dedupe(migrates, (e) => e.mint)) {
-          const r = await trx.raw(
-            `INSERT INTO mint_graduations (mint, migrated_at, pool, source) VALUES (?, ?, ?, ?)
-             ON CONFLICT (mint) DO UPDATE SET migrated_at = COALESCE(mint_graduations.migrated_at, EXCLUDED.migrated_at),
-               pool = COALESCE(mint_graduations.pool, EXCLUDED.pool)
-             WHERE mint_graduations.migrated_at IS NULL
-             RETURNING (xmax = 0) AS inserted`,
-            [m.mint, m.at, m.pool, m.source],
-          );
-          graduationEventsWritten += r.rows.length;
-          if (r.rows[0]?.inserted) newGraduations.push({ mint: m.mint, at: m.at });
+          if (r.rows[0]?.inserted) newGraduations.push({ mint: g.mint, at: g.at });
         }
         return { newMints, newGraduations, tradesInserted, written: newMints.length + tradesInserted + graduationEventsWritten };
       });

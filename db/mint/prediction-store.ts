@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { predictionFields, type PredictionFields } from './prediction-row';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
 
 export type NewPrediction = {
@@ -20,16 +21,8 @@ export type NewPrediction = {
   context: Record<string, unknown>;
 };
 
-export type PredictionWithOutcome = {
-  id: number;
-  mint: string;
-  ageBucket: number;
-  asOf: Date;
-  predictedAt: Date;
-  gradProb: number;
-  modelVersion: string;
+export type PredictionWithOutcome = PredictionFields & {
   calibration: Record<string, unknown>;
-  priceSol: number;
   graduated: boolean | null;
   peakMult24h: number | null;
   resolvedAt: Date | null;
@@ -92,15 +85,8 @@ export function createPredictionStore(db: Knex) {
         .orderBy('p.age_bucket')
         .select('p.*', 'o.graduated', 'o.peak_mult_24h', 'o.resolved_at');
       return rows.map((r) => ({
-        id: r.id,
-        mint: r.mint,
-        ageBucket: r.age_bucket,
-        asOf: r.as_of,
-        predictedAt: r.predicted_at,
-        gradProb: r.grad_prob,
-        modelVersion: r.model_version,
+        ...predictionFields(r),
         calibration: r.calibration,
-        priceSol: r.price_sol,
         graduated: r.graduated ?? null,
         peakMult24h: r.peak_mult_24h ?? null,
         resolvedAt: r.resolved_at ?? null,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { driftMarketRollups, type DriftFileSummary, type DriftMarketRollup } from '../../domain/perps/drift-market-rollup';
 import type { DriftMarketStats } from '../../domain/perps/drift-trader-stats';
 
 export type ExchangeAMarketRollupRow = {
@@ -24,26 +25,45 @@ export type ExchangeATraderRow = {
 
 /** exchange_a (Drift historical files) as the API reads it: per-market rollups of imported files, traders. */
 export function createExchangeAReadModel(db: Knex) {
-  const rollups = () =>
-    db('exchange_a_files')
-      .where({ status: 'imported' })
-      .groupBy('market')
-      .orderBy('market')
+  /** The imported files' summaries (one row a file and day, at most a few thousand), folded by the domain's rollup. */
+  async function rollups(market?: string): Promise<DriftMarketRollup[]> {
+    const rows = await db('exchange_a_files')
+      .where({ status: 'imported', ...(market === undefined ? {} : { market }) })
       .select(
+        'file_key',
         'market',
-        db.raw('count(*)::int AS files'),
-        db.raw('coalesce(sum(rows), 0)::bigint AS trade_rows'),
-        db.raw('coalesce(sum(volume_usd), 0)::float8 AS volume_usd'),
-        db.raw(`to_char(min(date), 'YYYY-MM-DD') AS first_date`),
-        db.raw(`to_char(max(date), 'YYYY-MM-DD') AS last_date`),
+        db.raw(`to_char(date, 'YYYY-MM-DD') AS date`),
+        'rows',
+        'volume_usd',
+        'traders',
+        'first_trade_at',
+        'last_trade_at',
+        'ingested_at',
+        'sha256',
       );
-  const toRollup = (r: Record<string, any>): ExchangeAMarketRollupRow => ({
-    market: r.market,
-    files: r.files,
-    tradeRows: Number(r.trade_rows),
-    volumeUsd: r.volume_usd,
-    firstDate: r.first_date,
-    lastDate: r.last_date,
+    return driftMarketRollups(
+      rows.map((r: Record<string, any>): DriftFileSummary => ({
+        fileKey: r.file_key,
+        market: r.market,
+        date: r.date,
+        rows: r.rows,
+        volumeUsd: r.volume_usd,
+        traders: r.traders,
+        firstTradeAt: r.first_trade_at ? r.first_trade_at.getTime() : null,
+        lastTradeAt: r.last_trade_at ? r.last_trade_at.getTime() : null,
+        ingestedAt: r.ingested_at.getTime(),
+        sha256: r.sha256 ?? '',
+      })),
+      10,
+    );
+  }
+  const toRollup = ({ market, files, tradeRows, volumeUsd, firstDate, lastDate }: DriftMarketRollup): ExchangeAMarketRollupRow => ({
+    market,
+    files,
+    tradeRows,
+    volumeUsd,
+    firstDate,
+    lastDate,
   });
   return {
     async markets(): Promise<ExchangeAMarketRollupRow[]> {
@@ -53,19 +73,13 @@ export function createExchangeAReadModel(db: Knex) {
     async market(
       market: string,
     ): Promise<(ExchangeAMarketRollupRow & { traders: number; recentFiles: { fileKey: string; date: string; rows: number; ingestedAt: Date }[] }) | undefined> {
-      const r = await rollups().where({ market }).first();
+      const [r] = await rollups(market);
       if (!r) return undefined;
       const t = (await db('exchange_a_market_traders').where({ market }).count('* as n').first()) as { n: number } | undefined;
-      const recent = await db('exchange_a_files')
-        .where({ market, status: 'imported' })
-        .orderBy('ingested_at', 'desc')
-        .orderBy('date', 'desc')
-        .limit(10)
-        .select('file_key', db.raw(`to_char(date, 'YYYY-MM-DD') AS date`), 'rows', 'ingested_at');
       return {
         ...toRollup(r),
         traders: Number(t?.n ?? 0),
-        recentFiles: recent.map((f: Record<string, any>) => ({ fileKey: f.file_key, date: f.date, rows: f.rows, ingestedAt: f.ingested_at })),
+        recentFiles: r.recentFiles.map((f) => ({ ...f, ingestedAt: new Date(f.ingestedAt) })),
       };
     },
 

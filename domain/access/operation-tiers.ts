@@ -26,9 +26,6 @@ export const OPERATION_MIN_TIER: Readonly<Record<string, Tier>> = {
   listWebhookDeliveries: 'pro',
 };
 
-/** The websocket firehose of every score change (not an HTTP operation yet) is Enterprise only. */
-export const FIREHOSE_MIN_TIER: Tier = 'enterprise';
-
 /** Free-tier live data is the list as it was this long ago; every paid tier gets it in real time. */
 export const FREE_LIVE_DELAY_S = 300;
 export const liveDelayFor = (tier: Tier): number => (tier === 'free' ? FREE_LIVE_DELAY_S : 0);

@@ -8,7 +8,6 @@ export type Tier = (typeof TIERS)[number];
 export const tierRank = (t: Tier): number => TIERS.indexOf(t);
 export const tierAtLeast = (t: Tier, min: Tier): boolean => tierRank(t) >= tierRank(min);
 export const higherTier = (a: Tier, b: Tier): Tier => (tierRank(a) >= tierRank(b) ? a : b);
-export const isTier = (v: unknown): v is Tier => typeof v === 'string' && (TIERS as readonly string[]).includes(v);
 
 /** API calls per UTC day; Enterprise is custom, set per key. */
 export const TIER_DAILY_QUOTA: Readonly<Record<Exclude<Tier, 'enterprise'>, number>> = { free: 200, builder: 5_000, pro: 50_000 };

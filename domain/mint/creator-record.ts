@@ -1,5 +1,3 @@
-import { LABEL_VERSION } from './outcome-labels';
-
 /**
  * A creator's track record, from its RESOLVED launches only (a launch still inside its 24 h horizon says
  * nothing yet), labelled with one label version. Definitions (v1):
@@ -9,7 +7,6 @@ import { LABEL_VERSION } from './outcome-labels';
  * - runner_creator: at least RUNNER_CREATOR_MIN_5X such launches and rate_5x ≥ RUNNER_CREATOR_MIN_RATE, so a
  *   serial launcher with one lucky coin in fifty is not a "runner". Null with no resolved launch (unknown).
  */
-export const CREATOR_RECORD_VERSION = LABEL_VERSION;
 export const CREATOR_5X = 5;
 export const RUNNER_CREATOR_MIN_5X = 1;
 export const RUNNER_CREATOR_MIN_RATE = 0.2;

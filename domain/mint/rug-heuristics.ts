@@ -3,7 +3,7 @@ import type { MintTape } from './mint-tape';
 
 /**
  * Rug flags with documented thresholds, computed from the curve's own trades (versioned with the labels they
- * feed: a changed threshold is a new RUG_HEURISTICS_VERSION).
+ * feed: a changed threshold is a new label version).
  * - bundle_pct: share of supply bought in the creation slot by wallets other than the creator; ≥ 15% flags.
  *   Without a slot on the create event (some feeds omit it) no wallet can be placed in the creation slot: 0.
  * - holder_concentration: top-10 holders' share of supply, the creator included, leaving out accounts that
@@ -14,7 +14,6 @@ import type { MintTape } from './mint-tape';
  * - bundle_dump_in_progress: share of the bundle's bought tokens the bundle has sold; ≥ 25% flags (only when
  *   there is a bundle).
  */
-export const RUG_HEURISTICS_VERSION = 'v1';
 export const RUG_THRESHOLDS = { bundlePct: 0.15, holderConcentration: 0.35, freshFirst3: 3, bundleDump: 0.25 } as const;
 export const TOP_HOLDERS = 10;
 

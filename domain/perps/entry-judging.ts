@@ -7,7 +7,6 @@ import { HORIZON_MS, PERPS_HORIZONS, type PerpsHorizon, type PerpsSide } from '.
  * price at detection, not the wallet's own fill price: the question is whether following the entry when we saw
  * it would have paid, and the wallet's earlier price was never available to a follower.
  */
-export const JUDGE_VERSION = 'judge-v1';
 
 export type EntryToJudge = { side: PerpsSide; priceAtDetection: number; detectedAt: number };
 export type Judgment = { horizon: PerpsHorizon; price: number; moveBps: number; win: boolean; judgedAt: number };

@@ -16,7 +16,6 @@ import type { Tier, TierDecision } from './tier-rules';
  * signal delivered seconds later still shows what made it cross). `fired_at` is when the signal became
  * deliverable; `features.pending_s` is how long it waited for its tier, so the cross time is fired_at − pending_s.
  */
-export const SIGNAL_PAYLOAD_VERSION = 1;
 export const REDACTED = '[redacted]';
 
 const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]{32,44}/g;

@@ -18,8 +18,6 @@ export const EVENT_GROUPS: Readonly<Record<string, readonly EventKind[]>> = {
   smart_money_in: ['smart_in'],
 };
 
-export const EVENT_SELECTORS: readonly string[] = [...EVENT_KINDS, ...Object.keys(EVENT_GROUPS)];
-
 export type EventSelection = { ok: true; kinds: EventKind[] } | { ok: false; unknown: string[] };
 
 const isKind = (s: string): s is EventKind => (EVENT_KINDS as readonly string[]).includes(s);

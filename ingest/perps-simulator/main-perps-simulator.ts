@@ -1,6 +1,7 @@
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { startSimulatedHyperliquid } from './simulated-hyperliquid-server';
+import { onStopSignal, runProcess } from '../../platform/process-lifecycle';
 
 /**
  * The development default's exchange as its own process (`npm start` runs it when PERPS_EXCHANGE=simulator): the
@@ -31,16 +32,10 @@ async function main() {
     'simulated perps exchange listening',
   );
   const timer = setInterval(() => log.info({ ...hl.simulator.stats(), connections: hl.connections() }, 'simulated perps exchange'), 60_000);
-  const shutdown = async () => {
+  onStopSignal(async () => {
     clearInterval(timer);
     await hl.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runProcess(main);

@@ -4,7 +4,7 @@ import { createPerpsPollerStore } from '../../db/perps/perps-poller-store';
 import { createPerpsWalletStore } from '../../db/perps/perps-wallet-store';
 import { perpsExchangeName } from '../../domain/perps/exchange-name';
 import type { Config } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Db } from '../../db/db-handle';
 import type { Logger } from '../../platform/logger';
 import { PerpsStreamConsumer } from './perps-stream-consumer';
 
@@ -18,7 +18,7 @@ const DEFAULT_TIMINGS: PerpsStreamTimings = { flushMs: 1000, watchedRefreshMs: 3
  * writes facts to Postgres in batches; an activity would hold a worker slot for good and need its own lock to
  * stay single. The protocol has no replay, so a gap costs discovery only: snapshots are the source of entries.
  */
-export function startPerpsStream(o: { cfg: Config; db: Knex; log: Logger; now?: () => Date; timings?: Partial<PerpsStreamTimings> }) {
+export function startPerpsStream(o: { cfg: Config; db: Db; log: Logger; now?: () => Date; timings?: Partial<PerpsStreamTimings> }) {
   const t = { ...DEFAULT_TIMINGS, ...o.timings };
   const now = o.now ?? (() => new Date());
   const exchange = perpsExchangeName(o.cfg.perps.exchange);

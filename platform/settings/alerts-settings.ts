@@ -12,14 +12,14 @@ export const alertsSettings = defineSettings(
     ALERTS_MAX_FIRES_PER_REFRESH: z.coerce.number().int().min(100).max(1_000_000).default(2000),
     /** How the bot receives updates: long polling (getUpdates), a webhook Telegram POSTs to (production behind TLS), or not at all here. */
     BOT_UPDATES_MODE: z.enum(['polling', 'webhook', 'off']).default('polling'),
-    /** Webhook mode: the public HTTPS address Telegram POSTs updates to (a TLS proxy in front of the worker's listener). */
+    /** Webhook mode: the public HTTPS address Telegram POSTs updates to (a TLS proxy in front of the bot process's listener). */
     BOT_WEBHOOK_URL: z.string().url().optional(),
     /** Webhook mode: the secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token (Telegram allows 1-256 of A-Z a-z 0-9 _ -). */
     BOT_WEBHOOK_SECRET: z
       .string()
       .regex(/^[A-Za-z0-9_-]{16,256}$/, '16 to 256 characters of A-Z a-z 0-9 _ -')
       .optional(),
-    /** Webhook mode: where the worker listens for Telegram's POSTs (behind the TLS proxy). */
+    /** Webhook mode: where the bot process (bot/main-bot.ts) listens for Telegram's POSTs (behind the TLS proxy). */
     BOT_WEBHOOK_HOST: z.string().default('127.0.0.1'),
     BOT_WEBHOOK_PORT: port().default(8443),
     /** Telegram's limits: about one message a second per chat and 30 a second overall. */

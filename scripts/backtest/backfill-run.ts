@@ -3,7 +3,7 @@ import { createBackfillStore } from '../../db/history/backfill-store';
 import { backfillChunks, backfillRangeId, chunkFraction } from '../../domain/history/backfill-range';
 import type { Config } from '../../platform/config';
 import { requireSetting } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { connectTemporalClient } from '../../platform/temporal-connection';
 import type { HistoryBackfillProgress } from '../../workflows/history/history-backfill-contract';
 import { startHistoryBackfill } from '../../workflows/history/history-backfill-starter';

@@ -7,7 +7,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 
 /**

@@ -1,5 +1,5 @@
 import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/live/live-store';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 /** An empty live list (real-time and delayed) so `/api/v1/live` answers 200 without running the projector. */
 export async function writeEmptyLiveSnapshots(db: Knex, builtAt: Date, o: { delayed?: boolean } = {}): Promise<void> {

@@ -1,6 +1,6 @@
 import { createApiKeyStore, type IssueKeyInput } from '../../db/access/api-key-store';
 import type { Tier } from '../../domain/access/tiers';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 const DAY = 86_400_000;
 

@@ -8,7 +8,7 @@ import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { hashSeed } from '../../ingest/simulator/seeded-random';
 import { simulatedSmartWallets } from '../../ingest/simulator/simulated-smart-wallets';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { areaContext } from './area-context';
 
 /** Scores the lifecycle would log, spread deterministically per mint so every probability kind has fires and misses. */

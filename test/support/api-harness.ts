@@ -6,7 +6,7 @@ import { createApiContext, type ApiContext } from '../../api/api-area';
 import { createApp, type ApiOverrides } from '../../api/app';
 import type { PublicPostLimits } from '../../domain/access/public-post-limits';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger, type Logger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
 import { createTestDatabase } from './test-db';

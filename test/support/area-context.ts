@@ -1,7 +1,7 @@
 import type { WorkerContext } from '../../activities/activity-area';
 import { createLiveConsumers } from '../../activities/live/live-consumers';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 
 /** Tests never reach a public API (the price source, the perps exchanges): a closed local port unless a test names its own server. */

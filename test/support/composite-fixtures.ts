@@ -7,7 +7,7 @@ import { buildSignal, type SignalMintFacts } from '../../domain/signals/signal-p
 import { decideTier, tierRules, type Tier } from '../../domain/signals/tier-rules';
 import { mintAddress } from '../../ingest/simulator/address-book';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 const rng = new SeededRandom(4242);
 const RUG_FLAGS: RugFlagName[] = ['bundle_pct', 'holder_concentration', 'fresh_wallet_first3', 'bundle_dump_in_progress'];

@@ -1,6 +1,6 @@
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { insertTestCross } from './composite-fixtures';
 
 /**

@@ -1,4 +1,4 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 /**
  * Prediction rows as the scoring activity writes them (features, calibration record, model versions), many at once

@@ -1,7 +1,7 @@
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/mint/launch-events';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { uniqueId } from './worker-harness';
 
 // Base58 strings of the right length for addresses and signatures.

@@ -1,4 +1,4 @@
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 export type TestPerpsEntry = { detectedAt: Date; market?: string; side?: 'long' | 'short'; smart?: boolean; size?: number; wallet?: string };
 

@@ -2,7 +2,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 const DAY = 86_400_000;
 const address = (tag: string, i: number) => `${tag}${String(i).padStart(6, '0')}`.padEnd(44, 'x');

@@ -14,7 +14,7 @@ import { mintAddress, signature } from '../../ingest/simulator/address-book';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 import { areaContext } from './area-context';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDb, type Knex } from '../../platform/db';
+import type { Knex } from 'knex';
+import { createDb } from '../../platform/db';
 import { readTestEnv } from './test-env';
 
 /** A fresh, migrated database for one test file, copied from the run's template. Dropped by `drop()`. */

@@ -1,5 +1,5 @@
 import type { Tier } from '../../domain/signals/tier-rules';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { insertTestCross } from './composite-fixtures';
 
 /**

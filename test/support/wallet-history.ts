@@ -3,7 +3,7 @@ import { walletsActivities } from '../../activities/wallets';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import type { CreateEvent, LaunchEvent } from '../../domain/mint/launch-events';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { areaContext } from './area-context';
 
 const MIN = 60_000;

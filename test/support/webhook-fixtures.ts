@@ -3,7 +3,7 @@ import { createSubscriptionStore } from '../../db/webhooks/subscription-store';
 import { parseEventSelection } from '../../domain/webhooks/event-kinds';
 import { DEV_WEBHOOK_SECRET_KEY, parseSecretKey, sealSecret } from '../../domain/webhooks/secret-box';
 import { newSecret } from '../../domain/webhooks/webhook-signature';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 
 /** A subscription as POST /api/v1/webhooks makes it (secret sealed under the development key); returns its id and secret. */
 export async function addSubscription(db: Knex, o: { keyId: number; url: string; events?: string }) {

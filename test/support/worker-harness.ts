@@ -5,10 +5,12 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityOverrides } from '../../activities';
-import type { Knex } from '../../platform/db';
+import type { Knex } from 'knex';
 import { createMetrics } from '../../platform/metrics';
 import { buildWorker } from '../../workers/build-worker';
+import { startApi, type ApiOptions, type StartedApi } from './api-harness';
 import { areaContext } from './area-context';
+import { createTestDatabase } from './test-db';
 import { ROOT, readTestEnv } from './test-env';
 
 let runtimeInstalled = false;
@@ -65,3 +67,29 @@ export async function startWorker(db: Knex, o: { env?: Record<string, string>; n
 }
 
 export const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+export type WorkerOptions = NonNullable<Parameters<typeof startWorker>[1]>;
+export type StartedWorker = Awaited<ReturnType<typeof startWorker>>;
+type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
+
+/**
+ * The workflow tests' common ground, beside useApi(): a fresh database and a worker over it (and the API, when
+ * `api` options are given), started before the file's tests and stopped after them; `set` hands them to the
+ * file's own variables.
+ */
+export function useWorker(o: { worker?: WorkerOptions }, set: (bed: { t: TestDatabase; w: StartedWorker }) => void): void;
+export function useWorker(o: { worker?: WorkerOptions; api: ApiOptions }, set: (bed: { t: TestDatabase; w: StartedWorker; api: StartedApi }) => void): void;
+export function useWorker(o: { worker?: WorkerOptions; api?: ApiOptions }, set: (bed: { t: TestDatabase; w: StartedWorker; api: StartedApi }) => void): void {
+  let bed: { t: TestDatabase; w?: StartedWorker; api?: StartedApi } | undefined;
+  beforeAll(async () => {
+    bed = { t: await createTestDatabase() };
+    bed.w = await startWorker(bed.t.db, o.worker);
+    if (o.api) bed.api = await startApi(bed.t.db, o.api);
+    set(bed as { t: TestDatabase; w: StartedWorker; api: StartedApi });
+  });
+  afterAll(async () => {
+    await bed?.api?.close();
+    await bed?.w?.stop();
+    await bed?.t.drop();
+  });
+}

@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 /** Contract of the accuracy recompute: the only accuracy workflow module non-workflow code imports at runtime. */
 export const ACCURACY_WORKFLOW = 'recomputeAccuracy';
@@ -8,13 +8,8 @@ export const ACCURACY_WORKFLOW_ID_PREFIX = 'accuracy';
 
 export type AccuracyResult = { predictions: number; survivalGate: string; computedAt: string };
 
-export const ACCURACY_CONTRACT: WorkflowContract = {
-  workflowType: ACCURACY_WORKFLOW,
-  schedule: {
-    scheduleId: ACCURACY_SCHEDULE_ID,
-    workflowIdPrefix: ACCURACY_WORKFLOW_ID_PREFIX,
-    everyS: (cfg) => cfg.accuracy.refreshIntervalS,
-    runTimeoutS: () => 600,
-  },
+export const ACCURACY_CONTRACT = scheduledContract(ACCURACY_WORKFLOW, ACCURACY_SCHEDULE_ID, ACCURACY_WORKFLOW_ID_PREFIX, {
+  everyS: (cfg) => cfg.accuracy.refreshIntervalS,
+  runTimeoutS: 600,
   deadlineS: 15 * 60,
-};
+});

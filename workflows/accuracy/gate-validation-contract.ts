@@ -1,5 +1,5 @@
 import type { GateDecision } from '../../domain/accuracy/gate-validation';
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 /** Contract of the hourly gate validation of post_grad_survival_prob (spec section 2, "Gate validation record"). */
 export const GATE_VALIDATION_WORKFLOW = 'validateSurvivalGate';
@@ -9,13 +9,8 @@ export const GATE_VALIDATION_WORKFLOW_ID_PREFIX = 'gate-validation';
 
 export type GateValidationRunResult = { runId: number; windowEnd: string; decision: GateDecision; n: number; created: boolean };
 
-export const GATE_VALIDATION_CONTRACT: WorkflowContract = {
-  workflowType: GATE_VALIDATION_WORKFLOW,
-  schedule: {
-    scheduleId: GATE_VALIDATION_SCHEDULE_ID,
-    workflowIdPrefix: GATE_VALIDATION_WORKFLOW_ID_PREFIX,
-    everyS: (cfg) => cfg.accuracy.gateValidationIntervalS,
-    runTimeoutS: () => 600,
-  },
+export const GATE_VALIDATION_CONTRACT = scheduledContract(GATE_VALIDATION_WORKFLOW, GATE_VALIDATION_SCHEDULE_ID, GATE_VALIDATION_WORKFLOW_ID_PREFIX, {
+  everyS: (cfg) => cfg.accuracy.gateValidationIntervalS,
+  runTimeoutS: 600,
   deadlineS: 15 * 60,
-};
+});

@@ -11,7 +11,6 @@ const { recordExecutedBurn } = proxyActivities<BurnActivities>({
     backoffCoefficient: 2,
     maximumInterval: '1 minute',
     maximumAttempts: 15,
-    nonRetryableErrorTypes: ['BurnNotRecordable', 'ObligationsNotOpen'],
   },
 });
 

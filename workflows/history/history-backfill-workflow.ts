@@ -24,7 +24,6 @@ const acts = proxyActivities<BackfillActivities>({
     initialInterval: '2 seconds',
     backoffCoefficient: 2,
     maximumInterval: '2 minutes',
-    nonRetryableErrorTypes: [RPC_BUDGET_EXHAUSTED, 'HistoryBackfillRefused'],
   },
 });
 

@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 /**
  * Contract of the ledger's scheduled run: seal the hours that closed a grace period ago, commit each sealed hour
@@ -16,13 +16,8 @@ export type LedgerTickResult = {
   failed: { track: string; hourStart: string; error: string }[];
 };
 
-export const LEDGER_TICK_CONTRACT: WorkflowContract = {
-  workflowType: LEDGER_TICK_WORKFLOW,
-  schedule: {
-    scheduleId: LEDGER_TICK_SCHEDULE_ID,
-    workflowIdPrefix: LEDGER_TICK_WORKFLOW_ID_PREFIX,
-    everyS: (cfg) => cfg.ledger.commitEveryS,
-    runTimeoutS: () => 3600,
-  },
+export const LEDGER_TICK_CONTRACT = scheduledContract(LEDGER_TICK_WORKFLOW, LEDGER_TICK_SCHEDULE_ID, LEDGER_TICK_WORKFLOW_ID_PREFIX, {
+  everyS: (cfg) => cfg.ledger.commitEveryS,
+  runTimeoutS: 3600,
   deadlineS: 60 * 60,
-};
+});

@@ -6,7 +6,7 @@ import type { PriceRefreshResult } from './native-coin-price-contract';
 // while the API keeps serving the last good price marked stale.
 const fetcher = proxyActivities<PriceActivities>({
   startToCloseTimeout: '15 seconds',
-  retry: { maximumAttempts: 4, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: ['PriceSourceRejected'] },
+  retry: { maximumAttempts: 4, initialInterval: '1 second', backoffCoefficient: 2 },
 });
 const writer = proxyActivities<PriceActivities>({
   startToCloseTimeout: '10 seconds',

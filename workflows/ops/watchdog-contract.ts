@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 /** Contract of the watchdog: the only watchdog module that non-workflow code imports at runtime. */
 export const WATCHDOG_WORKFLOW = 'watchdogTick';
@@ -8,14 +8,9 @@ export const WATCHDOG_WORKFLOW_ID_PREFIX = 'watchdog';
 
 export type WatchdogResult = { raised: string[]; cleared: string[]; alerts: number };
 
-export const WATCHDOG_CONTRACT: WorkflowContract = {
-  workflowType: WATCHDOG_WORKFLOW,
-  // Sampling is cheap: a late tick is skipped rather than queued behind a running one.
-  schedule: {
-    scheduleId: WATCHDOG_SCHEDULE_ID,
-    workflowIdPrefix: WATCHDOG_WORKFLOW_ID_PREFIX,
-    everyS: (cfg) => cfg.watchdog.intervalS,
-    runTimeoutS: () => 120,
-  },
+// Sampling is cheap: a late tick is skipped rather than queued behind a running one.
+export const WATCHDOG_CONTRACT = scheduledContract(WATCHDOG_WORKFLOW, WATCHDOG_SCHEDULE_ID, WATCHDOG_WORKFLOW_ID_PREFIX, {
+  everyS: (cfg) => cfg.watchdog.intervalS,
+  runTimeoutS: 120,
   deadlineS: 5 * 60,
-};
+});

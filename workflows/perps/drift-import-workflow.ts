@@ -22,7 +22,6 @@ const fileActs = proxyActivities<DriftImportActivities>({
     backoffCoefficient: 2,
     maximumInterval: '5 minutes',
     maximumAttempts: 8,
-    nonRetryableErrorTypes: ['DriftFileCorrupt', 'DriftFileRefused'],
   },
 });
 const traderActs = proxyActivities<DriftImportActivities>({

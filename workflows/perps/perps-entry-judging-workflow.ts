@@ -8,7 +8,7 @@ import type { HorizonOutcome, PerpsEntryJudgingInput } from './perps-entry-judgi
 const acts = proxyActivities<PerpsJudgingActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '6 hours',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['UnknownPerpsEntry'] },
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 /** Judges one smart entry at each horizon after its detection, on durable timers. */

@@ -9,13 +9,13 @@ import type { RankingsResult } from './perps-rankings-contract';
 // observatory's status, and an answer of a changed shape is not retried at all.
 const acts = proxyActivities<PerpsMarketActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '2 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: ['HyperliquidAnswerUnusable'] },
+  retry: { maximumAttempts: 3, initialInterval: '2 seconds', backoffCoefficient: 2 },
 });
 
 // The leaderboard is one ~25 MB document: a longer attempt, and fewer of them (the next run is hours away anyway).
 const leaderboardActs = proxyActivities<PerpsLeaderboardActivities>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 3, nonRetryableErrorTypes: ['HyperliquidAnswerUnusable'] },
+  retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 3 },
 });
 
 /** The live exchange's markets and asset contexts, and a mark-price sample per market; started by a Schedule. */

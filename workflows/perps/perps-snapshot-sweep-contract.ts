@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 export const PERPS_SNAPSHOT_SWEEP_WORKFLOW = 'perpsSnapshotSweep';
 export const PERPS_SNAPSHOT_SWEEP_SCHEDULE_ID = 'schedule:perps-snapshots';
@@ -20,13 +20,8 @@ export type SweepResult = SnapshotBatchResult & { due: number; limit: number; ma
  * A sweep still running when the next is due makes that one skip (the Schedule's overlap policy), so under load
  * wallets are simply snapshotted late, and the lateness is in each run's result.
  */
-export const PERPS_SNAPSHOT_SWEEP_CONTRACT: WorkflowContract = {
-  workflowType: PERPS_SNAPSHOT_SWEEP_WORKFLOW,
-  schedule: {
-    scheduleId: PERPS_SNAPSHOT_SWEEP_SCHEDULE_ID,
-    workflowIdPrefix: 'perps-snapshots',
-    everyS: (cfg) => cfg.perps.snapshotSweepS,
-    runTimeoutS: () => 30 * 60,
-  },
+export const PERPS_SNAPSHOT_SWEEP_CONTRACT = scheduledContract(PERPS_SNAPSHOT_SWEEP_WORKFLOW, PERPS_SNAPSHOT_SWEEP_SCHEDULE_ID, 'perps-snapshots', {
+  everyS: (cfg) => cfg.perps.snapshotSweepS,
+  runTimeoutS: 30 * 60,
   deadlineS: 45 * 60,
-};
+});

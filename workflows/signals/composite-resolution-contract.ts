@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 export const COMPOSITE_RESOLUTION_WORKFLOW = 'resolveCompositePredictions';
 export const COMPOSITE_RESOLUTION_SCHEDULE_ID = 'schedule:composite-resolution';
@@ -11,13 +11,13 @@ export type CompositeResolutionResult = { due: number; resolved: number; waiting
  * column (`resolves_at`), the Schedule comes back every SIGNAL_RESOLVE_EVERY_S, and a run resolves every row
  * that is due, so a worker that was down for hours catches up in its next run.
  */
-export const COMPOSITE_RESOLUTION_CONTRACT: WorkflowContract = {
-  workflowType: COMPOSITE_RESOLUTION_WORKFLOW,
-  schedule: {
-    scheduleId: COMPOSITE_RESOLUTION_SCHEDULE_ID,
-    workflowIdPrefix: COMPOSITE_RESOLUTION_WORKFLOW_ID_PREFIX,
+export const COMPOSITE_RESOLUTION_CONTRACT = scheduledContract(
+  COMPOSITE_RESOLUTION_WORKFLOW,
+  COMPOSITE_RESOLUTION_SCHEDULE_ID,
+  COMPOSITE_RESOLUTION_WORKFLOW_ID_PREFIX,
+  {
     everyS: (cfg) => cfg.signals.resolveEveryS,
-    runTimeoutS: () => 600,
+    runTimeoutS: 600,
+    deadlineS: 30 * 60,
   },
-  deadlineS: 30 * 60,
-};
+);

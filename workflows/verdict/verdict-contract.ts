@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 /** Contract of the hourly evaluator of the pre-registered verdict (docs/preregistration/). */
 export const VERDICT_WORKFLOW = 'evaluateVerdict';
@@ -10,13 +10,8 @@ export type VerdictRunResult =
   | { state: 'pending'; preregistrationId: string; missing: string[] }
   | { state: 'locked'; preregistrationId: string; verdictId: number; branch: string; evaluationSha256: string; created: boolean };
 
-export const VERDICT_CONTRACT: WorkflowContract = {
-  workflowType: VERDICT_WORKFLOW,
-  schedule: {
-    scheduleId: VERDICT_SCHEDULE_ID,
-    workflowIdPrefix: VERDICT_WORKFLOW_ID_PREFIX,
-    everyS: (cfg) => cfg.verdict.intervalS,
-    runTimeoutS: () => 900,
-  },
+export const VERDICT_CONTRACT = scheduledContract(VERDICT_WORKFLOW, VERDICT_SCHEDULE_ID, VERDICT_WORKFLOW_ID_PREFIX, {
+  everyS: (cfg) => cfg.verdict.intervalS,
+  runTimeoutS: 900,
   deadlineS: 30 * 60,
-};
+});

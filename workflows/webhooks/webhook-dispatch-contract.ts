@@ -1,4 +1,4 @@
-import type { WorkflowContract } from '../workflow-contract';
+import { scheduledContract } from '../workflow-contract';
 
 export const WEBHOOK_DISPATCH_WORKFLOW = 'dispatchWebhooks';
 export const WEBHOOK_DISPATCH_SCHEDULE_ID = 'schedule:webhook-dispatch';
@@ -10,13 +10,8 @@ export type WebhookDispatchResult = { events: number; deliveries: number; cursor
  * workflow per (event, subscription), so 10,000 subscriptions are 10,000 workflows, not 10,000 activities in this
  * history. A run that dies half-way is redone by the next: starts are deduplicated by workflow id.
  */
-export const WEBHOOK_DISPATCH_CONTRACT: WorkflowContract = {
-  workflowType: WEBHOOK_DISPATCH_WORKFLOW,
-  schedule: {
-    scheduleId: WEBHOOK_DISPATCH_SCHEDULE_ID,
-    workflowIdPrefix: 'webhook-dispatch',
-    everyS: (cfg) => cfg.webhooks.dispatchEveryS,
-    runTimeoutS: () => 900,
-  },
+export const WEBHOOK_DISPATCH_CONTRACT = scheduledContract(WEBHOOK_DISPATCH_WORKFLOW, WEBHOOK_DISPATCH_SCHEDULE_ID, 'webhook-dispatch', {
+  everyS: (cfg) => cfg.webhooks.dispatchEveryS,
+  runTimeoutS: 900,
   deadlineS: 30 * 60,
-};
+});

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDb, type Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
+import { createDb } from '../../../platform/db';
 import { readTestEnv } from '../../support/test-env';
 
 /**

@@ -1,4 +1,5 @@
 import { alertsActivities } from '../../../activities/alerts';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createApiKeyStore } from '../../../db/access/api-key-store';
 import { createSignalStore } from '../../../db/signals/signal-store';
@@ -26,9 +27,10 @@ describe('the messaging bot', () => {
   it('answers every command, in order, and relays signals by tier and access', async () => {
     const env = { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, BOT_SEND_PER_CHAT_INTERVAL_MS: '0', PUBLIC_BASE_URL: 'https://lp.example' };
     const d = alertsActivities.deps(areaContext(t.db, { env }));
+    const bot = buildBot(areaContext(t.db, { env }));
     const sender = createBotSender(d);
     const poll = async () => {
-      while ((await d.poller!.pollOnce()) > 0);
+      while ((await bot.poller!.pollOnce()) > 0);
     };
     const free = await issueTestKey(t.db, 'free');
     const CHAT = 501;
@@ -105,6 +107,6 @@ describe('the messaging bot', () => {
     await sender.drainBotSends({ maxMs: 1500 });
     expect(fake.sent.some((m) => m.text.includes(late))).toBe(false);
     // Polling again finds nothing new: every update was confirmed by the saved offset.
-    expect(await d.poller!.pollOnce()).toBe(0);
+    expect(await bot.poller!.pollOnce()).toBe(0);
   }, 120_000);
 });

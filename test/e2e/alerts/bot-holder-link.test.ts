@@ -1,4 +1,5 @@
 import { alertsActivities } from '../../../activities/alerts';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createHolderBalanceClient } from '../../../clients/solana/holder-balance-client';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
@@ -47,12 +48,13 @@ describe('the bot /link wallet and /sign', () => {
       PUBLIC_BASE_URL: 'https://lp.example',
       TEMPORAL_TASK_QUEUE: w.taskQueue,
     };
-    const d = alertsActivities.deps({ ...areaContext(t.db, { env }), temporal: w.client });
+    const d = alertsActivities.deps(areaContext(t.db, { env }));
+    const bot = buildBot({ ...areaContext(t.db, { env }), temporal: w.client });
     const sender = createBotSender(d);
     const say = async (chat: number, ...texts: string[]) => {
       const before = fake.sent.filter((m) => m.chatId === chat).length;
       for (const text of texts) fake.pushMessage(chat, text);
-      expect(await d.poller!.pollOnce()).toBe(texts.length);
+      expect(await bot.poller!.pollOnce()).toBe(texts.length);
       await sender.drainBotSends({ maxMs: 500 });
       return fake.sent
         .filter((m) => m.chatId === chat)

@@ -1,6 +1,8 @@
 import { alertsActivities } from '../../../activities/alerts';
-import { createBotPoller } from '../../../activities/alerts/bot-poller';
+import { createBotPoller } from '../../../bot/bot-poller';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
+import { createBotPollStore } from '../../../db/alerts/bot-poll-store';
 import { createTelegramUpdates } from '../../../clients/telegram/telegram-updates';
 import { createLogger } from '../../../platform/logger';
 import type { TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
@@ -25,18 +27,19 @@ describe('the bot long polling', () => {
   it('never runs a command twice or skips one across a crash mid-batch', async () => {
     const env = { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, BOT_SEND_PER_CHAT_INTERVAL_MS: '0' };
     const d = alertsActivities.deps(areaContext(t.db, { env }));
+    const bot = buildBot(areaContext(t.db, { env }));
     const pro = await issueTestKey(t.db, 'pro');
     const script = [`/link ${pro.plaintext}`, '/alert grad_prob 70', '/alert vsol_burst 5', '/alerts'];
     const ids = script.map((text) => fake.pushMessage(CHAT, text));
     expect(ids.length).toBe(4);
 
-    // A worker that dies once the second command (the first rule) is written, before its batch commits.
+    // A bot process that dies once the second command (the first rule) is written, before its batch commits.
     let crashAfter = 2;
     const crashing = createBotPoller({
-      db: t.db,
+      polls: createBotPollStore(t.db),
       updates: createTelegramUpdates({ token: TOKEN, apiRoot: fake.apiRoot }),
       handlerOver: (h, defer) => {
-        const real = d.handlerOver(h, defer);
+        const real = bot.handlerOver(h, defer);
         return {
           async handle(u) {
             await real.handle(u);
@@ -54,7 +57,7 @@ describe('the bot long polling', () => {
     expect(await t.db('bot_poll_offsets')).toEqual([]);
 
     // The production poller takes the same updates again and runs each once.
-    expect(await d.poller!.pollOnce()).toBe(4);
+    expect(await bot.poller!.pollOnce()).toBe(4);
     await createBotSender(d).drainBotSends({ maxMs: 500 });
     const rules = await t.db('alert_rules').where({ owner_key_id: pro.id }).orderBy('id');
     expect(rules.map((r) => r.kind)).toEqual(['grad_prob', 'vsol_burst']);

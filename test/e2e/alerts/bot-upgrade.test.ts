@@ -1,4 +1,5 @@
 import { alertsActivities } from '../../../activities/alerts';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';
@@ -38,13 +39,14 @@ describe('the bot /upgrade', () => {
       TEMPORAL_TASK_QUEUE: s.w.taskQueue,
       PAYMENT_POLL_INTERVAL_S: '1',
     };
-    const d = alertsActivities.deps({ ...areaContext(s.db, { env }), temporal: s.w.client });
+    const d = alertsActivities.deps(areaContext(s.db, { env }));
+    const bot = buildBot({ ...areaContext(s.db, { env }), temporal: s.w.client });
     const sender = createBotSender(d);
     const free = await issueTestKey(s.db, 'free');
     const say = async (...texts: string[]) => {
       const before = fake.sent.filter((m) => m.chatId === CHAT).length;
       for (const text of texts) fake.pushMessage(CHAT, text);
-      expect(await d.poller!.pollOnce()).toBe(texts.length);
+      expect(await bot.poller!.pollOnce()).toBe(texts.length);
       await sender.drainBotSends({ maxMs: 500 });
       return fake.sent
         .filter((m) => m.chatId === CHAT)

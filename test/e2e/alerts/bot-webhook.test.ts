@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { alertsActivities } from '../../../activities/alerts';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createTelegramUpdates } from '../../../clients/telegram/telegram-updates';
 import { loadConfig } from '../../../platform/config';
@@ -53,8 +54,9 @@ describe('the bot in webhook mode', () => {
       BOT_WEBHOOK_PORT: String(port),
     };
     const d = alertsActivities.deps(areaContext(t.db, { env }));
-    expect(d.poller).toBeNull();
-    const listening = await d.webhook!.start();
+    const bot = buildBot(areaContext(t.db, { env }));
+    expect(bot.poller).toBeNull();
+    const listening = await bot.webhook!.start();
     try {
       expect(fake.webhook()).toEqual({ url, secret: SECRET });
       await expect(createTelegramUpdates({ token: TOKEN, apiRoot: fake.apiRoot }).getUpdates(0, 0)).rejects.toThrow(/409|Conflict/);

@@ -1,5 +1,6 @@
 import { accuracyActivities } from '../../../activities/accuracy';
 import { alertsActivities } from '../../../activities/alerts';
+import { buildBot } from '../../../bot/build-bot';
 import { createBotSender } from '../../../activities/alerts/bot-sender';
 import { createSignalStore } from '../../../db/signals/signal-store';
 import { loadConfig } from '../../../platform/config';
@@ -27,13 +28,14 @@ describe('the survival gate on the signal relay', () => {
   it('withholds the low-survival signals from the bot while the gate validates, and only then', async () => {
     const env = { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, BOT_SEND_PER_CHAT_INTERVAL_MS: '0' };
     const d = alertsActivities.deps(areaContext(t.db, { env }));
+    const bot = buildBot(areaContext(t.db, { env }));
     const sender = createBotSender(d);
     const pro = await issueTestKey(t.db, 'pro');
     const CHAT = 777;
     await sender.drainBotSends({ maxMs: 50 }); // starts the relay's cursor at the newest signal
     for (const text of [`/link ${pro.plaintext}`, '/signals ACT']) {
       fake.pushMessage(CHAT, text);
-      while ((await d.poller!.pollOnce()) > 0);
+      while ((await bot.poller!.pollOnce()) > 0);
     }
     const signals = createSignalStore(t.db);
     const deliver = async (survival: number | null) => {

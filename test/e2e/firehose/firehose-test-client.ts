@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../../api/api-spec';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
-import type { Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);

@@ -1,7 +1,8 @@
 import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { createWatchdogStore } from '../../../db/ops/watchdog-store';
 import { loadConfig } from '../../../platform/config';
-import { createDb, type Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
+import { createDb } from '../../../platform/db';
 import { createLogger, throttledDbLog } from '../../../platform/logger';
 import { issueTestKey } from '../../support/access-keys';
 import { afterBeta, startApi } from '../../support/api-harness';

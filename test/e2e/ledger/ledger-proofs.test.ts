@@ -9,7 +9,7 @@ import { expectConforms } from '../../support/contract';
 import { errorLocs, typedApi } from '../../support/typed-api';
 import type { Schemas } from '../../../clients/api/api-client';
 import { areaContext } from '../../support/area-context';
-import type { Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { handBuiltMint } from '../../support/hand-built-mint';
 import { insertPredictionRows } from '../../support/ledger-rows';

@@ -8,7 +8,8 @@ import { commitRecordDigestHex, type CommitRecord } from '../../../domain/ledger
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
 import { perpsLeafInput } from '../../../db/ledger/perps-row-source';
-import { createDb, type Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
+import { createDb } from '../../../platform/db';
 import { call, startApi, type StartedApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { insertPerpsEntry } from '../../support/perps-entry-rows';

@@ -1,5 +1,6 @@
 import { createSignalStore } from '../../../db/signals/signal-store';
-import { createDb, type Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
+import { createDb } from '../../../platform/db';
 import { useApi } from '../../support/api-harness';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { typedApi } from '../../support/typed-api';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ledgerActivities } from '../../../activities/ledger';
 import { verdictActivities } from '../../../activities/verdict';
 import { loadConfig } from '../../../platform/config';
-import type { Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';

@@ -10,22 +10,13 @@ import { ACCURACY_SCHEDULE_ID, ACCURACY_WORKFLOW, type AccuracyResult } from '..
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { startWorker, uniqueId, useWorker } from '../../support/worker-harness';
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let api: Awaited<ReturnType<typeof startApi>>;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  w = await startWorker(t.db);
-  api = await startApi(t.db);
-});
-afterAll(async () => {
-  await api.close();
-  await w.stop();
-  await t.drop();
-});
+useWorker({ api: {} }, (bed) => ({ t, w, api } = bed));
 
 /** One resolved mint with a forward prediction at 30 s, written as the lifecycle's activities write them. */
 async function resolvedMint(tag: string, gradProb: number, graduated: boolean) {

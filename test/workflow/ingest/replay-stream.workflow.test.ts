@@ -11,7 +11,7 @@ import { createMarketSimulator } from '../../../ingest/simulator/market-simulato
 import { createLogger } from '../../../platform/logger';
 import { mintWorkflowId, type LifecycleState, type LifecycleTiming } from '../../../workflows/mint/mint-lifecycle-contract';
 import { createTestDatabase } from '../../support/test-db';
-import { startWorker } from '../../support/worker-harness';
+import { startWorker, useWorker } from '../../support/worker-harness';
 
 /** Scores at 1 s and 2 s (buckets 30 and 60), resolution at 4 s. */
 const TIMING: LifecycleTiming = {
@@ -27,14 +27,7 @@ const TIMING: LifecycleTiming = {
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
-beforeAll(async () => {
-  t = await createTestDatabase();
-  w = await startWorker(t.db);
-});
-afterAll(async () => {
-  await w.stop();
-  await t.drop();
-});
+useWorker({}, (bed) => ({ t, w } = bed));
 
 describe('a replayed stream → exactly the expected predictions', () => {
   it('scores every non-mayhem mint at 30 s and 60 s once each, mayhem mints never, duplicates ignored', async () => {

@@ -6,23 +6,14 @@ import type { ConditionsRefreshResult } from '../../../workflows/market/market-c
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { startWorker, uniqueId, useWorker } from '../../support/worker-harness';
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let api: Awaited<ReturnType<typeof startApi>>;
 const H = 3_600_000;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  w = await startWorker(t.db);
-  api = await startApi(t.db);
-});
-afterAll(async () => {
-  await api.close();
-  await w.stop();
-  await t.drop();
-});
+useWorker({ api: {} }, (bed) => ({ t, w, api } = bed));
 
 const refresh = async (name: string): Promise<ConditionsRefreshResult> => {
   const workflowId = uniqueId('market-conditions');

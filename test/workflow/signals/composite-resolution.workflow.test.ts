@@ -6,7 +6,7 @@ import { COMPOSITE_RESOLUTION_WORKFLOW, type CompositeResolutionResult } from '.
 import { insertTestCross, testDelivery, testMintAddress } from '../../support/composite-fixtures';
 import { handBuiltMint } from '../../support/hand-built-mint';
 import { createTestDatabase } from '../../support/test-db';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { startWorker, uniqueId, useWorker } from '../../support/worker-harness';
 
 /**
  * The 24 h resolution of composite predictions, through the scheduled workflow on the real Temporal test server:
@@ -20,14 +20,7 @@ let clock = Date.now();
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  w = await startWorker(t.db, { now: () => new Date(clock) });
-});
-afterAll(async () => {
-  await w.stop();
-  await t.drop();
-});
+useWorker({ worker: { now: () => new Date(clock) } }, (bed) => ({ t, w } = bed));
 
 const resolveRun = async (record?: string): Promise<CompositeResolutionResult> => {
   const workflowId = uniqueId('composite-resolution');

@@ -6,7 +6,7 @@ import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { insertBenchmark, insertTierCrosses } from '../../support/verdict-fixtures';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { startWorker, uniqueId, useWorker } from '../../support/worker-harness';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const H = 3_600_000;
@@ -17,16 +17,7 @@ let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let api: Awaited<ReturnType<typeof startApi>>;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  w = await startWorker(t.db, { env: ENV, now: () => new Date(nowMs) });
-  api = await startApi(t.db, { env: ENV });
-});
-afterAll(async () => {
-  await api.close();
-  await w.stop();
-  await t.drop();
-});
+useWorker({ worker: { env: ENV, now: () => new Date(nowMs) }, api: { env: ENV } }, (bed) => ({ t, w, api } = bed));
 
 describe('the verdict evaluator on Temporal', () => {
   it('reports what is missing, then locks once the window is complete and resolved, and stays locked', async () => {

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { createWebhookEventStore } from '../../../db/webhooks/webhook-event-store';
 import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryResult } from '../../../workflows/webhooks/webhook-delivery-contract';
-import type { Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';

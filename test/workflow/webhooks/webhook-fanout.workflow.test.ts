@@ -4,7 +4,7 @@ import { createWebhookEventStore } from '../../../db/webhooks/webhook-event-stor
 import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { loadConfig } from '../../../platform/config';
 import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
-import type { Knex } from '../../../platform/db';
+import type { Knex } from 'knex';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { issueTestKey } from '../../support/access-keys';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';

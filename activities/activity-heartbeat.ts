@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 
-/** The running activity's context, or none when the function is called directly (a script, a test). */
-function currentContext(): Context | undefined {
+/** The running activity's context (its heartbeat, its cancellation), or none when called directly (a script, a test, a benchmark). */
+export function currentActivity(): Context | undefined {
   try {
     return Context.current();
   } catch {
@@ -10,8 +10,8 @@ function currentContext(): Context | undefined {
 }
 
 /** Reports progress to Temporal (shown with the pending activity in the UI); a no-op outside an activity. */
-export function heartbeat(details: unknown): void {
-  currentContext()?.heartbeat(details);
+export function heartbeat(details?: unknown): void {
+  currentActivity()?.heartbeat(details);
 }
 
 /**

@@ -1,15 +1,15 @@
-import type { ApiKeyStore } from '../../db/access/api-key-store';
-import type { AlertRuleStore } from '../../db/alerts/alert-rule-store';
-import type { BotChatStore } from '../../db/alerts/bot-chat-store';
-import type { BotSendStore } from '../../db/alerts/bot-send-store';
-import type { WatchlistStore } from '../../db/alerts/watchlist-store';
-import type { PredictionStore } from '../../db/mint/prediction-store';
-import { effectiveTier, holderAccessFor, tierAtLeast, type HolderThresholds } from '../../domain/access/tiers';
-import { describeRule, parseRuleParam } from '../../domain/alerts/alert-kinds';
-import { HELP_TEXT, parseCommand } from '../../domain/alerts/bot-commands';
-import { RULE_LIMITS } from '../../domain/alerts/rule-limits';
+import type { ApiKeyStore } from '../db/access/api-key-store';
+import type { AlertRuleStore } from '../db/alerts/alert-rule-store';
+import type { BotChatStore } from '../db/alerts/bot-chat-store';
+import type { BotSendStore } from '../db/alerts/bot-send-store';
+import type { WatchlistStore } from '../db/alerts/watchlist-store';
+import type { PredictionStore } from '../db/mint/prediction-store';
+import { effectiveTier, holderAccessFor, tierAtLeast, type HolderThresholds } from '../domain/access/tiers';
+import { describeRule, parseRuleParam } from '../domain/alerts/alert-kinds';
+import { HELP_TEXT, parseCommand } from '../domain/alerts/bot-commands';
+import { RULE_LIMITS } from '../domain/alerts/rule-limits';
 
-import type { BotUpdate } from '../../clients/telegram/telegram-update';
+import type { BotUpdate } from '../clients/telegram/telegram-update';
 import type { BotHolderLink } from './bot-holder-link';
 import type { BotUpgrade } from './bot-upgrade';
 

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { BotChatStore } from '../../db/alerts/bot-chat-store';
-import type { BotWalletLinkStore } from '../../db/alerts/bot-wallet-link-store';
-import { walletAddressProblem, WALLET_ADDRESS_PROBLEM_MESSAGE } from '../../domain/access/wallet-address';
-import { walletSignupMessage } from '../../domain/access/wallet-proof';
-import type { WalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
+import type { BotChatStore } from '../db/alerts/bot-chat-store';
+import type { BotWalletLinkStore } from '../db/alerts/bot-wallet-link-store';
+import { walletAddressProblem, WALLET_ADDRESS_PROBLEM_MESSAGE } from '../domain/access/wallet-address';
+import { walletSignupMessage } from '../domain/access/wallet-proof';
+import type { WalletSignupStarter } from '../workflows/access/wallet-signup-starter';
 
 /** As the API's signup: the minted key is shown by GET /api/signup/wallet/{link_id} for five minutes. */
 const KEY_VISIBLE_S = 300;
 
 export type BotHolderLinkDeps = {
-  /** Null where the worker has no Temporal client at hand: linking a wallet then answers that it is unavailable. */
+  /** Null where the bot has no Temporal client at hand: linking a wallet then answers that it is unavailable. */
   signups: WalletSignupStarter | null;
   walletLinks: BotWalletLinkStore;
   chatStore: Pick<BotChatStore, 'link'>;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { IntentCreation } from '../../db/billing/intent-creation';
-import type { PaymentIntentStore } from '../../db/billing/payment-intent-store';
-import type { ApiKeyRecord } from '../../db/access/api-key-store';
-import { solanaPayUrl } from '../../domain/billing/payment-links';
-import { memoFromRandomBytes, MEMO_RANDOM_BYTES } from '../../domain/billing/payment-memo';
-import { lamportsToSolString, planPriceLamports, type Plan, type PurchasableTier } from '../../domain/billing/pricing';
-import type { Logger } from '../../platform/logger';
-import type { PaymentIntentStarter } from '../../workflows/billing/payment-intent-starter';
+import type { IntentCreation } from '../db/billing/intent-creation';
+import type { PaymentIntentStore } from '../db/billing/payment-intent-store';
+import type { ApiKeyRecord } from '../db/access/api-key-store';
+import { solanaPayUrl } from '../domain/billing/payment-links';
+import { memoFromRandomBytes, MEMO_RANDOM_BYTES } from '../domain/billing/payment-memo';
+import { lamportsToSolString, planPriceLamports, type Plan, type PurchasableTier } from '../domain/billing/pricing';
+import type { Logger } from '../platform/logger';
+import type { PaymentIntentStarter } from '../workflows/billing/payment-intent-starter';
 
 /** The label the API's links carry too (api/billing/payment-intent-view.ts), so a wallet shows one payee. */
 const PAYMENT_LABEL = 'Launchpad API';
@@ -18,7 +18,7 @@ export type BotUpgradeDeps = {
   publicBaseUrl: string;
   intentCreation: IntentCreation;
   paymentIntentStore: Pick<PaymentIntentStore, 'markWorkflowStarted'>;
-  /** Null where the worker has no Temporal client at hand: the billing outbox sweep then starts the workflow. */
+  /** Null where the bot has no Temporal client at hand: the billing outbox sweep then starts the workflow. */
   paymentStarter: PaymentIntentStarter | null;
   /** Runs after the update's transaction commits: the workflow reads the intent row, which must exist by then. */
   defer: (fn: () => Promise<void>) => void;

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Bot, webhookCallback } from 'grammy';
-import type { BotUpdate } from '../../clients/telegram/telegram-update';
-import type { Knex } from '../../platform/db';
-import type { Logger } from '../../platform/logger';
+import type { BotUpdate } from '../clients/telegram/telegram-update';
+import type { BotWebhookUpdateStore } from '../db/alerts/bot-webhook-update-store';
+import type { Logger } from '../platform/logger';
 import type { BotHandlerOver } from './build-bot-handler';
 
 const PRUNE_EVERY = 500;
@@ -11,15 +11,22 @@ const PRUNE_EVERY = 500;
 export type BotWebhookSettings = { url: string; secret: string; host: string; port: number };
 
 /**
- * Webhook mode (production behind a TLS proxy): Telegram POSTs each update to `url`; the worker listens on
+ * Webhook mode (production behind a TLS proxy): Telegram POSTs each update to `url`; the bot process listens on
  * host:port and answers through grammY's `webhookCallback`, which refuses (401) a request whose
  * X-Telegram-Bot-Api-Secret-Token is not `secret`, compared in constant time. Each update's command runs in one
  * transaction with the record of its update id: Telegram delivers an update again when our answer is lost or not
  * 2xx, and the second delivery then runs nothing (the reply's own dedupe key keeps it single too). A failure answers
- * 500 and rolls everything back, so Telegram's retry runs it afresh. On start the worker registers the webhook
+ * 500 and rolls everything back, so Telegram's retry runs it afresh. On start the bot registers the webhook
  * (setWebhook with the secret), which also makes Telegram refuse getUpdates: long polling and a webhook never both run.
  */
-export function createBotWebhook(d: { db: Knex; token: string; apiRoot: string; settings: BotWebhookSettings; handlerOver: BotHandlerOver; log: Logger }) {
+export function createBotWebhook(d: {
+  updateLog: BotWebhookUpdateStore;
+  token: string;
+  apiRoot: string;
+  settings: BotWebhookSettings;
+  handlerOver: BotHandlerOver;
+  log: Logger;
+}) {
   const botId = Number(d.token.split(':')[0]);
   const bot = new Bot(d.token, { client: { apiRoot: d.apiRoot } });
   let updates = 0;
@@ -27,18 +34,9 @@ export function createBotWebhook(d: { db: Knex; token: string; apiRoot: string; 
     // Telegram keeps an undelivered update for 24 hours, so an update id older than that never comes again: the
     // records are pruned at the first update after start and every PRUNE_EVERY after, off the command's path.
     if (updates++ % PRUNE_EVERY === 0)
-      await d.db
-        .raw(`DELETE FROM bot_webhook_updates WHERE bot_id = ? AND received_at < now() - interval '25 hours'`, [botId])
-        .catch((err: unknown) => d.log.warn({ err: String(err) }, 'pruning old bot update records failed; tried again later'));
+      await d.updateLog.pruneOld(botId).catch((err: unknown) => d.log.warn({ err: String(err) }, 'pruning old bot update records failed; tried again later'));
     const deferred: (() => Promise<void>)[] = [];
-    await d.db.transaction(async (trx) => {
-      const fresh = await trx.raw(
-        'INSERT INTO bot_webhook_updates (bot_id, update_id, received_at) VALUES (?, ?, now()) ON CONFLICT DO NOTHING RETURNING update_id',
-        [botId, ctx.update.update_id],
-      );
-      if (fresh.rows.length === 0) return;
-      await d.handlerOver(trx, (fn) => deferred.push(fn)).handle(ctx.update as BotUpdate);
-    });
+    await d.updateLog.onceWithin(botId, ctx.update.update_id, (trx) => d.handlerOver(trx, (fn) => deferred.push(fn)).handle(ctx.update as BotUpdate));
     for (const fn of deferred) await fn();
   });
   const callback = webhookCallback(bot, 'http', { secretToken: d.settings.secret, onTimeout: 'throw', timeoutMilliseconds: 50_000 });
