@@ -47,6 +47,7 @@ async function main() {
   // The embedded default starts with a few simulated days behind it, so its models are fitted from the first minute.
   const history = syntheticHistoryPlan({
     nodeEnv: cfg.env,
+    demoMode: cfg.demoMode,
     feeds: cfg.ingest.feeds,
     launches: cfg.ingest.simulator.historyLaunches,
     seed: cfg.ingest.simulator.seed,

@@ -15,7 +15,7 @@ const JUPITER_PRICE_URL = 'https://lite-api.jup.ag/price/v3';
 export const marketSettings = defineSettings(
   {
     NODE_ENV: platformSettings.env.NODE_ENV,
-    ALLOW_SIMULATED_INPUTS: platformSettings.env.ALLOW_SIMULATED_INPUTS,
+    DEMO_MODE: platformSettings.env.DEMO_MODE,
     PRICE_SOURCE: z.enum(['jupiter', 'simulator']).default('jupiter'),
     PRICE_SOURCE_URL: z.string().url().default(JUPITER_PRICE_URL),
     PRICE_REFRESH_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(300),
