@@ -5,6 +5,9 @@ import { auditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { createFeedStatusReader } from '../../db/ops/feed-status-reader';
+import { activeInputs } from '../../domain/ops/active-inputs';
+import { seedsSyntheticHistory } from '../../domain/history/synthetic-history-plan';
 import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
 import { defineApiArea } from '../api-area';
 import { API_SPEC_PATH } from '../api-spec';
@@ -18,11 +21,28 @@ export const opsApi = defineApiArea({
   name: 'ops',
   deps: (ctx) => {
     const modelFitStore = createModelFitStore(ctx.db);
+    const { cfg } = ctx;
     return {
       heartbeatStore: createHeartbeatStore(ctx.db),
       watchdogStore: createWatchdogStore(ctx.db),
       liveCache: liveSnapshots(ctx).live,
       liveStaleAfterS: ctx.cfg.mint.liveStaleAfterS,
+      modelFits: () => modelFitStore.latestFits(),
+      feedStatus: createFeedStatusReader(ctx.db),
+      inputs: activeInputs({
+        feeds: cfg.ingest.feeds,
+        seededHistory: seedsSyntheticHistory({
+          nodeEnv: cfg.env,
+          demoMode: cfg.demoMode,
+          feeds: cfg.ingest.feeds,
+          launches: cfg.ingest.simulator.historyLaunches,
+        }),
+        seededSmartWallets: cfg.ingest.feeds.includes('simulator') && cfg.ingest.simulator.seedSmartWallets,
+        priceSource: cfg.price.sourceName,
+        priceSimulated: cfg.price.simulated,
+        perpsExchange: cfg.perps.exchange,
+        demoMode: cfg.demoMode,
+      }),
       temporalProbe: ctx.temporal?.probe,
       compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
       liveLatency: ctx.liveLatency,

@@ -30,9 +30,14 @@ export type SyntheticHistoryPlan = {
   horizonS: number;
 };
 
+/** Whether this deployment seeds a synthetic history at all (what /api/scope reports as `seeded.history`). */
+export function seedsSyntheticHistory(i: Pick<SyntheticHistoryInput, 'nodeEnv' | 'demoMode' | 'feeds' | 'launches'>): boolean {
+  if (i.launches <= 0 || (i.nodeEnv === 'production' && !i.demoMode)) return false;
+  return i.feeds.length > 0 && i.feeds.every((f) => f === 'simulator');
+}
+
 export function syntheticHistoryPlan(i: SyntheticHistoryInput): SyntheticHistoryPlan | null {
-  if (i.launches <= 0 || (i.nodeEnv === 'production' && !i.demoMode)) return null;
-  if (i.feeds.length === 0 || i.feeds.some((f) => f !== 'simulator')) return null;
+  if (!seedsSyntheticHistory(i)) return null;
   const spanMs = Math.ceil((i.launches / i.launchesPerS) * 1000);
   // The window closes one horizon (and a minute) before now, so each seeded mint's label is final and dated in the past.
   const toMs = i.nowMs - i.horizonS * 1000 - 60_000;

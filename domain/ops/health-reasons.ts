@@ -25,10 +25,12 @@ const s = (n: number) => `${Math.round(n)} s`;
 
 export function healthReasons(f: HealthFacts): HealthReason[] {
   const out: HealthReason[] = [];
-  if (f.postgres.state === 'down') out.push({ code: 'postgres_down', message: `PostgreSQL is unreachable (${f.postgres.error ?? 'no answer'}): reads are answered from memory` });
+  if (f.postgres.state === 'down')
+    out.push({ code: 'postgres_down', message: `PostgreSQL is unreachable (${f.postgres.error ?? 'no answer'}): reads are answered from memory` });
   if (f.temporal?.state === 'down')
     out.push({ code: 'temporal_down', message: `Temporal is unreachable (${f.temporal.error ?? 'no answer'}): nothing new is scored, committed or delivered` });
-  if (f.live.state === 'missing') out.push({ code: 'live_list_missing', message: 'the live list has not been built yet: the worker is starting or not running' });
+  if (f.live.state === 'missing')
+    out.push({ code: 'live_list_missing', message: 'the live list has not been built yet: the worker is starting or not running' });
   if (f.live.state === 'stale')
     out.push({
       code: 'live_list_stale',
@@ -49,7 +51,8 @@ export function healthReasons(f: HealthFacts): HealthReason[] {
   for (const feed of f.feeds ?? []) {
     if (feed.reportedAgoS > f.feedStaleAfterS)
       out.push({ code: `feed_down:${feed.name}`, message: `the ${feed.name} feed last reported ${s(feed.reportedAgoS)} ago: the ingest daemon has stopped` });
-    else if (!feed.connected) out.push({ code: `feed_down:${feed.name}`, message: `the ${feed.name} feed is disconnected: new launches and trades are missed` });
+    else if (!feed.connected)
+      out.push({ code: `feed_down:${feed.name}`, message: `the ${feed.name} feed is disconnected: new launches and trades are missed` });
   }
   if (f.tick && f.tick.ageS > f.tick.staleAfterS)
     out.push({ code: 'watchdog_stale', message: `the watchdog last ticked ${s(f.tick.ageS)} ago: the worker or its schedules have stopped` });
