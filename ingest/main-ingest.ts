@@ -7,7 +7,7 @@ import { seedSimulatedSmartWallets } from '../db/wallets/simulated-wallet-seed';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
-import { createLogger } from '../platform/logger';
+import { createLogger, throttledDbLog } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { syntheticHistoryPlan } from '../domain/history/synthetic-history-plan';
@@ -23,7 +23,7 @@ import { startPerpsStream } from './perps-stream/run-perps-stream';
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'ingest');
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) });
   await migrateToLatest(db);
   if (cfg.ingest.feeds.includes('simulator') && cfg.ingest.simulator.seedSmartWallets) {
     const n = await seedSimulatedSmartWallets(db, simulatedSmartWallets(cfg.ingest.simulator.seed), new Date());

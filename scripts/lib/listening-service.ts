@@ -14,7 +14,12 @@ const LISTEN_TIMEOUT_MS = 120_000;
 export async function listeningService(entry: string, env: NodeJS.ProcessEnv, port: number, o: { sink?: OutputSink } = {}): Promise<RunningService> {
   const s = nodeEntryService(entry, env, o);
   try {
-    await waitFor(`${entry} to listen on port ${port}`, () => portOpen(port), LISTEN_TIMEOUT_MS, () => exitedEarly(s.child, s.output));
+    await waitFor(
+      `${entry} to listen on port ${port}`,
+      () => portOpen(port),
+      LISTEN_TIMEOUT_MS,
+      () => exitedEarly(s.child, s.output),
+    );
   } catch (e) {
     await s.stop();
     throw e;

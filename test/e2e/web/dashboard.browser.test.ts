@@ -109,6 +109,21 @@ describe('the dashboard in Chromium', () => {
     await page.close();
   });
 
+  it('says in words why the service is not all normal, and which inputs are simulated', async () => {
+    const health = (await http.GET('/api/health')).data!;
+    // This test world has no watchdog tick, feed or price of its own: there is always something to say.
+    expect(health.reasons.length).toBeGreaterThan(0);
+    const { page, errors } = await open('/');
+    await page.waitForSelector('#status ul.health-reasons li');
+    const headline = await page.locator('#status p.health').innerText();
+    expect(headline).not.toContain('All systems normal');
+    const listed = await page.$$eval('#status ul.health-reasons li', (li) => li.map((l) => [l.getAttribute('data-code'), l.textContent]));
+    expect(listed).toEqual(health.reasons.map((r) => [r.code, r.message]));
+    expect(await page.locator('#status').innerText()).toMatch(/Simulated inputs: the simulator launch feed.*Every figure here is synthetic\./s);
+    expect(errors()).toEqual([]);
+    await page.close();
+  });
+
   it('sorts by a click on a header and by the keyboard, and says how it is sorted', async () => {
     const mints = (await http.GET('/api/live')).data!.mints;
     const { page, errors } = await open('/');

@@ -44,6 +44,31 @@ describe("npm start's plain words for its processes' output", () => {
     expect(wordsFor('worker', 'Error: looks like one', 'stdout')).toBeUndefined();
   });
 
+  it('names a failed activity and its cause; a failure Temporal retries is an expected summary, not an error', () => {
+    const retried = pino({
+      level: 40,
+      msg: 'Activity failed',
+      temporal: { activityType: 'fetchNativeCoinPrice', attempt: 3 },
+      err: { type: 'PriceSourceError', message: 'price source unreachable: fetch failed\n    at x' },
+    });
+    expect(wordsFor('worker', retried, 'stdout')).toEqual({
+      kind: 'note',
+      text: 'worker: activity fetchNativeCoinPrice will be retried (attempt 3): price source unreachable: fetch failed',
+      key: 'activity-retry:fetchNativeCoinPrice',
+      summary: true,
+    });
+    const permanent = pino({
+      level: 40,
+      msg: 'Activity failed',
+      temporal: { activityType: 'anchorLedgerCommit', attempt: 1 },
+      err: { type: 'ApplicationFailure', nonRetryable: true, message: 'the memo is too long' },
+    });
+    expect(wordsFor('worker', permanent, 'stdout')).toMatchObject({
+      kind: 'error',
+      text: 'worker: activity anchorLedgerCommit failed for good: the memo is too long',
+    });
+  });
+
   it('names the first score of an age bucket', () => {
     expect(
       firstScoreLine({ mint: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', symbol: 'PEPE', age_s: 31, grad_prob: 0.0412, grad_prob_age_bucket: 30 }),
@@ -54,6 +79,20 @@ describe("npm start's plain words for its processes' output", () => {
 describe('process output', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'process-output-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('sums expected retries up in one line every few minutes, and prints no raw JSON', async () => {
+    const said: string[] = [];
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'process-output-retries-'));
+    const out = createProcessOutput({ mode: 'pretty', dataDir: own, say: (l) => said.push(l), complain: (l) => said.push(l) });
+    const retry = pino({ level: 40, msg: 'Activity failed', temporal: { activityType: 'fetchNativeCoinPrice', attempt: 2 }, err: { message: 'HTTP 503' } });
+    const sink = out.sink('worker');
+    for (let i = 0; i < 15; i++) sink(Buffer.from(`${retry}\n`), 'stdout');
+    sink(Buffer.from(`${pino({ level: 30, msg: 'simulated perps exchange', trades: 5 })}\n`), 'stdout');
+    expect(said).toEqual(['• worker: activity fetchNativeCoinPrice will be retried (attempt 2): HTTP 503']);
+    expect(said.some((l) => l.includes('{'))).toBe(false);
+    await out.close();
+    fs.rmSync(own, { recursive: true, force: true });
+  });
 
   it('writes every line to the log file and prints, on a terminal, only throttled plain words', async () => {
     const said: string[] = [];
