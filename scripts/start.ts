@@ -70,6 +70,7 @@ function priceEnv(): Record<string, string> {
 }
 
 async function main() {
+  const startedAt = new Date();
   const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator', ...priceEnv() });
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
@@ -162,8 +163,7 @@ async function main() {
       await supervisor.start({
         name: 'perps-exchange',
         layer: LAYER.daemons,
-        start: () =>
-          listeningService('ingest/perps-simulator/main-perps-simulator.ts', env, cfg.perps.simulator.port, { sink: output.sink('perps-exchange') }),
+        start: () => listeningService('ingest/perps-simulator/main-perps-simulator.ts', env, cfg.perps.simulator.port, { sink: output.sink('perps-exchange') }),
       });
     }
     if (cfg.price.simulator) {
@@ -200,7 +200,7 @@ async function main() {
   Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|perps-exchange|price-source|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
-    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`));
+    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`), { since: startedAt });
   } catch (e) {
     if (stopping) return; // a Ctrl-C during start-up: shutdown() is already at work
     console.error(e);

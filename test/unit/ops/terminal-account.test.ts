@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { firstScoreLine } from '../../../scripts/lib/first-scores';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { firstScoreLine, watchFirstScores } from '../../../scripts/lib/first-scores';
+import { waitFor } from '../../../scripts/lib/run';
 import { wordsFor } from '../../../scripts/lib/log-line-words';
 import { createProcessOutput } from '../../../scripts/lib/process-output';
 
@@ -73,6 +76,32 @@ describe("npm start's plain words for its processes' output", () => {
     expect(
       firstScoreLine({ mint: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', symbol: 'PEPE', age_s: 31, grad_prob: 0.0412, grad_prob_age_bucket: 30 }),
     ).toBe('first 30 s score: 7xKXtg2C… (PEPE) grad_prob 0.04');
+  });
+});
+
+describe('first scores after a restart', () => {
+  it('announces nothing from a live list built before this start, then the first score of a fresh one', async () => {
+    const since = new Date('2026-11-27T12:00:00Z');
+    const mint = { mint: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', symbol: 'PEPE', age_s: 61, grad_prob: 0.05, grad_prob_age_bucket: 60 };
+    let generatedAt = new Date(since.getTime() - 5000);
+    let served = 0;
+    const server = http.createServer((_req, res) => {
+      served++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ generated_at: generatedAt.toISOString(), mints: [mint] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const said: string[] = [];
+    const w = watchFirstScores(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, (l) => said.push(l), { buckets: [60], everyMs: 20, since });
+    try {
+      await waitFor('a few polls of the pre-stop list', async () => served >= 3, 5000);
+      expect(said).toEqual([]);
+      generatedAt = new Date(since.getTime() + 2000);
+      await waitFor('the first fresh score', async () => said.length > 0, 5000);
+      expect(said).toEqual(['first 60 s score: 7xKXtg2C… (PEPE) grad_prob 0.05']);
+    } finally {
+      w.stop();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 
