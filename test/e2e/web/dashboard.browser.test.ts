@@ -242,6 +242,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('Not resolved yet').waitFor();
     await page.waitForSelector('#mint-now dl');
     expect(await page.locator('h1').innerText()).not.toBe('Mint');
+    // A logged score is said as a score, never "not shown"; the market cap is in USD beside SOL when a price exists.
+    const facts = await page.locator('#mint-now dl').innerText();
+    expect(facts).not.toMatch(/not shown/);
+    expect(facts).toMatch(/grad_prob\s+\d+(\.\d+)?% at \d+ s/);
     await screenshot(page, 'mint', { full: true });
     expect(errors()).toEqual([]);
     await page.close();
