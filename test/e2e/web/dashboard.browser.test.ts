@@ -298,6 +298,16 @@ describe('the dashboard in Chromium', () => {
       /^Invalid proof: (the path arrives at [0-9a-f]{64}, not merkle_root_hex|sibling 0 pairs)/,
     );
     await screenshot(page, 'audit-tampered');
+
+    // The page offers a recent committed prediction to try: the newest committed hour's last leaf, whose proof holds.
+    const commits = (await http.GET('/api/ledger/commits', { params: { query: { limit: 48 } } })).data!.commits;
+    const newest = [...commits].reverse().find((c) => c.last_prediction_id !== null)!.last_prediction_id;
+    const tryLink = page.locator('#commits .try-proof a');
+    expect(await tryLink.getAttribute('href')).toBe(`/audit?prediction=${newest}`);
+    await tryLink.click();
+    await page.waitForURL(`**/audit?prediction=${newest}`);
+    await page.waitForSelector('#proof-result .verdict');
+    expect(await page.locator('#proof-result .verdict').innerText()).toBe('Valid proof');
     expect(errors()).toEqual([]);
     await page.close();
   });
