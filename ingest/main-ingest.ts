@@ -8,6 +8,7 @@ import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger, throttledDbLog } from '../platform/logger';
+import { runEntry, stopOnSignal } from '../platform/process-entry';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { syntheticHistoryPlan } from '../domain/history/synthetic-history-plan';
@@ -72,7 +73,7 @@ async function main() {
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'ingest', cfg.heartbeatIntervalS, log);
   log.info({ feeds: feeds.map((f) => f.name), perpsStream: cfg.perps.wsUrl }, 'ingest started');
 
-  const shutdown = async () => {
+  stopOnSignal(async () => {
     clearInterval(timer);
     waker.stop();
     stopBeat();
@@ -80,13 +81,7 @@ async function main() {
     await client.connection.close();
     await db.destroy();
     log.info('ingest stopped');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runEntry(main);

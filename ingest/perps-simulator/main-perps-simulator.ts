@@ -1,5 +1,6 @@
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
+import { runEntry, stopOnSignal } from '../../platform/process-entry';
 import { startSimulatedHyperliquid } from './simulated-hyperliquid-server';
 
 /**
@@ -31,16 +32,10 @@ async function main() {
     'simulated perps exchange listening',
   );
   const timer = setInterval(() => log.info({ ...hl.simulator.stats(), connections: hl.connections() }, 'simulated perps exchange'), 60_000);
-  const shutdown = async () => {
+  stopOnSignal(async () => {
     clearInterval(timer);
     await hl.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runEntry(main);

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
+import { runEntry, stopOnSignal } from '../../platform/process-entry';
 import { startSimulatedPriceServer } from './simulated-price-server';
 
 /**
@@ -14,15 +15,7 @@ async function main() {
   if (!sim) throw new Error('PRICE_SOURCE is not "simulator": there is no simulated price to serve');
   const server = await startSimulatedPriceServer({ seed: sim.seed, port: sim.port });
   log.info({ url: server.url }, 'simulated SOL/USD price listening');
-  const shutdown = async () => {
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  stopOnSignal(() => server.close());
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runEntry(main);
