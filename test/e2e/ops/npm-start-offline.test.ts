@@ -32,41 +32,45 @@ const get = async (p: string, headers: Record<string, string> = {}) => {
   return { status: res.status, body: res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined };
 };
 
-it('shows signals, USD market caps and a simulated SOL/USD price within five minutes, offline', async () => {
-  const startedAt = Date.now();
-  stack = await startOwnStack({
-    dataDir,
-    env: {
-      LOG_LEVEL: 'warn',
-      // Offline: every real outside service is unreachable; nothing names a price source.
-      SOLANA_RPC_URL: CLOSED,
-      HYPERLIQUID_API_URL: CLOSED,
-      PRICE_SOURCE: '',
-      PRICE_SOURCE_URL: '',
-      INGEST_FEEDS: '',
-    },
-  });
-  expect(stack.supervisorLines().join('\n')).toMatch(/price-source/);
-  db = createDb(stack.pgUrl('launchpad'), 2);
-  const key = await issueTestKey(db, 'builder');
-  const left = () => Math.max(1, FIRST_SIGNAL_WITHIN_MS - (Date.now() - startedAt));
+it(
+  'shows signals, USD market caps and a simulated SOL/USD price within five minutes, offline',
+  async () => {
+    const startedAt = Date.now();
+    stack = await startOwnStack({
+      dataDir,
+      env: {
+        LOG_LEVEL: 'warn',
+        // Offline: every real outside service is unreachable; nothing names a price source.
+        SOLANA_RPC_URL: CLOSED,
+        HYPERLIQUID_API_URL: CLOSED,
+        PRICE_SOURCE: '',
+        PRICE_SOURCE_URL: '',
+        INGEST_FEEDS: '',
+      },
+    });
+    expect(stack.supervisorLines().join('\n')).toMatch(/price-source/);
+    db = createDb(stack.pgUrl('launchpad'), 2);
+    const key = await issueTestKey(db, 'builder');
+    const left = () => Math.max(1, FIRST_SIGNAL_WITHIN_MS - (Date.now() - startedAt));
 
-  await waitFor('a simulated SOL/USD price', async () => (await get('/api/native_coin_price')).body?.source === 'simulated-price', left());
-  await waitFor(
-    'a USD market cap on the live list',
-    async () => ((await get('/api/live')).body?.mints as { market_cap_usd: number | null }[] | undefined)?.some((m) => m.market_cap_usd !== null) ?? false,
-    left(),
-  );
-  let signals: unknown[] = [];
-  await waitFor(
-    'the first composite signal',
-    async () => {
-      signals = ((await get('/api/v1/signals?since=0', key.bearer)).body?.signals as unknown[] | undefined) ?? [];
-      return signals.length > 0;
-    },
-    left(),
-  );
-  expect(signals[0]).toMatchObject({ mint: expect.any(String), tier: expect.stringMatching(/^(ACT|WATCH|SCOUT)$/) });
-  console.log(`offline npm start: first signal ${((Date.now() - startedAt) / 1000).toFixed(0)} s after the command`);
-  passed = true;
-}, 7 * 60_000);
+    await waitFor('a simulated SOL/USD price', async () => (await get('/api/native_coin_price')).body?.source === 'simulated-price', left());
+    await waitFor(
+      'a USD market cap on the live list',
+      async () => ((await get('/api/live')).body?.mints as { market_cap_usd: number | null }[] | undefined)?.some((m) => m.market_cap_usd !== null) ?? false,
+      left(),
+    );
+    let signals: unknown[] = [];
+    await waitFor(
+      'the first composite signal',
+      async () => {
+        signals = ((await get('/api/v1/signals?since=0', key.bearer)).body?.signals as unknown[] | undefined) ?? [];
+        return signals.length > 0;
+      },
+      left(),
+    );
+    expect(signals[0]).toMatchObject({ mint: expect.any(String), tier: expect.stringMatching(/^(ACT|WATCH|SCOUT)$/) });
+    console.log(`offline npm start: first signal ${((Date.now() - startedAt) / 1000).toFixed(0)} s after the command`);
+    passed = true;
+  },
+  7 * 60_000,
+);
