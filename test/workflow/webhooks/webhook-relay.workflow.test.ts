@@ -1,36 +1,18 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
-import type { Knex } from '../../../platform/db';
 import { WEBHOOK_DISPATCH_SCHEDULE_ID, WEBHOOK_DISPATCH_WORKFLOW } from '../../../workflows/webhooks/webhook-dispatch-contract';
 import { WEBHOOK_RELAY_WORKFLOW, WEBHOOK_RELAY_WORKFLOW_ID, type WebhookRelayInput } from '../../../workflows/webhooks/webhook-relay-contract';
 import { ensureWebhookRelay } from '../../../workflows/webhooks/webhook-relay-starter';
-import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { issueTestKey } from '../../support/access-keys';
-import { createTestDatabase } from '../../support/test-db';
-import { addSubscription, insertAlertFire, isolateWebhookIds } from '../../support/webhook-fixtures';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { addSubscription, insertAlertFire } from '../../support/webhook-fixtures';
+import { useWebhookWorld } from '../../support/webhook-world';
+import { uniqueId } from '../../support/worker-harness';
 
 /**
  * The webhook relay on the real Temporal server: one long-running workflow fans outbox events out as they come
  * (each delivery its own durable workflow), continues as new instead of growing, and replaces the Schedule that
  * started a dispatcher workflow every two seconds, so the workflow list holds one relay, not a run per tick.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Knex;
-let w: Awaited<ReturnType<typeof startWorker>>;
-let rx: WebhookReceiver;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  await isolateWebhookIds(db);
-  rx = await startWebhookReceiver();
-  w = await startWorker(db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_S: '0,1,1', WEBHOOK_ATTEMPT_TIMEOUT_MS: '5000' } });
-}, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  await rx?.close();
-  await database?.drop();
-});
+const world = useWebhookWorld();
 
 const until = async (what: string, ok: () => Promise<boolean>, ms = 30_000) => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await ok()) return;
@@ -38,6 +20,7 @@ const until = async (what: string, ok: () => Promise<boolean>, ms = 30_000) => {
 };
 
 it('delivers events written while it runs, and continues as new as one workflow id', async () => {
+  const { db, w, rx } = world;
   const key = await issueTestKey(db, 'pro');
   await addSubscription(db, { keyId: key.id, url: rx.url('/relay'), events: '*' });
   const workflowId = uniqueId('webhook-relay');
@@ -61,6 +44,7 @@ it('delivers events written while it runs, and continues as new as one workflow 
 });
 
 it('the starter deletes the old dispatch Schedule and starts the one relay, leaving a running one alone', async () => {
+  const { w } = world;
   await w.client.schedule.create({
     scheduleId: WEBHOOK_DISPATCH_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 hour' }] },
