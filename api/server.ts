@@ -61,7 +61,7 @@ async function main() {
 
 /** API_PROCESSES > 1: migrate once, then fork the processes that serve (platform/cluster-primary.ts). */
 async function runPrimary(cfg: Config, log: Logger) {
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2);
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2, { log: throttledDbLog(log) });
   await migrateToLatest(db).finally(() => db.destroy());
   const { stopped } = runClusterPrimary({ name: 'api', processes: cfg.api.processes, log, metrics: cfg.api.metrics });
   await stopped;

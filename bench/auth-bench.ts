@@ -79,7 +79,14 @@ async function main() {
   // Enterprise with a contract quota no run can use up, so every call is counted and none is refused.
   const key = await createApiKeyStore(db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
 
-  const env = { DATABASE_URL: url, NODE_ENV: 'production', VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn', API_KEY_REQUIRED_AFTER: '2000-01-01T00:00:00Z' };
+  const env = {
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    DEMO_MODE: 'true',
+    VALIDATE_RESPONSES: 'false',
+    LOG_LEVEL: 'warn',
+    API_KEY_REQUIRED_AFTER: '2000-01-01T00:00:00Z',
+  };
   const runs: Record<'off' | 'on', Run[]> = { off: [], on: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['off', 'on'] as const) {

@@ -46,6 +46,7 @@ async function main() {
   const env = {
     DATABASE_URL: bench.url,
     NODE_ENV: 'production',
+    DEMO_MODE: 'true',
     LOG_LEVEL: 'info',
     VALIDATE_RESPONSES: 'false',
     // Keys are required (the beta window is over), as they will be in production.

@@ -51,7 +51,13 @@ async function main() {
   const stack = await startOwnStack({
     dataDir,
     logFile,
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', SIMULATOR_LAUNCHES_PER_S: String(LAUNCHES_PER_S), PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' },
+    env: {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'true',
+      LOG_LEVEL: 'warn',
+      SIMULATOR_LAUNCHES_PER_S: String(LAUNCHES_PER_S),
+      PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
+    },
   });
   try {
     await run(stack, startedAt);

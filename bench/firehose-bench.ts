@@ -35,6 +35,7 @@ async function main() {
     DATABASE_URL: bench.url,
     API_PORT: String(port),
     NODE_ENV: 'production',
+    DEMO_MODE: 'true',
     API_PROCESSES: '1',
     LOG_LEVEL: 'warn',
     FIREHOSE_MAX_PER_KEY: String(CLIENTS),

@@ -37,6 +37,7 @@ async function main() {
     TEMPORAL_TASK_QUEUE: 'bench-backfill',
     WORKER_METRICS_PORT: '0',
     NODE_ENV: 'production',
+    DEMO_MODE: 'true',
     PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
     HYPERLIQUID_API_URL: 'http://127.0.0.1:9/unreachable',
     HYPERLIQUID_WS_URL: 'ws://127.0.0.1:9/unreachable',

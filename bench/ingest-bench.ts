@@ -53,6 +53,7 @@ async function main() {
     WORKER_METRICS_PORT: '0',
     API_PORT: String(apiPort),
     NODE_ENV: 'production',
+    DEMO_MODE: 'true',
     PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
     EXPECTED_DAEMONS: 'api,worker,ingest',
   };

@@ -56,6 +56,7 @@ async function main() {
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
     WORKER_METRICS_PORT: String(await freePort()),
     NODE_ENV: 'production',
+    DEMO_MODE: 'true',
     LOG_LEVEL: 'info',
     EXPECTED_DAEMONS: 'worker',
     PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',

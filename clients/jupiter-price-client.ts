@@ -25,8 +25,10 @@ export type PriceClient = {
   tokenPriceSol(mint: string): Promise<number | null>;
 };
 
-export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: number; now?: () => Date } = {}): PriceClient {
+/** `source`: the name stored with each quote (the simulated price in Jupiter's format is `simulated-price`). */
+export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: number; now?: () => Date; source?: string } = {}): PriceClient {
   const timeoutMs = opts.timeoutMs ?? 5000;
+  const source = opts.source ?? 'jupiter-price-v3';
   const now = opts.now ?? (() => new Date());
   async function fetchPrices(ids: string[]): Promise<Record<string, { usdPrice: number } | null>> {
     const url = `${baseUrl}?ids=${ids.join(',')}`;
@@ -56,7 +58,7 @@ export function createJupiterPriceClient(baseUrl: string, opts: { timeoutMs?: nu
     async nativeCoinUsd() {
       const sol = (await fetchPrices([WSOL_MINT]))[WSOL_MINT];
       if (!sol) throw new PriceSourceError('price source has no SOL price', true);
-      return { symbol: 'SOL', mint: WSOL_MINT, usd: sol.usdPrice, source: 'jupiter-price-v3', fetchedAt: now() };
+      return { symbol: 'SOL', mint: WSOL_MINT, usd: sol.usdPrice, source, fetchedAt: now() };
     },
 
     async tokenPriceSol(mint: string) {

@@ -9,9 +9,11 @@ import { ensureDatabase, prepareSupervisedPostgres } from './lib/local-postgres'
 import { ensureTemporalCli, launchLocalTemporal, portOpen } from './lib/local-temporal';
 import { createProcessOutput, logFileOf, logsDirOf, type OutputMode } from './lib/process-output';
 import { waitFor } from './lib/run';
+import { listeningService } from './lib/listening-service';
 import { nodeEntryService } from './lib/supervised-child';
 import { createSupervisor } from './lib/supervisor';
 import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
+import { csv } from '../platform/settings/settings';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
@@ -57,8 +59,19 @@ function perpsEnv(port: number): Record<string, string> {
   };
 }
 
+/**
+ * The development default's SOL/USD price: simulated (ingest/price-simulator) when every launch feed is the
+ * simulator and no price source is configured, since a simulated market needs no real price and an offline machine
+ * cannot reach one; otherwise the configured source (Jupiter unless PRICE_SOURCE/PRICE_SOURCE_URL say otherwise).
+ */
+function priceEnv(): Record<string, string> {
+  if (process.env.PRICE_SOURCE || process.env.PRICE_SOURCE_URL) return {};
+  return csv(process.env.INGEST_FEEDS || 'simulator').every((f) => f === 'simulator') ? { PRICE_SOURCE: 'simulator' } : {};
+}
+
 async function main() {
-  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator' });
+  const startedAt = new Date();
+  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator', ...priceEnv() });
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -142,13 +155,22 @@ async function main() {
       EXPECTED_DAEMONS: process.env.EXPECTED_DAEMONS ?? 'api,worker,ingest',
       LOG_LEVEL: cfg.logLevel,
       ...perpsEnv(cfg.perps.simulator.port),
+      ...priceEnv(),
     };
+    // The simulated exchange and price source before the worker and ingest, which poll them; supervised like them,
+    // and up only once they listen.
     if (cfg.perps.exchange === 'simulator') {
-      // Before the worker and ingest, which poll it; supervised like them.
       await supervisor.start({
         name: 'perps-exchange',
         layer: LAYER.daemons,
-        start: async () => nodeEntryService('ingest/perps-simulator/main-perps-simulator.ts', env),
+        start: () => listeningService('ingest/perps-simulator/main-perps-simulator.ts', env, cfg.perps.simulator.port, { sink: output.sink('perps-exchange') }),
+      });
+    }
+    if (cfg.price.simulator) {
+      await supervisor.start({
+        name: 'price-source',
+        layer: LAYER.daemons,
+        start: () => listeningService('ingest/price-simulator/main-price-simulator.ts', env, cfg.price.simulator!.port, { sink: output.sink('price-source') }),
       });
     }
     const daemons: [string, string][] = [
@@ -174,13 +196,14 @@ async function main() {
   Interactive docs ${apiUrl}/docs
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
   Perps            ${apiUrl}/api/perps/observatory   (${cfg.perps.exchange === 'simulator' ? `the simulated exchange on 127.0.0.1:${cfg.perps.simulator.port}` : cfg.perps.apiUrl})
+  SOL/USD price    ${cfg.price.simulator ? `simulated (synthetic), served in Jupiter's format on 127.0.0.1:${cfg.price.simulator.port}` : cfg.price.sourceUrl}
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
-  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|bot|temporal|postgres>.log   (npm run logs -- [name] [-f])
+  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|bot|perps-exchange|price-source|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
-    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`));
+    firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`), { since: startedAt });
   } catch (e) {
     if (stopping) return; // a Ctrl-C during start-up: shutdown() is already at work
     console.error(e);

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { startHeartbeat } from '../platform/heartbeat';
-import { createLogger } from '../platform/logger';
+import { createLogger, throttledDbLog } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
 import { connectTemporalClient } from '../platform/temporal-connection';
@@ -22,7 +22,7 @@ async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'worker');
   installTemporalRuntimeLogger(log);
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) });
   await migrateToLatest(db);
   const address = requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS');
   const client = await connectTemporalClient(address, cfg.temporal.namespace);

@@ -8,9 +8,9 @@ import { createPriceActivities } from './price-activities';
 export const marketActivities = defineActivityArea({
   name: 'market',
   deps: ({ cfg, db, now }: Pick<WorkerContext, 'cfg' | 'db' | 'now'>) => ({
-    priceClient: createJupiterPriceClient(cfg.price.sourceUrl),
+    priceClient: createJupiterPriceClient(cfg.price.sourceUrl, { source: cfg.price.sourceName }),
     priceStore: createPriceStore(db),
-    sourceName: 'jupiter-price-v3',
+    sourceName: cfg.price.sourceName,
     marketConditionsStore: createMarketConditionsStore(db),
     conditionsMinHistoryH: cfg.conditions.minHistoryH,
     now,

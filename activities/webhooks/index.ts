@@ -5,6 +5,7 @@ import { createDeliveryStore } from '../../db/webhooks/delivery-store';
 import { createSubscriptionStore } from '../../db/webhooks/subscription-store';
 import { createWebhookEventStore } from '../../db/webhooks/webhook-event-store';
 import { createWebhookDeliveryStarter } from '../../workflows/webhooks/webhook-delivery-starter';
+import { ensureWebhookRelay } from '../../workflows/webhooks/webhook-relay-starter';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createDeliveryActivities } from './delivery-activities';
 import { createDispatchActivities } from './dispatch-activities';
@@ -32,4 +33,8 @@ export const webhooksActivities = defineActivityArea({
     };
   },
   activities: (d) => ({ ...createDeliveryActivities(d), ...createDispatchActivities(d) }),
+  start: async (_d, { cfg, temporal }) => {
+    await ensureWebhookRelay(temporal, cfg.temporal.taskQueue, cfg.webhooks.dispatchEveryS * 1000);
+    return () => undefined;
+  },
 });

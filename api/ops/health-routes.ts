@@ -2,6 +2,10 @@ import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
 import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import { usedPct } from '../../domain/ops/watchdog-rules';
+import type { ModelFit } from '../../db/accuracy/model-fit-store';
+import type { FeedStatus } from '../../db/ops/feed-status-reader';
+import type { ActiveInputs } from '../../domain/ops/active-inputs';
+import { healthReasons } from '../../domain/ops/health-reasons';
 import { freshness, type LiveSnapshotCache } from '../live/live-snapshot-cache';
 import { publicReason, withTimeout, type DependencyProbe, type ProbeState } from '../http/dependency-probe';
 import { sendPreparedRead } from '../http/prepared-body';
@@ -12,6 +16,8 @@ import type { PublicReads } from '../http/public-reads';
 const STALE_TICK_S = 180;
 /** /api/health answers within about this long whatever is down: what it cannot read in time it answers from memory. */
 const READ_TIMEOUT_MS = 1500;
+/** The ingest daemon reports each feed every 30 s: three missed reports and the feed is taken for down. */
+const FEED_STALE_AFTER_S = 90;
 
 type Tick = Awaited<ReturnType<WatchdogStore['latestTick']>>;
 type Alerts = Awaited<ReturnType<WatchdogStore['openAlerts']>>;
@@ -24,6 +30,10 @@ export type HealthDeps = {
   temporalProbe: DependencyProbe | undefined;
   /** Whether composite crosses can be made (a fresh SOL price), and what was withheld. */
   compositeStatus: (now: Date) => Promise<CompositeStatus>;
+  modelFits: () => Promise<ModelFit[]>;
+  feedStatus: () => Promise<FeedStatus[]>;
+  /** Which inputs this deployment runs on and which are simulated. */
+  inputs: ActiveInputs;
   startedAt: Date;
   now: () => Date;
   readCacheTtlMs: number;
@@ -34,7 +44,8 @@ const CACHE_CONTROL = 'no-store';
 
 /**
  * `GET /api/health` always answers 200 while the process runs: `status` says how healthy the service is, from
- * the watchdog's newest tick and the API's own view of its dependencies. With Postgres down it answers from
+ * the watchdog's newest tick, the API's own view of its dependencies and what it publishes (`reasons` says in
+ * words what is withheld or stale: no SOL/USD price, a stale live list, a warming model, a feed down, …). With Postgres down it answers from
  * memory (the last tick and alerts it read). The answer is built at most once per `readCacheTtlMs` (its
  * `checked_at` says when). `GET /livez` touches nothing: the liveness probe (outside the API's
  * operations, like /docs).
@@ -46,7 +57,7 @@ export function healthRoutes(d: HealthDeps): Router {
   const health = createPreparedRead(
     async () => {
       const now = d.now();
-      const [reads, temporal, live, composite] = await Promise.all([
+      const [reads, temporal, live, composite, models, feeds] = await Promise.all([
         withTimeout(Promise.all([d.watchdogStore.latestTick(), d.watchdogStore.openAlerts()]), READ_TIMEOUT_MS, 'health read').then(
           ([tick, alerts]) => ({ ok: true as const, tick, alerts }),
           (e: unknown) => ({ ok: false as const, reason: publicReason(e) }),
@@ -54,6 +65,8 @@ export function healthRoutes(d: HealthDeps): Router {
         d.temporalProbe?.check(),
         withTimeout(d.liveCache.get(), READ_TIMEOUT_MS, 'live snapshot').catch(() => d.liveCache.peek()),
         withTimeout(d.compositeStatus(now), READ_TIMEOUT_MS, 'composite status').catch(() => undefined),
+        withTimeout(d.modelFits(), READ_TIMEOUT_MS, 'model fits').catch(() => undefined),
+        withTimeout(d.feedStatus(), READ_TIMEOUT_MS, 'feed status').catch(() => undefined),
       ]);
       if (reads.ok) remembered = { tick: reads.tick, alerts: reads.alerts };
       const postgres: ProbeState = reads.ok ? { state: 'up', checkedAt: now, error: null } : { state: 'down', checkedAt: now, error: reads.reason };
@@ -63,10 +76,24 @@ export function healthRoutes(d: HealthDeps): Router {
       const liveState = !liveFresh ? 'missing' : liveFresh.stale ? 'stale' : 'fresh';
       const dependencyDown = postgres.state === 'down' || temporal?.state === 'down' || liveState === 'stale';
       const ageS = tick ? Math.max(0, (now.getTime() - tick.at.getTime()) / 1000) : null;
-      const status = dependencyDown ? 'degraded' : !tick ? 'unknown' : ageS! > STALE_TICK_S ? 'stale' : alerts.length ? 'degraded' : 'ok';
+      const reasons = healthReasons({
+        postgres,
+        temporal,
+        live: { state: liveState, ageS: liveFresh?.ageS ?? null, staleAfterS: d.liveStaleAfterS },
+        composite,
+        models,
+        feeds: feeds?.map((f) => ({ name: f.name, connected: f.connected, reportedAgoS: Math.max(0, (now.getTime() - f.reportedAt.getTime()) / 1000) })),
+        feedStaleAfterS: FEED_STALE_AFTER_S,
+        tick: ageS === null ? null : { ageS, staleAfterS: STALE_TICK_S },
+        alerts,
+      });
+      // `ok` only when nothing published is withheld or stale: every reason, not just a dependency, degrades.
+      const status = dependencyDown ? 'degraded' : !tick ? 'unknown' : ageS! > STALE_TICK_S ? 'stale' : reasons.length ? 'degraded' : 'ok';
 
       return {
         status,
+        reasons,
+        inputs: d.inputs,
         checked_at: now.toISOString(),
         tick: tick
           ? {

@@ -6,6 +6,9 @@ import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createStatsStore } from '../../db/mint/stats-store';
 import { createHeartbeatStore } from '../../db/ops/heartbeat-store';
 import { createWatchdogStore } from '../../db/ops/watchdog-store';
+import { createFeedStatusReader } from '../../db/ops/feed-status-reader';
+import { activeInputs } from '../../domain/ops/active-inputs';
+import { seedsSyntheticHistory } from '../../domain/history/synthetic-history-plan';
 import { createCompositeStatusReader } from '../../db/signals/composite-status-reader';
 import { createSignalStore } from '../../db/signals/signal-store';
 import { createWalletReadStore } from '../../db/wallets/wallet-read-store';
@@ -22,11 +25,28 @@ export const opsApi = defineApiArea({
   name: 'ops',
   deps: (ctx) => {
     const modelFitStore = createModelFitStore(ctx.db);
+    const { cfg } = ctx;
     return {
       heartbeatStore: createHeartbeatStore(ctx.db),
       watchdogStore: createWatchdogStore(ctx.db),
       liveCache: liveSnapshots(ctx).live,
       liveStaleAfterS: ctx.cfg.live.staleAfterS,
+      modelFits: () => modelFitStore.latestFits(),
+      feedStatus: createFeedStatusReader(ctx.db),
+      inputs: activeInputs({
+        feeds: cfg.ingest.feeds,
+        seededHistory: seedsSyntheticHistory({
+          nodeEnv: cfg.env,
+          demoMode: cfg.demoMode,
+          feeds: cfg.ingest.feeds,
+          launches: cfg.ingest.simulator.historyLaunches,
+        }),
+        seededSmartWallets: cfg.ingest.feeds.includes('simulator') && cfg.ingest.simulator.seedSmartWallets,
+        priceSource: cfg.price.sourceName,
+        priceSimulated: cfg.price.simulated,
+        perpsExchange: cfg.perps.exchange,
+        demoMode: cfg.demoMode,
+      }),
       temporalProbe: ctx.temporal?.probe,
       compositeStatus: createCompositeStatusReader(ctx.db, { nativePriceRefreshS: ctx.cfg.price.refreshIntervalS }),
       liveLatency: ctx.liveLatency,

@@ -6,6 +6,7 @@ import type { PublicReads } from '../http/public-reads';
 import type { AuditTrailStatement } from '../../domain/ledger/audit-trail-statement';
 import { IN_SCOPE, LAUNCHPAD, OUT_OF_SCOPE, PREDICTIONS } from '../../domain/scope/scope-statement';
 import { corpusShare } from '../../domain/history/corpus-share';
+import type { ActiveInputs } from '../../domain/ops/active-inputs';
 
 const CACHE_CONTROL = 'public, max-age=60';
 
@@ -13,6 +14,7 @@ export function scopeRoutes(d: {
   corpusSummary: () => Promise<CorpusSummary>;
   modelVersions: () => Promise<Record<string, string>>;
   auditTrail: () => Promise<AuditTrailStatement>;
+  inputs: ActiveInputs;
   readCacheTtlMs: number;
   publicReads: PublicReads;
 }): Router {
@@ -43,6 +45,7 @@ export function scopeRoutes(d: {
         out_of_scope: OUT_OF_SCOPE,
         model_versions: modelVersions,
         audit_trail: audit,
+        inputs: d.inputs,
       };
     },
     { ttlMs: d.readCacheTtlMs },

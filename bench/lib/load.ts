@@ -8,7 +8,13 @@ export type LoadResult = { rps: number; p50: number; p99: number; status: string
 
 /** The API as its own process, as in production, so the load generator does not share its event loop. */
 export async function spawnApi(databaseUrl: string, port: number, env: Record<string, string> = {}) {
-  const api = startDaemon(path.join('api', 'server.ts'), { DATABASE_URL: databaseUrl, API_PORT: String(port), NODE_ENV: 'production', ...env });
+  const api = startDaemon(path.join('api', 'server.ts'), {
+    DATABASE_URL: databaseUrl,
+    API_PORT: String(port),
+    NODE_ENV: 'production',
+    DEMO_MODE: 'true',
+    ...env,
+  });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('bench API', async () => (await fetch(`${base}/api/health`)).status < 500, 60_000);
   return { base, stop: api.kill };

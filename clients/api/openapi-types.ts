@@ -1331,11 +1331,16 @@ export interface components {
     };
     HealthResponse: {
       /**
-       * @description `degraded` when a dependency is down or the live snapshot is stale, or while any alert is active;
-       *     `unknown` before the first tick; `stale` when the newest tick is older than three minutes.
+       * @description `degraded` when a dependency is down or the live snapshot is stale, or while anything in `reasons`
+       *     holds (a published capability withheld or stale: no SOL/USD price, a live list older than a few refresh
+       *     intervals, a model still warming, a launch feed down, an active alert); `unknown` before the first tick;
+       *     `stale` when the newest tick is older than three minutes. `ok` only when `reasons` is empty.
        * @enum {string}
        */
       status: 'ok' | 'degraded' | 'stale' | 'unknown';
+      /** @description What is withheld, stale or down and why, in words; empty exactly when nothing is. */
+      reasons: components['schemas']['HealthReason'][];
+      inputs: components['schemas']['ActiveInputs'];
       dependencies: {
         postgres: components['schemas']['DependencyState'];
         temporal: components['schemas']['DependencyState'];
@@ -1356,6 +1361,46 @@ export interface components {
       checked_at: string;
       tick: components['schemas']['WatchdogTick'] | null;
       alerts: components['schemas']['HealthAlert'][];
+    };
+    HealthReason: {
+      /**
+       * @description Stable identifier: `postgres_down`, `temporal_down`, `live_list_missing`, `live_list_stale`,
+       *     `native_price_unknown`, `native_price_stale`, `models_not_fitted`, `model_warming:<predictor>@<age>`,
+       *     `no_feed`, `feed_down:<feed>`, `watchdog_stale`, `alert:<alert code>`.
+       */
+      code: string;
+      /** @description What is wrong and what it withholds, in words a person can act on. */
+      message: string;
+    };
+    /**
+     * @description The inputs this deployment runs on. `simulated` is true when any of them is simulated (the embedded default,
+     *     or a production demo with DEMO_MODE=true): its launches, wallets, prices and figures are then synthetic.
+     */
+    ActiveInputs: {
+      simulated: boolean;
+      /** @description A production deployment allowed to run on simulated inputs (DEMO_MODE=true). */
+      demo_mode: boolean;
+      /** @description The launch feeds the ingest daemon is configured to run. */
+      feeds: {
+        /** @description `simulator`, `replay`, `solana-logs` or `pumpportal`. */
+        name: string;
+        simulated: boolean;
+      }[];
+      /** @description Simulated history and smart-wallet records loaded at start beside the simulator feed. */
+      seeded: {
+        history: boolean;
+        smart_wallets: boolean;
+      };
+      native_coin_price: {
+        /** @description `jupiter-price-v3`, or `simulated-price` for the embedded default's simulated SOL/USD price. */
+        source: string;
+        simulated: boolean;
+      };
+      perps_exchange: {
+        /** @enum {string} */
+        name: 'hyperliquid' | 'simulator';
+        simulated: boolean;
+      };
     };
     ClientLiveness: {
       /** @constant */
@@ -1470,6 +1515,7 @@ export interface components {
       };
     };
     ScopeResponse: {
+      inputs: components['schemas']['ActiveInputs'];
       launchpad: {
         chain: string;
         program_id: string;

@@ -11,6 +11,7 @@ export const historyIngest = defineIngestArea({
     prepare: async () => {
       const history = syntheticHistoryPlan({
         nodeEnv: cfg.env,
+        demoMode: cfg.demoMode,
         feeds: cfg.ingest.feeds,
         launches: cfg.ingest.simulator.historyLaunches,
         seed: cfg.ingest.simulator.seed,

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { startSimulatedHyperliquid } from './simulated-hyperliquid-server';
 import { onStopSignal, runProcess } from '../../platform/process-lifecycle';
+import { startSimulatedHyperliquid } from './simulated-hyperliquid-server';
 
 /**
  * The development default's exchange as its own process (`npm start` runs it when PERPS_EXCHANGE=simulator): the

@@ -5,13 +5,15 @@ import { DEV_KEY_REVEAL_SECRET } from '../../domain/access/sealed-key';
 import { ingestSettings } from './ingest-settings';
 import { platformSettings } from './platform-settings';
 import { BASE58_ADDRESS, bool, defineSettings } from './settings';
+import { refuseInProduction } from './simulated-inputs';
 
 /** Paid access: keys and the beta window, holder-token access, limits on unauthenticated POSTs, holder signup. */
 export const accessSettings = defineSettings(
   {
     NODE_ENV: platformSettings.env.NODE_ENV,
+    DEMO_MODE: platformSettings.env.DEMO_MODE,
     SOLANA_RPC_URL: ingestSettings.env.SOLANA_RPC_URL,
-    /** `false` serves keyed endpoints without any key check (benchmarks only). */
+    /** `false` serves keyed endpoints without any key check (benchmarks only; refused in production unless DEMO_MODE=true). */
     API_AUTH_ENABLED: bool.default(true),
     /** End of the free beta window: until then keyed endpoints also answer without a key. */
     API_KEY_REQUIRED_AFTER: z.iso.datetime({ offset: true }).default(DEFAULT_KEY_REQUIRED_AFTER),
@@ -34,26 +36,29 @@ export const accessSettings = defineSettings(
     /** Seals a signup's key for its 5-minute reveal window (API and worker must share it); production has no default. */
     KEY_REVEAL_SECRET: z.string().min(16).optional(),
   },
-  (e) => ({
-    access: {
-      authEnabled: e.API_AUTH_ENABLED,
-      keyRequiredAfter: new Date(e.API_KEY_REQUIRED_AFTER),
-      keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
-      holder: {
-        mint: e.HOLDER_TOKEN_MINT,
-        thresholds: { signals: e.HOLDER_SIGNALS_THRESHOLD, api: e.HOLDER_API_THRESHOLD },
-        rpcUrl: e.HOLDER_RPC_URL ?? e.SOLANA_RPC_URL,
-        recheckIntervalS: e.HOLDER_RECHECK_INTERVAL_S,
+  (e) => {
+    if (!e.API_AUTH_ENABLED) refuseInProduction(e, 'API_AUTH_ENABLED', 'is false (keyed endpoints without any key check)');
+    return {
+      access: {
+        authEnabled: e.API_AUTH_ENABLED,
+        keyRequiredAfter: new Date(e.API_KEY_REQUIRED_AFTER),
+        keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+        holder: {
+          mint: e.HOLDER_TOKEN_MINT,
+          thresholds: { signals: e.HOLDER_SIGNALS_THRESHOLD, api: e.HOLDER_API_THRESHOLD },
+          rpcUrl: e.HOLDER_RPC_URL ?? e.SOLANA_RPC_URL,
+          recheckIntervalS: e.HOLDER_RECHECK_INTERVAL_S,
+        },
+        publicPostLimits: {
+          perClientPerMinute: e.PUBLIC_POST_PER_CLIENT_PER_MINUTE,
+          perClientPerHour: e.PUBLIC_POST_PER_CLIENT_PER_HOUR,
+          globalPerMinute: e.PUBLIC_POST_GLOBAL_PER_MINUTE,
+          globalPerHour: e.PUBLIC_POST_GLOBAL_PER_HOUR,
+        } satisfies PublicPostLimits,
+        walletSignupTtlS: e.WALLET_SIGNUP_TTL_S,
+        /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
+        keyRevealSecret: e.KEY_REVEAL_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
       },
-      publicPostLimits: {
-        perClientPerMinute: e.PUBLIC_POST_PER_CLIENT_PER_MINUTE,
-        perClientPerHour: e.PUBLIC_POST_PER_CLIENT_PER_HOUR,
-        globalPerMinute: e.PUBLIC_POST_GLOBAL_PER_MINUTE,
-        globalPerHour: e.PUBLIC_POST_GLOBAL_PER_HOUR,
-      } satisfies PublicPostLimits,
-      walletSignupTtlS: e.WALLET_SIGNUP_TTL_S,
-      /** Undefined in production until set: holder signup then answers 503 instead of sealing under a known secret. */
-      keyRevealSecret: e.KEY_REVEAL_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_KEY_REVEAL_SECRET),
-    },
-  }),
+    };
+  },
 );

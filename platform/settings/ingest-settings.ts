@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { platformSettings } from './platform-settings';
 import { csv, defineSettings } from './settings';
+import { refuseSimulatedInProduction } from './simulated-inputs';
 
 /** The ingest daemon's feeds, and the Solana nodes it (and the treasury, burns and holder balances) reads. */
 export const ingestSettings = defineSettings(
   {
-    /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal. */
+    NODE_ENV: platformSettings.env.NODE_ENV,
+    DEMO_MODE: platformSettings.env.DEMO_MODE,
+    /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal (production must name one; the simulator needs DEMO_MODE there). */
     INGEST_FEEDS: z.string().default('simulator'),
     REPLAY_FILE: z.string().optional(),
     REPLAY_SPEED: z.coerce.number().min(0).max(1000).default(1),
@@ -21,22 +25,27 @@ export const ingestSettings = defineSettings(
     /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
     PUMP_IDL_PATH: z.string().optional(),
   },
-  (e) => ({
-    ingest: {
-      feeds: csv(e.INGEST_FEEDS),
-      replayFile: e.REPLAY_FILE,
-      replaySpeed: e.REPLAY_SPEED,
-      simulator: {
-        seed: e.SIMULATOR_SEED,
-        launchesPerS: e.SIMULATOR_LAUNCHES_PER_S,
-        graduationShare: e.SIMULATOR_GRADUATION_SHARE,
-        seedSmartWallets: e.SIMULATOR_SEED_SMART_WALLETS === 'true',
-        historyLaunches: e.SIMULATOR_HISTORY_LAUNCHES,
+  (e) => {
+    const feeds = csv(e.INGEST_FEEDS);
+    // The simulator brings its seeded history and smart wallets with it: refusing the feed refuses them too.
+    if (feeds.includes('simulator')) refuseSimulatedInProduction(e, 'INGEST_FEEDS', `${e.INGEST_FEEDS} (the simulated market)`);
+    return {
+      ingest: {
+        feeds,
+        replayFile: e.REPLAY_FILE,
+        replaySpeed: e.REPLAY_SPEED,
+        simulator: {
+          seed: e.SIMULATOR_SEED,
+          launchesPerS: e.SIMULATOR_LAUNCHES_PER_S,
+          graduationShare: e.SIMULATOR_GRADUATION_SHARE,
+          seedSmartWallets: e.SIMULATOR_SEED_SMART_WALLETS === 'true',
+          historyLaunches: e.SIMULATOR_HISTORY_LAUNCHES,
+        },
+        solanaRpcUrl: e.SOLANA_RPC_URL,
+        solanaWsUrl: e.SOLANA_WS_URL,
+        pumpPortalWsUrl: e.PUMPPORTAL_WS_URL,
+        pumpIdlPath: e.PUMP_IDL_PATH,
       },
-      solanaRpcUrl: e.SOLANA_RPC_URL,
-      solanaWsUrl: e.SOLANA_WS_URL,
-      pumpPortalWsUrl: e.PUMPPORTAL_WS_URL,
-      pumpIdlPath: e.PUMP_IDL_PATH,
-    },
-  }),
+    };
+  },
 );

@@ -7,15 +7,18 @@ export const liveSettings = defineSettings(
     LIVE_WINDOW_S: z.coerce.number().int().min(60).max(86_400).default(300),
     LIVE_MAX_ENTRIES: z.coerce.number().int().min(10).max(5000).default(500),
     LIVE_REFRESH_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
-    /** A live snapshot older than this (beyond its promised delay) is served marked stale and turns /api/health degraded. */
-    LIVE_STALE_AFTER_S: z.coerce.number().int().min(5).max(3600).default(20),
+    /**
+     * A live snapshot older than this (beyond its promised delay) is served marked stale and turns /api/health
+     * degraded; unset: five refresh intervals (10 s at the default 2 s), at least 6 s.
+     */
+    LIVE_STALE_AFTER_S: z.coerce.number().int().min(5).max(3600).optional(),
   },
   (e) => ({
     live: {
       windowS: e.LIVE_WINDOW_S,
       maxEntries: e.LIVE_MAX_ENTRIES,
       refreshMs: e.LIVE_REFRESH_MS,
-      staleAfterS: e.LIVE_STALE_AFTER_S,
+      staleAfterS: e.LIVE_STALE_AFTER_S ?? Math.max(6, Math.ceil((5 * e.LIVE_REFRESH_MS) / 1000)),
     },
   }),
 );

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { platformSettings } from './platform-settings';
 import { bool, defineSettings, invalidSetting, port } from './settings';
+import { refuseSimulatedInProduction } from './simulated-inputs';
 
 /** Drift's public bucket (exchange_a); the program prefix its day files live under (clients/drift/drift-file-key.ts). */
 const DRIFT_BUCKET = 'https://drift-historical-data-v2.s3.eu-west-1.amazonaws.com/program/dRiftyHA39MWEi3m9aunc5MzRF1JYuBsbn6VPcn33UH';
@@ -12,6 +14,8 @@ const DAY = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC day, yyyy-mm-dd');
  */
 export const perpsSettings = defineSettings(
   {
+    NODE_ENV: platformSettings.env.NODE_ENV,
+    DEMO_MODE: platformSettings.env.DEMO_MODE,
     PERPS_EXCHANGE: z.enum(['hyperliquid', 'simulator']).default('hyperliquid'),
     HYPERLIQUID_API_URL: z.string().url().default('https://api.hyperliquid.xyz'),
     HYPERLIQUID_WS_URL: z.string().url().default('wss://api.hyperliquid.xyz/ws'),
@@ -60,6 +64,7 @@ export const perpsSettings = defineSettings(
   (e) => {
     if (e.PERPS_IMPORT_FROM > e.PERPS_IMPORT_TO) invalidSetting('PERPS_IMPORT_FROM', `is after PERPS_IMPORT_TO (${e.PERPS_IMPORT_TO})`);
     const simulator = e.PERPS_EXCHANGE === 'simulator';
+    if (simulator) refuseSimulatedInProduction(e, 'PERPS_EXCHANGE', 'simulator');
     const local = `127.0.0.1:${e.PERPS_SIMULATOR_PORT}`;
     return {
       perps: {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { defineSettings, port } from './settings';
+import { bool, defineSettings, port } from './settings';
 
 /** What every process needs: environment, logging, the database, Temporal, local data. */
 export const platformSettings = defineSettings(
   {
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    /** A public demo: lets a NODE_ENV=production process run on simulated inputs or without key checks (simulated-inputs.ts). */
+    DEMO_MODE: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().url().optional(),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
@@ -18,6 +20,7 @@ export const platformSettings = defineSettings(
   },
   (e) => ({
     env: e.NODE_ENV,
+    demoMode: e.DEMO_MODE,
     logLevel: e.LOG_LEVEL as string,
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.DB_POOL_MAX,

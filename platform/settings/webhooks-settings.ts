@@ -27,9 +27,9 @@ export const webhooksSettings = defineSettings(
       .int()
       .min(0)
       .default(72 * 3600),
-    /** Schedule of the dispatcher that fans new outbox events out to subscriptions. */
+    /** How long the webhook relay waits before it looks at the outbox again when its last look found nothing. */
     WEBHOOK_DISPATCH_EVERY_S: z.coerce.number().int().min(1).max(600).default(2),
-    /** Delivery workflows one dispatcher run starts at once. */
+    /** Delivery workflows one look of the relay starts at once. */
     WEBHOOK_START_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
     /** Active subscriptions one key may have. */
     WEBHOOK_MAX_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(25),

@@ -11,9 +11,16 @@ export type Words = {
   key: string;
   /** Said at most once per process run (the first events written). */
   once?: boolean;
+  /** An expected event (a retry of a source that is down): one summary line with a count every few minutes. */
+  summary?: boolean;
 };
 
-type PinoLine = { level?: number; msg?: string; err?: { message?: string; type?: string } | string; [k: string]: unknown };
+type PinoLine = {
+  level?: number;
+  msg?: string;
+  err?: { message?: string; type?: string; nonRetryable?: boolean; cause?: { message?: string } } | string;
+  [k: string]: unknown;
+};
 
 const WARN = 40;
 const ERROR = 50;
@@ -53,6 +60,25 @@ function plainWords(process: string, line: string, stream: 'stdout' | 'stderr'):
   return { kind: 'error', text: cut(`${process}: ${l}`), key: `plain:${l.slice(0, 80)}` };
 }
 
+/**
+ * The SDK's "Activity failed" line, named by its activity and cause. A failure Temporal will retry (a price source
+ * down, a judging wait) is expected: a summary line, never shown as a failure. One it will not retry is an error.
+ */
+function activityWords(process: string, j: PinoLine): Words {
+  const t = (j.temporal ?? {}) as { activityType?: string; attempt?: number };
+  const activity = t.activityType ?? 'an activity';
+  const err = typeof j.err === 'object' ? j.err : undefined;
+  const cause = cut(errText(err?.cause?.message ?? err?.message ?? (typeof j.err === 'string' ? j.err : undefined)) ?? 'no cause given', 160);
+  if (err?.nonRetryable === true)
+    return { kind: 'error', text: `${process}: activity ${activity} failed for good: ${cause}`, key: `activity-failed:${activity}` };
+  return {
+    kind: 'note',
+    text: `${process}: activity ${activity} will be retried (attempt ${t.attempt ?? '?'}): ${cause}`,
+    key: `activity-retry:${activity}`,
+    summary: true,
+  };
+}
+
 export function wordsFor(process: string, line: string, stream: 'stdout' | 'stderr'): Words | undefined {
   if (!line.startsWith('{')) return plainWords(process, line, stream);
   let j: PinoLine;
@@ -62,6 +88,7 @@ export function wordsFor(process: string, line: string, stream: 'stdout' | 'stde
     return plainWords(process, line, stream);
   }
   const level = Number(j.level ?? 30);
+  if (j.msg === 'Activity failed') return activityWords(process, j);
   // pino-http's request lines: one per request, never on the terminal (their 5xx are logged as errors anyway).
   if (j.req !== undefined && j.res !== undefined && level < ERROR) return undefined;
   if (level >= ERROR) return { kind: 'error', text: message(process, j), key: `${level}:${j.msg}` };

@@ -8,7 +8,8 @@ import { wordsFor } from './log-line-words';
  * (`<data>/logs/<name>.log`, rotated at LOG_FILE_SIZE, LOG_FILES_KEPT old files kept: `npm run logs` reads them).
  * In `json` mode (the default when stdout is not a terminal: production, CI, tests) the lines are also passed
  * through to our stdout and stderr as they are. In `pretty` mode (a terminal) only plain words about the lines that
- * matter are printed (lib/log-line-words.ts), each kind of error or warning at most once per THROTTLE_MS.
+ * matter are printed (lib/log-line-words.ts), each kind of error or warning at most once per THROTTLE_MS, and each
+ * kind of expected retry at most once per SUMMARY_MS with the count of those in between.
  */
 export type OutputMode = 'pretty' | 'json';
 export type OutputSink = (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
@@ -16,6 +17,8 @@ export type OutputSink = (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
 export const LOG_FILE_SIZE = '10M';
 export const LOG_FILES_KEPT = 2;
 const THROTTLE_MS = 30_000;
+/** Expected events (activity retries) are summed up at most this often. */
+const SUMMARY_MS = 5 * 60_000;
 
 export const logsDirOf = (dataDir: string) => path.join(dataDir, 'logs');
 export const logFileOf = (dataDir: string, name: string) => path.join(logsDirOf(dataDir), `${name}.log`);
@@ -25,6 +28,7 @@ export function createProcessOutput(o: { mode: OutputMode; dataDir: string; say?
   const complain = o.complain ?? ((l: string) => console.error(l));
   const files = new Map<string, RotatingFileStream>();
   const throttle = createLogThrottle(THROTTLE_MS);
+  const summaries = createLogThrottle(SUMMARY_MS);
   const said = new Set<string>();
 
   const fileFor = (name: string) => {
@@ -49,9 +53,9 @@ export function createProcessOutput(o: { mode: OutputMode; dataDir: string; say?
       if (said.has(`${name}:${w.key}`)) return;
       said.add(`${name}:${w.key}`);
     }
-    const suppressed = throttle.admit(`${name}:${w.key}`);
+    const suppressed = (w.summary ? summaries : throttle).admit(`${name}:${w.key}`);
     if (suppressed === undefined) return;
-    const more = suppressed > 0 ? ` (${suppressed} more like it since)` : '';
+    const more = suppressed > 0 ? ` (${suppressed} more like it ${w.summary ? 'in the last few minutes' : 'since'})` : '';
     if (w.kind === 'error') complain(`✗ ${w.text}${more}`);
     else say(`${w.kind === 'warning' ? '!' : '•'} ${w.text}${more}`);
   };

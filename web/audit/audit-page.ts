@@ -17,8 +17,21 @@ function commitsPanel(): HTMLElement {
         fill(body, notice(r.response.status === 501 ? 'info' : 'problem', failureText(r.response.status, r.error)));
         return r.response.status === 501 ? 300_000 : 60_000;
       }
+      // A prediction to try the checker with: the newest committed hour's last leaf.
+      const tryId = [...r.data.commits].reverse().find((c) => c.last_prediction_id !== null)?.last_prediction_id ?? null;
       fill(
         body,
+        ...(tryId === null
+          ? []
+          : [
+              h(
+                'p',
+                { class: 'try-proof' },
+                'Try it: ',
+                h('a', { href: `/audit?prediction=${tryId}` }, `check the proof of prediction ${tryId}`),
+                ', committed in the newest hour below.',
+              ),
+            ]),
         r.data.commits.length
           ? table(
               `The latest ${r.data.count} commits of the ${r.data.track} track`,

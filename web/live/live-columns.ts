@@ -136,11 +136,11 @@ export const COLUMNS: Column[] = [
   {
     key: 'mcap',
     label: 'Market cap',
-    title: 'Market cap in USD (in SOL while no SOL price is cached)',
+    title: 'Market cap in USD beside SOL (SOL alone while no SOL/USD price is cached)',
     numeric: true,
     firstDir: 'descending',
     value: (m) => m.market_cap_sol,
-    cell: (m) => (m.market_cap_usd === null ? sol(m.market_cap_sol) : usd(m.market_cap_usd)),
+    cell: (m) => (m.market_cap_usd === null ? sol(m.market_cap_sol) : `${usd(m.market_cap_usd)} · ${sol(m.market_cap_sol)}`),
   },
 ];
 

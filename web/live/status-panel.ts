@@ -7,9 +7,10 @@ import { backoff, poll } from '../lib/poller';
 type Health = Schemas['HealthResponse'];
 type Status = Schemas['StatusResponse'];
 
+// "All systems normal" only when the API lists no reason at all; otherwise the reasons follow the headline.
 const HEALTH_TEXT: Record<Health['status'], string> = {
   ok: 'All systems normal',
-  degraded: 'Degraded',
+  degraded: 'Degraded: not everything is published',
   unknown: 'Starting: no watchdog tick yet',
   stale: 'Watchdog ticks have stopped',
 };
@@ -20,12 +21,33 @@ function row(term: string, ...desc: (Node | string)[]): HTMLElement[] {
 
 const state = (s: string) => h('span', { class: `state state-${s}` }, s.replace(/_/g, ' '));
 
+/** Which inputs are simulated, in words: the figures on a demo are synthetic and the page says so. */
+function simulatedInputs(i: Health['inputs']): string | undefined {
+  if (!i.simulated) return undefined;
+  const parts = [
+    ...i.feeds.filter((f) => f.simulated).map((f) => `the ${f.name} launch feed`),
+    ...(i.seeded.history ? ['a seeded history'] : []),
+    ...(i.seeded.smart_wallets ? ['seeded smart wallets'] : []),
+    ...(i.native_coin_price.simulated ? ['the SOL/USD price'] : []),
+    ...(i.perps_exchange.simulated ? ['the perps exchange'] : []),
+  ];
+  return `Simulated inputs: ${parts.join(', ')}. Every figure here is synthetic.`;
+}
+
 function render(health: Health, status: Status): HTMLElement[] {
   const d = health.dependencies;
+  const simulated = simulatedInputs(health.inputs);
   const live = d.live_projector;
   const latency = status.live_latency;
   return [
-    h('p', { class: `health health-${health.status}` }, h('span', { class: 'dot', 'aria-hidden': 'true' }), HEALTH_TEXT[health.status]),
+    h(
+      'p',
+      { class: `health health-${health.status}` },
+      h('span', { class: 'dot', 'aria-hidden': 'true' }),
+      health.status === 'ok' && health.reasons.length === 0 ? HEALTH_TEXT.ok : HEALTH_TEXT[health.status === 'ok' ? 'degraded' : health.status],
+    ),
+    ...(health.reasons.length ? [h('ul', { class: 'health-reasons' }, ...health.reasons.map((r) => h('li', { 'data-code': r.code }, r.message)))] : []),
+    ...(simulated ? [notice('info', simulated)] : []),
     h(
       'dl',
       { class: 'facts' },
@@ -37,7 +59,6 @@ function render(health: Health, status: Status): HTMLElement[] {
       row('API', `${status.version} · up ${age(status.uptime_s)}`),
       row('Watchdog', health.tick ? `tick ${ago(health.tick.at)}` : DASH),
     ),
-    ...health.alerts.map((a) => notice('problem', `${a.severity}: ${a.message}`)),
   ];
 }
 

@@ -3,6 +3,7 @@ import { api, failureText, storedKey, unreachable } from '../lib/api';
 import { h, notice, panel, fill } from '../lib/dom';
 import { dateTime } from '../lib/format';
 import { poll } from '../lib/poller';
+import { latestLogged } from './grad-prob-text';
 import { mintNow, predictionsView } from './mint-view';
 
 type Mint = Schemas['EnrichedMint'];
@@ -38,7 +39,7 @@ export function startMintPage(main: HTMLElement): void {
       if (record) {
         heading.textContent = `${record.mint.name || 'Unnamed'} (${record.mint.symbol || '?'})`;
         document.title = `${heading.textContent} · Launchpad predictions`;
-        fill(now, ...mintNow(record.mint, record.source));
+        fill(now, ...mintNow(record.mint, record.source, latestLogged(byMint.data)));
       } else {
         fill(
           now,

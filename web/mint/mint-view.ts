@@ -1,6 +1,7 @@
 import type { Schemas } from '../../clients/api/api-client';
 import { table } from '../accuracy/accuracy-tables';
 import { h, type Child } from '../lib/dom';
+import { gradProbText, type Logged } from './grad-prob-text';
 import { DASH, age, dateTime, int, mult, pct, sol, usd } from '../lib/format';
 
 type Mint = Schemas['EnrichedMint'];
@@ -10,7 +11,7 @@ const fact = (term: string, ...value: Child[]) => [h('dt', {}, term), h('dd', {}
 const yesNo = (b: boolean | null) => (b === null ? DASH : b ? 'yes' : 'no');
 
 /** The mint as the live list or probe serves it now: the scores, the market, the creator, the flags and top buyers. */
-export function mintNow(m: Mint, source: string): Child[] {
+export function mintNow(m: Mint, source: string, latest?: Logged): Child[] {
   const c = m.grad_prob_calibration;
   const tiers: [string, number | null][] = [
     ['2×', m.runner_prob_2x_from_now],
@@ -24,10 +25,7 @@ export function mintNow(m: Mint, source: string): Child[] {
     h(
       'dl',
       { class: 'metrics wide' },
-      ...fact(
-        'grad_prob',
-        m.grad_prob === null ? 'not shown (scored at 30 s and 60 s, shown until 120 s)' : `${pct(m.grad_prob)} at ${m.grad_prob_age_bucket} s`,
-      ),
+      ...fact('grad_prob', gradProbText(m, latest)),
       ...fact(
         'calibration cell',
         c
@@ -39,7 +37,10 @@ export function mintNow(m: Mint, source: string): Child[] {
       ...fact('price at scoring', m.runner_reference_price_sol === null ? DASH : `${m.runner_reference_price_sol.toExponential(3)} SOL`),
       ...fact('age', age(m.age_s)),
       ...fact('multiple', mult(m.current_mult)),
-      ...fact('market cap', `${usd(m.market_cap_usd)} (${sol(m.market_cap_sol)})`),
+      ...fact(
+        'market cap',
+        m.market_cap_usd === null ? `${sol(m.market_cap_sol)} (no SOL/USD price yet)` : `${usd(m.market_cap_usd)} (${sol(m.market_cap_sol)})`,
+      ),
       ...fact('curve', `${pct(m.curve_progress, 0)} sold${m.graduated_at ? `, graduated ${dateTime(m.graduated_at)}` : ''}`),
       ...fact('trades · buyers', `${int(m.trades)} · ${int(m.unique_buyers)}`),
       ...fact('creator', `${int(m.n_launches)} resolved launches, ${pct(m.rate_5x)} reached 5×, runner creator: ${yesNo(m.runner_creator)}`),

@@ -109,6 +109,21 @@ describe('the dashboard in Chromium', () => {
     await page.close();
   });
 
+  it('says in words why the service is not all normal, and which inputs are simulated', async () => {
+    const health = (await http.GET('/api/health')).data!;
+    // This test world has no watchdog tick, feed or price of its own: there is always something to say.
+    expect(health.reasons.length).toBeGreaterThan(0);
+    const { page, errors } = await open('/');
+    await page.waitForSelector('#status ul.health-reasons li');
+    const headline = await page.locator('#status p.health').innerText();
+    expect(headline).not.toContain('All systems normal');
+    const listed = await page.$$eval('#status ul.health-reasons li', (li) => li.map((l) => [l.getAttribute('data-code'), l.textContent]));
+    expect(listed).toEqual(health.reasons.map((r) => [r.code, r.message]));
+    expect(await page.locator('#status').innerText()).toMatch(/Simulated inputs: the simulator launch feed.*Every figure here is synthetic\./s);
+    expect(errors()).toEqual([]);
+    await page.close();
+  });
+
   it('sorts by a click on a header and by the keyboard, and says how it is sorted', async () => {
     const mints = (await http.GET('/api/live')).data!.mints;
     const { page, errors } = await open('/');
@@ -227,6 +242,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('Not resolved yet').waitFor();
     await page.waitForSelector('#mint-now dl');
     expect(await page.locator('h1').innerText()).not.toBe('Mint');
+    // A logged score is said as a score, never "not shown"; the market cap is in USD beside SOL when a price exists.
+    const facts = await page.locator('#mint-now dl').innerText();
+    expect(facts).not.toMatch(/not shown/);
+    expect(facts).toMatch(/grad_prob\s+\d+(\.\d+)?% at \d+ s/);
     await screenshot(page, 'mint', { full: true });
     expect(errors()).toEqual([]);
     await page.close();
@@ -279,6 +298,16 @@ describe('the dashboard in Chromium', () => {
       /^Invalid proof: (the path arrives at [0-9a-f]{64}, not merkle_root_hex|sibling 0 pairs)/,
     );
     await screenshot(page, 'audit-tampered');
+
+    // The page offers a recent committed prediction to try: the newest committed hour's last leaf, whose proof holds.
+    const commits = (await http.GET('/api/ledger/commits', { params: { query: { limit: 48 } } })).data!.commits;
+    const newest = [...commits].reverse().find((c) => c.last_prediction_id !== null)!.last_prediction_id;
+    const tryLink = page.locator('#commits .try-proof a');
+    expect(await tryLink.getAttribute('href')).toBe(`/audit?prediction=${newest}`);
+    await tryLink.click();
+    await page.waitForURL(`**/audit?prediction=${newest}`);
+    await page.waitForSelector('#proof-result .verdict');
+    expect(await page.locator('#proof-result .verdict').innerText()).toBe('Valid proof');
     expect(errors()).toEqual([]);
     await page.close();
   });

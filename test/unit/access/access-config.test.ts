@@ -17,7 +17,7 @@ describe('paid-access configuration', () => {
     expect(c.access.holder.rpcUrl).toBe('http://127.0.0.1:8899');
     expect(() => loadConfig({ API_KEY_REQUIRED_AFTER: 'next tuesday' })).toThrow(/API_KEY_REQUIRED_AFTER/);
     expect(() => loadConfig({ HOLDER_TOKEN_MINT: 'not-base58-0OIl' })).toThrow(/HOLDER_TOKEN_MINT/);
-    expect(loadConfig({ NODE_ENV: 'production' }).access.keyRevealSecret).toBeUndefined();
-    expect(loadConfig({ NODE_ENV: 'production', KEY_REVEAL_SECRET: 's'.repeat(32) }).access.keyRevealSecret).toBe('s'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'production', INGEST_FEEDS: 'solana-logs' }).access.keyRevealSecret).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'production', INGEST_FEEDS: 'solana-logs', KEY_REVEAL_SECRET: 's'.repeat(32) }).access.keyRevealSecret).toBe('s'.repeat(32));
   });
 });

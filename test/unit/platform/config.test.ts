@@ -1,6 +1,9 @@
 import os from 'node:os';
 import { loadConfig } from '../../../platform/config';
 
+/** Production must name a real feed: the default (the simulator) is refused there. */
+const PROD = { NODE_ENV: 'production', INGEST_FEEDS: 'solana-logs' };
+
 describe('config', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
@@ -11,8 +14,8 @@ describe('config', () => {
   });
   it('runs one API process in development and one per core in production unless API_PROCESSES says otherwise', () => {
     expect(loadConfig({}).api.processes).toBe(1);
-    expect(loadConfig({ NODE_ENV: 'production' }).api.processes).toBe(os.availableParallelism());
-    expect(loadConfig({ NODE_ENV: 'production', API_PROCESSES: '3' }).api.processes).toBe(3);
+    expect(loadConfig(PROD).api.processes).toBe(os.availableParallelism());
+    expect(loadConfig({ ...PROD, API_PROCESSES: '3' }).api.processes).toBe(3);
     expect(() => loadConfig({ API_PROCESSES: '0' })).toThrow(/API_PROCESSES/);
   });
   it('tunes the worker with a bounded sticky cache and leaves unset poller counts to the SDK', () => {
@@ -30,8 +33,8 @@ describe('config', () => {
     expect(() => loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' })).toThrow(/WORKER_MAX_CONCURRENT_WORKFLOW_TASKS/);
   });
   it('turns response validation off in production unless asked', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).api.validateResponses).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).api.validateResponses).toBe(true);
+    expect(loadConfig(PROD).api.validateResponses).toBe(false);
+    expect(loadConfig({ ...PROD, VALIDATE_RESPONSES: 'true' }).api.validateResponses).toBe(true);
   });
   it('configures plan payments with safe defaults: no treasury, no burns, 5 s polls, 1 h intents', () => {
     expect(loadConfig({}).billing).toEqual({
@@ -83,5 +86,27 @@ describe('config', () => {
   it('fails fast on a bad value, naming it', () => {
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
     expect(() => loadConfig({ EXPECTED_DAEMONS: 'api,robot' })).toThrow(/EXPECTED_DAEMONS/);
+  });
+});
+
+describe('production refuses simulated inputs unless DEMO_MODE=true', () => {
+  it.each([
+    ['the simulator feed (the default feed)', { INGEST_FEEDS: '' }, /INGEST_FEEDS: is simulator \(the simulated market\)/],
+    ['the simulator beside a real feed', { INGEST_FEEDS: 'solana-logs,simulator' }, /INGEST_FEEDS/],
+    ['the simulated perps exchange', { PERPS_EXCHANGE: 'simulator' }, /PERPS_EXCHANGE: is simulator/],
+    ['the simulated SOL/USD price', { PRICE_SOURCE: 'simulator' }, /PRICE_SOURCE: is simulator/],
+    ['keyed endpoints without key checks', { API_AUTH_ENABLED: 'false' }, /API_AUTH_ENABLED: is false/],
+  ])('refuses %s', (_what, env, message) => {
+    expect(() => loadConfig({ ...PROD, ...env })).toThrow(message);
+    expect(() => loadConfig({ ...PROD, ...env })).toThrow(/DEMO_MODE=true/);
+    // The demo switch lets it start, and outside production nothing is refused.
+    expect(() => loadConfig({ ...PROD, ...env, DEMO_MODE: 'true' })).not.toThrow();
+    expect(() => loadConfig({ ...PROD, ...env, NODE_ENV: 'development' })).not.toThrow();
+  });
+
+  it('starts on real inputs in production', () => {
+    const c = loadConfig(PROD);
+    expect(c).toMatchObject({ demoMode: false, ingest: { feeds: ['solana-logs'] }, perps: { exchange: 'hyperliquid' }, price: { simulated: false } });
+    expect(c.access.authEnabled).toBe(true);
   });
 });

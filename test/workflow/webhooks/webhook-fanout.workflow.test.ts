@@ -5,14 +5,13 @@ import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { loadConfig } from '../../../platform/config';
 import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
 import type { Knex } from 'knex';
-import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { issueTestKey } from '../../support/access-keys';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { expectMatchesSchema } from '../../support/contract';
 import { insertGateFires, logSurvival } from '../../support/gate-validation-fixtures';
-import { createTestDatabase } from '../../support/test-db';
-import { addSubscription, insertAlertFire, isolateWebhookIds } from '../../support/webhook-fixtures';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { addSubscription, insertAlertFire } from '../../support/webhook-fixtures';
+import { useWebhookWorld, type WebhookWorld } from '../../support/webhook-world';
+import { uniqueId } from '../../support/worker-harness';
 
 /**
  * The fan-out from the domain event outbox on the real Temporal server: a composite signal goes to every active
@@ -20,23 +19,11 @@ import { startWorker, uniqueId } from '../../support/worker-harness';
  * starts nothing again (own cursor and deterministic delivery ids), and the cursor passes settled rows only; while the
  * survival gate validates, a signal with a low logged survival score is skipped.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const world = useWebhookWorld();
 let db: Knex;
-let w: Awaited<ReturnType<typeof startWorker>>;
-let rx: WebhookReceiver;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  await isolateWebhookIds(db);
-  rx = await startWebhookReceiver();
-  w = await startWorker(db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_S: '0,1,1', WEBHOOK_ATTEMPT_TIMEOUT_MS: '5000' } });
-}, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  await rx?.close();
-  await database?.drop();
-});
+let w: WebhookWorld['w'];
+let rx: WebhookWorld['rx'];
+beforeAll(() => ({ db, w, rx } = world));
 
 const dispatch = async (record?: string) => {
   const workflowId = uniqueId('webhook-dispatch');
