@@ -315,7 +315,8 @@ export interface paths {
      *     its ed25519 key; `signature_b58` is that signature in base58. The service verifies it against the wallet's
      *     public key and stores the wallet on the calling key, so the wallet's holder-token balance counts toward the
      *     key's tier (2,500,000 held counts as Builder). Idempotent: repeat to relink (the new wallet replaces the old
-     *     one). The balance is read at linking (null when the read fails) and re-read on a schedule, so access
+     *     one). A wallet backs one live key at a time, across this operation and holder signup: linking a wallet
+     *     that another key holds moves it (and its holder credit) here, and that key falls back to its own plan. The balance is read at linking (null when the read fails) and re-read on a schedule, so access
      *     follows the holdings; `/api/me` shows the current figure. Needs a key, inside the beta window too.
      *
      *     A `wallet` that is not the base58 form of a 32-byte ed25519 public key on the curve answers 422 with `loc`
@@ -461,6 +462,11 @@ export interface paths {
      *     `/api/ledger/commits`. The composite leaf format is versioned from 1 (`leaf_version`; fields in the `ledger`
      *     tag's description). The same chain is public, with `since` paging, at `/api/ledger/commits?track=composite`;
      *     proofs at `/api/ledger/proof/{id}?track=composite`.
+     *
+     *     An audit trail has to be showable to anyone, so this operation answers without a key (the empty security
+     *     requirement below), after the beta window too. A call that presents a key is checked and counted against
+     *     that key's daily quota like any keyed call (401 for a bad key, 429 over quota, rate-limit headers); a
+     *     call without one carries no rate-limit headers.
      */
     get: operations['getCompositeLedger'];
     put?: never;
@@ -1105,7 +1111,9 @@ export interface paths {
     /**
      * Submit the wallet's signature; mints a key when the holder-token balance suffices.
      * @description Verifies the ed25519 signature over the link's `message`, reads the wallet's holder-token balance and mints a
-     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `insufficient_balance`. The plaintext key is not in
+     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `insufficient_balance`. The wallet backs
+     *     one live key at a time: a key it was linked to before (an earlier signup, or `/api/v1/wallet/link`) loses
+     *     it and its holder credit to the new key. The plaintext key is not in
      *     this response: poll `GET /api/signup/wallet/{link_id}`. A signature that does not verify answers 422 with
      *     `loc` `["body","signature"]` and leaves the link pending; an unknown `link_id` answers 404; a link that
      *     has already settled answers its status unchanged (no second key); 503 when the balance cannot be read
