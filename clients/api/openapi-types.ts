@@ -527,7 +527,16 @@ export interface paths {
     };
     /**
      * Pre-serialized public live list; cacheable.
-     * @description The live list serialized once per refresh (about every 5 s) and served as stored bytes. `ETag` changes with
+     * @description The public list is real time and withholds what a key pays for. Spec section 8 sells real-time live data
+     *     to Builder and up and gives Free keys the list 5 minutes delayed; this list serves the landing page to
+     *     anyone, so it shows in real time which mints are tracked, their curve, price, market cap, trades, signals,
+     *     rug heuristics and creator record, and withholds the predictions and buyer intelligence: every field named
+     *     in `withheld_fields` (the graduation, runner, rug and survival probabilities with their calibration,
+     *     `top_buyers` and `smart_money_in`) is null, `top_buyers` empty. Mints come newest launch first (the keyed
+     *     list's `grad_prob` order would reveal the withheld ranking). `/api/v1/live` has every field: in real time
+     *     for Builder and up, 5 minutes delayed for Free keys.
+     *
+     *     The list is serialized once per refresh (about every 5 s) and served as stored bytes. `ETag` changes with
      *     every refresh; send it back in `If-None-Match` to get a bodiless 304 while nothing changed. `Age` says how
      *     many seconds ago the snapshot was built. When the projector has stopped refreshing it (older than 20 s by
      *     default), the list is still served, with `stale: true` and `age_s` in the body and `Cache-Control:
@@ -1799,9 +1808,10 @@ export interface components {
       top_buyers: components['schemas']['TopBuyer'][];
       /**
        * @description How many of `top_buyers` are smart wallets: at least 8 resolved launches bought and `smart_score` >= 0.30 under
-       *     the published score version (both configurable per deployment), each looked up by its full address.
+       *     the published score version (both configurable per deployment), each looked up by its full address. Null
+       *     only in the public `/api/live`, which withholds it.
        */
-      smart_money_in: number;
+      smart_money_in: number | null;
       /** @description Why the dashboard would auto-hide the mint (e.g. `rug_flagged`, `bundle_dump`); set on /probe results. */
       hide_reason: string | null;
       /** Format: date-time */
@@ -1838,6 +1848,11 @@ export interface components {
       n_indexed_curves?: number;
       count: number;
       mints: components['schemas']['EnrichedMint'][];
+      /**
+       * @description Only on the public `/api/live`: the enriched-mint fields it withholds (null in every mint, `top_buyers`
+       *     empty), which `/api/v1/live` shows with a key.
+       */
+      withheld_fields?: string[];
       /**
        * @description Present (and true) only when the projector has stopped refreshing this snapshot: it is older than its
        *     `delay_s` by more than the deployment's staleness limit (20 s by default).
