@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { DeliveryAttempt, DeliveryStore } from '../../db/webhooks/delivery-store';
 import type { Subscription, SubscriptionStore } from '../../db/webhooks/subscription-store';
-import { parseEventSelection } from '../../domain/webhooks/event-kinds';
+import { parseEventSelection, selectedKinds } from '../../domain/webhooks/event-kinds';
 import { sealSecret } from '../../domain/webhooks/secret-box';
 import { checkTargetUrl, type TargetPolicy } from '../../domain/webhooks/target-url';
 import { newSecret } from '../../domain/webhooks/webhook-signature';
@@ -26,7 +26,7 @@ const view = (s: Subscription) => ({
   id: s.id,
   url: s.url,
   events: s.events,
-  event_kinds: s.eventKinds,
+  event_kinds: selectedKinds(s.eventKinds),
   active: s.active,
   created_at: s.createdAt.toISOString(),
   deactivated_at: iso(s.deactivatedAt),

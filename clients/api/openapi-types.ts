@@ -808,10 +808,14 @@ export interface paths {
     /**
      * Redacted public verification of a wallet's observed stats.
      * @description Observed counts only (graduation, runner and rug counts, fast-snipe rate, total invested); deliberately omits
-     *     smart_score, rank, percentile and any cross-wallet comparison. `wallet` is an exact key: a wallet sharing its
-     *     prefix is never answered. **404** when the wallet is not indexed (nothing observed to verify).
+     *     smart_score, rank, percentile and any cross-wallet comparison. `wallet` is a full address or its first 12
+     *     characters (spec section 2: wallets are matched by their first 12 characters; the leaderboards show
+     *     them so). A full address is an exact key: a wallet sharing its prefix is never answered, and the body is
+     *     one `WalletVerification`. A prefix answers as `/api/wallet/{short}` does: every indexed wallet with that
+     *     prefix (`WalletVerificationMatches`, `count` of them, usually one), each without its full address.
+     *     **404** when no indexed wallet matches (nothing observed to verify).
      *
-     *     **Reveals:** only the address the caller sent, and that wallet's observed stats.
+     *     **Reveals:** only the address the caller sent (none for a prefix), and the matching wallets' observed stats.
      */
     get: operations['verifyWallet'];
     put?: never;
@@ -2259,7 +2263,8 @@ export interface components {
      *     appear here.
      */
     WalletVerification: {
-      wallet: components['schemas']['SolanaAddress'];
+      /** @description The full address; present only when the caller sent it (absent in a prefix's matches). */
+      wallet?: components['schemas']['SolanaAddress'];
       wallet_prefix: components['schemas']['WalletPrefix'];
       total: number;
       graduations: number;
@@ -2273,6 +2278,17 @@ export interface components {
       last_seen_at: string;
       /** Format: date-time */
       verified_at: string;
+    };
+    /**
+     * @description `/api/verify/{wallet}` by a 12-character prefix: every indexed wallet with it (as `/api/wallet/{short}`
+     *     answers a shared prefix), by prefix only.
+     */
+    WalletVerificationMatches: {
+      /** @constant */
+      query: 'prefix';
+      wallet_prefix: components['schemas']['WalletPrefix'];
+      count: number;
+      wallets: components['schemas']['WalletVerification'][];
     };
     LeaderboardEntry: {
       rank: number;
@@ -2346,7 +2362,10 @@ export interface components {
       url: string;
       /** @description The `events` value as registered. */
       events: string;
-      /** @description `events` expanded to the kinds it selects. */
+      /**
+       * @description `events` expanded to the kinds it selects today. A subscription to `*` is stored as `*` and matched at
+       *     delivery, so kinds added after it was made reach it too (and show here once they exist).
+       */
       event_kinds: components['schemas']['EventKind'][];
       active: boolean;
       /** Format: date-time */
@@ -3824,6 +3843,8 @@ export interface components {
     AddressPath: components['schemas']['SolanaAddress'];
     /** @description A full base58 wallet address, or its first 12 characters. */
     WalletKeyPath: components['schemas']['WalletKey'];
+    /** @description A full base58 wallet address, or its first 12 characters. */
+    VerifyWalletPath: components['schemas']['WalletKey'];
     /** @description The full base58 wallet address. */
     WalletPath: components['schemas']['SolanaAddress'];
     /** @description The wallet address's first 12 characters. */
@@ -4868,8 +4889,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The full base58 wallet address. */
-        wallet: components['parameters']['WalletPath'];
+        /** @description A full base58 wallet address, or its first 12 characters. */
+        wallet: components['parameters']['VerifyWalletPath'];
       };
       cookie?: never;
     };
@@ -4881,7 +4902,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WalletVerification'];
+          'application/json': components['schemas']['WalletVerification'] | components['schemas']['WalletVerificationMatches'];
         };
       };
       404: components['responses']['NotFound'];
