@@ -4298,7 +4298,7 @@ export interface operations {
         kind?: 'smart' | 'sniper' | 'service' | 'graduate';
         /** @description Maximum number of wallets returned. */
         limit?: number;
-        /** @description Minimum number of mints a wallet bought to be ranked. */
+        /** @description Minimum number of mints a wallet bought to be ranked. No upper bound beyond the largest exact JSON integer; a value above any wallet's count answers an empty board. */
         min_total?: number;
       };
       header?: never;
@@ -4456,7 +4456,7 @@ export interface operations {
       query?: {
         /** @description Maximum number of rows returned. */
         limit?: number;
-        /** @description Number of rows to skip. */
+        /** @description Number of rows to skip. No upper bound beyond the largest exact JSON integer; past the last row the page is empty. */
         offset?: number;
         /** @description Keep only crosses whose outcomes are resolved. */
         only_resolved?: boolean;
@@ -4634,9 +4634,9 @@ export interface operations {
   getPostmortems: {
     parameters: {
       query?: {
-        /** @description Minimum loss as a fraction of the entry value (0.3 = 30%). */
+        /** @description Minimum loss as a fraction of the entry value (0.3 = 30%). No upper bound (the spec gives none); above 1 no trade qualifies. */
         min_loss_pct?: number;
-        /** @description Maximum number of trades returned. */
+        /** @description Maximum number of trades returned. No upper bound (the spec gives none); above 500 the service answers at most 500 trades, to bound the work of one request. */
         limit?: number;
         /** @description Keep only trades with a populated entry context. */
         require_context?: boolean;
@@ -4714,9 +4714,9 @@ export interface operations {
          *     commits, newest first, at `/api/perps/ledger/commits`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
-        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
+        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. No upper bound beyond the largest exact JSON integer; a value past the last second of year 9999 is read as that second (no commit can follow it). */
         since?: number;
-        /** @description Maximum number of commits returned. */
+        /** @description Maximum number of commits returned. No upper bound (the spec gives none); above 500 the service answers at most 500 commits, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -4785,9 +4785,9 @@ export interface operations {
   getAlertsAudit: {
     parameters: {
       query?: {
-        /** @description Look-back window in hours. */
+        /** @description Look-back window in hours. No upper bound (the spec gives none); the window never reaches back before the active rule started, whatever its length. */
         hours?: number;
-        /** @description Maximum number of fires returned. */
+        /** @description Maximum number of fires returned. No upper bound (the spec gives none); above 500 the service answers at most 500 fires, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -4812,7 +4812,7 @@ export interface operations {
   getGateValidation: {
     parameters: {
       query?: {
-        /** @description Number of most recent runs returned. */
+        /** @description Number of most recent runs returned. No upper bound (the spec gives none); above 100 the service answers at most 100 runs, to bound the work of one request. */
         history?: number;
       };
       header?: never;
@@ -5030,7 +5030,7 @@ export interface operations {
   getPerpsLedgerCommits: {
     parameters: {
       query?: {
-        /** @description Maximum number of commits returned. */
+        /** @description Maximum number of commits returned. No upper bound (the spec gives none); above 500 the service answers at most 500 commits, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -5101,7 +5101,7 @@ export interface operations {
   getBurnHistory: {
     parameters: {
       query?: {
-        /** @description Maximum number of burns returned, newest first. */
+        /** @description Maximum number of burns returned, newest first. No upper bound (the spec gives none); above 500 the service answers at most 500 burns, to bound the work of one request. */
         limit?: number;
       };
       header?: never;

@@ -125,6 +125,22 @@ describe('keys: 401 for a missing or invalid key', () => {
   });
 });
 
+describe('a valid X-API-Key beside an Authorization meant for someone else', () => {
+  it('serves the X-API-Key when the Authorization is not a Bearer key of our format; two keys stay refused', async () => {
+    const k = await issueTestKey(t.db, 'pro');
+    const other = await issueTestKey(t.db, 'pro');
+    for (const auth of [`Basic ${Buffer.from('proxy:pass').toString('base64')}`, 'Bearer some.jwt.token', 'Bearer nope', 'Digest username="x"']) {
+      const r = await http.GET('/api/v1/live', { headers: { ...k.xApiKey, Authorization: auth } });
+      expect([auth, r.response.status]).toEqual([auth, 200]);
+    }
+    const both = await http.GET('/api/v1/live', { headers: { ...k.xApiKey, ...other.bearer } });
+    expect([both.response.status, bodyOf(both).error]).toEqual([401, 'ambiguous_key']);
+    // Alone, a non-Bearer Authorization is still no key.
+    const basic = await http.GET('/api/v1/live', { headers: { Authorization: `Basic ${Buffer.from(`x:${k.plaintext}`).toString('base64')}` } });
+    expect([basic.response.status, bodyOf(basic).error]).toEqual([401, 'invalid_key']);
+  });
+});
+
 describe('tiers: 403 below an operation’s tier (spec section 8)', () => {
   it.each(ORDER)('a %s key reaches exactly the operations its tier includes', async (tier) => {
     const k = await issueTestKey(t.db, tier);
