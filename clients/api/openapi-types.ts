@@ -2342,9 +2342,12 @@ export interface components {
     };
     WebhookCreateRequest: {
       /**
-       * @description Target that receives POSTed events; an ASCII URL (internationalised hosts in punycode), `https` in production.
-       *     A URL with credentials, or whose host is `localhost` or a private, loopback, link-local or reserved address,
-       *     answers 422 with `loc` `["body","url"]`; names are resolved again at every connect and refused the same way.
+       * @description Target that receives POSTed events; an ASCII URL (internationalised hosts in punycode, IPv6 literals in
+       *     brackets), `https` in production. A URL with credentials, or whose host is `localhost` (`localhost.`
+       *     too), a name without a dot, an address in any IANA special-purpose range (IPv4 and IPv6: private,
+       *     loopback, link-local, documentation, translation, multicast, reserved, …) or a name that resolves to one
+       *     at registration answers 422 with `loc` `["body","url"]`. A name that does not resolve at registration is
+       *     accepted. Names are resolved again at every connect and refused the same way.
        */
       url: string;
       /**
