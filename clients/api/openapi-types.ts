@@ -1788,8 +1788,16 @@ export interface components {
       runner_creator: boolean | null;
       /** @description Share of the creator's resolved launches (this one excluded) whose 24 h peak reached 5x the launch price; null without any. */
       rate_5x: number | null;
-      /** @description The creator's resolved launches (24 h horizon passed), this one excluded; launches still inside their horizon do not count. */
+      /**
+       * @description The creator's launch count as known now: every non-mayhem launch of this creator the service has seen,
+       *     resolved or still open, this one included (so at least 1). Read fresh at every refresh.
+       */
       n_launches: number | null;
+      /**
+       * @description The creator's resolved launches (24 h horizon passed), this one excluded: the launches `rate_5x` and
+       *     `runner_creator` are measured over.
+       */
+      n_launches_resolved: number;
       rug_heuristic: components['schemas']['RugFlag'][];
       /**
        * @description k-NN probability that the mint rugs (label v1: no graduation, and the final price at most 30% of the peak after

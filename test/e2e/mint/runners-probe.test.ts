@@ -104,7 +104,7 @@ describe('runners, probe and live carry the models', () => {
     expectConforms('get', '/api/v1/runners', 422, bad.body);
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.limit', 'query.tier']);
 
-    // Probe: every model field equals the logged prediction; the creator record counts resolved launches only.
+    // Probe: every model field equals the logged prediction; the creator record counts its launches known now and, beside, the resolved ones.
     const mint = all.mints[0]!.mint;
     const probe = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint } } });
     expect(probe.response.status).toBe(200);
@@ -120,7 +120,11 @@ describe('runners, probe and live carry the models', () => {
     expect(Object.keys(p.model_versions).sort()).toEqual(['grad_prob', 'post_grad_survival', 'rug_prob', 'runner_prob']);
     expect(p.context).toMatchObject({ creator: { n_launches: expect.any(Number) }, rug_heuristic: expect.any(Array), signals: { bot: expect.any(Object) } });
     const resolved = await t.db('mints as m').join('mint_outcomes as o', 'o.mint', 'm.mint').where('m.creator', probe.data!.creator).count('* as n').first();
-    expect(probe.data!.n_launches).toBe(Number(resolved!.n));
+    expect(probe.data!.n_launches_resolved).toBe(Number(resolved!.n));
+    // n_launches is every launch of the creator known now, open ones (this live mint first of all) included.
+    const known = await t.db('mints').where({ creator: probe.data!.creator, mayhem: false }).count('* as n').first();
+    expect(probe.data!.n_launches).toBe(Number(known!.n));
+    expect(probe.data!.n_launches).toBeGreaterThanOrEqual(probe.data!.n_launches_resolved + 1);
 
     const keyed = (await http.GET('/api/v1/live', { params: { query: { limit: 200 } } })).data!;
     const scored = keyed.mints.filter((m) => m.grad_prob !== null);
