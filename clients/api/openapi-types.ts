@@ -1274,6 +1274,13 @@ export interface components {
       error: string;
       message: string;
       retry_after_s?: number;
+      /**
+       * @description On every 503 `unavailable`: `{"error": <message>}`, the reason under the name the published CLI
+       *     (`goracle` 0.3.0) prints before `error` (the spec does not show 503 bodies).
+       */
+      detail?: {
+        error: string;
+      };
     };
     PaymentRequiredError: {
       /** @constant */
