@@ -48,7 +48,8 @@ export function mintFacts(state: MintState, mint: EnrichedMint, nowMs: number): 
     vSolAdded60sSol: state.tape.activity60s(nowMs).vSolAdded / 1e9,
     runnerCreator: mint.runner_creator === true,
     rate5x: mint.rate_5x,
-    nLaunches: mint.n_launches,
+    // Alerts show the 5x rate "of N": the resolved launches it is measured over.
+    nLaunches: mint.n_launches_resolved,
     smartMoneyIn: mint.smart_money_in,
     runner5x: mint.runner_prob_5x_from_now,
     runner10x: mint.runner_prob_10x_from_now,

@@ -9,7 +9,7 @@ import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tie
 import { ambiguousKey, insufficientTier, invalidKey, keyNotActive, missingKey, quotaExceeded } from './access-errors';
 import type { KeyCache } from './key-cache';
 import type { QuotaCounter } from './quota-counter';
-import type { KeyedOperation } from '../http/keyed-reads';
+import { keyOptional, type KeyedOperation } from '../http/keyed-reads';
 import { readPresentedKey } from './presented-key';
 import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
 
@@ -21,10 +21,10 @@ export type AccessSettings = {
   holderThresholds: HolderThresholds;
 };
 
-/** Who is calling, for the handlers: a key (with its tier and today's quota) or nobody (beta window / auth off). */
+/** Who is calling, for the handlers: a key (with its tier and today's quota) or nobody (beta window, auth off, or an operation whose key is optional). */
 export type CallerAccess =
   | { kind: 'key'; key: ApiKeyRecord; tier: Tier; quota: QuotaState; liveDelayS: number; betaWindowOpen: boolean }
-  | { kind: 'open'; reason: 'beta_window' | 'auth_off'; liveDelayS: 0 };
+  | { kind: 'open'; reason: 'beta_window' | 'auth_off' | 'key_optional'; liveDelayS: 0 };
 
 type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; security?: unknown[]; 'x-capability'?: string } } };
 
@@ -48,6 +48,7 @@ export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: Inco
     const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
     const presented = readPresentedKey(req.rawHeaders);
     if (presented.kind === 'none') {
+      if (op.keyOptional) return { kind: 'open', reason: 'key_optional', liveDelayS: 0 };
       // /api/me describes the calling key: without one there is nothing to describe, beta or not.
       if (!beta || op.operationId === 'getMe') throw missingKey();
       return { kind: 'open', reason: 'beta_window', liveDelayS: 0 };
@@ -86,7 +87,8 @@ export function keyAuth(check: ReturnType<typeof createAccessCheck>): RequestHan
   return async (req, res, next) => {
     const schema = (req as OpenApiReq).openapi?.schema;
     if (!schema?.security?.length) return next();
-    res.locals.access = await check({ operationId: schema.operationId, path: req.path, capability: Boolean(schema['x-capability']) }, req, res);
+    const op = { operationId: schema.operationId, path: req.path, capability: Boolean(schema['x-capability']), keyOptional: keyOptional(schema.security) };
+    res.locals.access = await check(op, req, res);
     next();
   };
 }

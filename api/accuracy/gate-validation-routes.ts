@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import type { GateValidationStore, StoredGateRun } from '../../db/accuracy/gate-validation-store';
 
+/** Runs one answer carries at most (the spec gives `history` no upper bound; openapi.yaml says so). */
+const MAX_RUNS = 100;
+
 export type GateValidationRouteDeps = { gateValidationStore: GateValidationStore };
 
 /** A stored run as served: its result as computed, with the times and the hash of the inputs it was computed from. */
@@ -19,7 +22,7 @@ const view = (r: StoredGateRun, newest: boolean) => ({
 export function gateValidationRoutes(d: GateValidationRouteDeps): Router {
   const r = Router();
   r.get('/api/gate_validation', async (req, res) => {
-    const history = (req.query as { history?: number }).history ?? 1;
+    const history = Math.min((req.query as { history?: number }).history ?? 1, MAX_RUNS);
     const runs = await d.gateValidationStore.history(history);
     res.set('Cache-Control', 'public, max-age=60').json({ count: runs.length, runs: runs.map((x, i) => view(x, i === 0)) });
   });

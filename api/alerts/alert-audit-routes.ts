@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AlertAuditStore } from '../../db/alerts/alert-audit-store';
+import { capRows } from '../http/query-caps';
 
 export type AlertAuditRouteDeps = { auditStore: AlertAuditStore; now: () => Date };
 
@@ -12,7 +13,7 @@ export function alertAuditRoutes(d: AlertAuditRouteDeps): Router {
   r.get('/api/alerts/audit', async (req, res) => {
     const q = req.query as { hours?: number; limit?: number };
     const hours = q.hours ?? 24;
-    const limit = q.limit ?? 200;
+    const limit = capRows(q.limit ?? 200);
     const rule = await d.auditStore.activeRule();
     // The worker puts the rule in force when it starts; before that nothing has been audited (not an outage).
     if (!rule) return void res.set('Cache-Control', 'no-store').json({ hours, rule: null, count: 0, fires: [] });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { BurnStore } from '../../db/billing/burn-store';
 import { lamportsToSol } from '../../domain/billing/pricing';
+import { capRows } from '../http/query-caps';
 
 /**
  * Holder-token burns owed and executed, read from the tables activation and the operator's burn record write.
@@ -33,7 +34,7 @@ export function burnRoutes(d: { burnStore: BurnStore; holderTokenMint: string | 
   });
 
   r.get('/api/burn/history', async (req, res) => {
-    const { count, burns } = await d.burnStore.history(Number(req.query.limit ?? 50));
+    const { count, burns } = await d.burnStore.history(capRows(Number(req.query.limit ?? 50)));
     res.set('Cache-Control', 'no-store').json({
       token_mint: d.holderTokenMint,
       count,

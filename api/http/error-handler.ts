@@ -64,7 +64,16 @@ function send(res: Response, a: Answer): void {
     return;
   }
   const detail = (a.body as { detail?: ValidationItem[] }).detail;
-  res.json(Array.isArray(detail) && !a.safe ? { detail: safeDetail(detail) } : a.body);
+  res.json(Array.isArray(detail) && !a.safe ? { detail: safeDetail(detail) } : withClientReason(a.body));
+}
+
+/**
+ * The published CLI (`goracle` 0.3.0) prints `detail.error` of a failed answer before `error`, so a 503 would show it
+ * only "unavailable". Every 503 carries its reason there too (README: accommodations for existing clients).
+ */
+function withClientReason(body: object): object {
+  const b = body as { error?: unknown; message?: unknown; detail?: unknown };
+  return b.error === 'unavailable' && typeof b.message === 'string' && b.detail === undefined ? { ...b, detail: { error: b.message } } : body;
 }
 
 function toAnswer(err: ValidatorError, req: Request, res: Response, d: ErrorHandlerDeps): Answer {

@@ -2,8 +2,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { AnsweredEarly } from './public-reads';
 
-/** A keyed operation as the access check sees it (from openapi.yaml). */
-export type KeyedOperation = { operationId: string | undefined; path: string; capability: boolean };
+/**
+ * A keyed operation as the access check sees it (from openapi.yaml). `keyOptional`: its security list also holds the
+ * empty requirement `{}`, so it answers without a key and counts a presented one against the key's quota.
+ */
+export type KeyedOperation = { operationId: string | undefined; path: string; capability: boolean; keyOptional: boolean };
+
+/** True when an operation's `security` list allows calling without any credential (an empty requirement). */
+export const keyOptional = (security: readonly unknown[]): boolean => security.some((s) => typeof s === 'object' && s !== null && Object.keys(s).length === 0);
 
 /**
  * The access area's check (api/access/key-auth.ts), the one the app's guard runs: key, tier, quota, rate-limit headers
@@ -109,5 +115,5 @@ function keyedOperation(spec: Spec, path: string): KeyedOperation {
   // A `$ref` parameter has no `in` here: refused too, rather than guessed.
   if ([...(item!.parameters ?? []), ...(op.parameters ?? [])].some((p) => p.in !== 'query' || p.required))
     throw new Error(`keyed read ${path}: only optional query parameters can be skipped`);
-  return { operationId: op.operationId, path, capability: 'x-capability' in op };
+  return { operationId: op.operationId, path, capability: 'x-capability' in op, keyOptional: keyOptional(op.security) };
 }

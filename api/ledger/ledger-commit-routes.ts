@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { LedgerCommitStore } from '../../db/ledger/ledger-commit-store';
 import { commitView } from './ledger-commit-view';
+import { capRows, LAST_UNIX_SECOND } from '../http/query-caps';
 
 type CommitsQuery = { since?: number; limit?: number; track?: string };
 
@@ -12,8 +13,8 @@ type CommitsQuery = { since?: number; limit?: number; track?: string };
 export function ledgerCommitRoutes(d: { commitStore: LedgerCommitStore }): Router {
   const r = Router();
   const list = async (track: string, q: CommitsQuery, defaultLimit: number) => {
-    const since = q.since === undefined ? undefined : new Date(Number(q.since) * 1000);
-    const commits = await d.commitStore.list(track, { since, limit: Number(q.limit ?? defaultLimit) });
+    const since = q.since === undefined ? undefined : new Date(Math.min(Number(q.since), LAST_UNIX_SECOND) * 1000);
+    const commits = await d.commitStore.list(track, { since, limit: capRows(Number(q.limit ?? defaultLimit)) });
     const last = commits[commits.length - 1];
     return {
       track,

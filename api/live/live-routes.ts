@@ -23,18 +23,19 @@ export function liveRoutes(d: {
     return s;
   };
 
-  // Public, pre-serialised and cacheable: the bytes the projector wrote, with a version ETag, while it is fresh.
-  // A snapshot the projector stopped refreshing says so (`stale`, `age_s`) and may not be cached as fresh.
+  // Public, pre-serialised and cacheable: real time, with the fields a key pays for withheld (domain/live/public-live-mint.ts),
+  // serialised once per snapshot version. A snapshot the projector stopped refreshing says so (`stale`, `age_s`)
+  // and may not be cached as fresh.
   r.get('/api/live', async (req, res) => {
     const s = await snapshot();
     const f = freshness(s, d.now(), d.staleAfterS);
-    const etag = f.stale ? `"live-${s.version}-stale-${f.ageS}"` : s.etag;
-    res.set({ ETag: etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' });
-    if (req.headers['if-none-match'] === etag) {
+    const body = f.stale ? s.publicStaleBody(f.ageS) : s.publicBody();
+    res.set({ ETag: body.etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' });
+    if (req.headers['if-none-match'] === body.etag) {
       res.status(304).end();
       return;
     }
-    await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS) : s.body);
+    await sendPrepared(req, res, body);
   });
 
   const v1Live: KeyedAnswer = async (req, res) => {

@@ -2,6 +2,7 @@ import type { LiveStore } from '../../db/live/live-store';
 import { unavailable } from '../http/http-error';
 import { prepareBody, type PreparedBody } from '../http/prepared-body';
 import type { EnrichedMint } from '../../domain/live/enriched-mint';
+import { PUBLIC_LIVE_WITHHELD, publicLiveMint, publicLiveOrder } from '../../domain/live/public-live-mint';
 
 type LiveBody = {
   generated_at: string;
@@ -27,6 +28,10 @@ export type LiveSnapshot = {
   filtered: (limit: number, minProb: number) => PreparedBody;
   /** This snapshot marked as one the projector stopped refreshing (`stale: true`, `age_s`), optionally filtered. */
   staleBody: (ageS: number, filter?: { limit: number; minProb: number }) => PreparedBody;
+  /** The public list (paid fields withheld, newest launch first), built once per version. */
+  publicBody: () => PreparedBody;
+  /** The public list marked stale, as `staleBody`. */
+  publicStaleBody: (ageS: number) => PreparedBody;
 };
 
 /** How long a request holding a snapshot waits for the version check before it is served what is in memory. */
@@ -62,6 +67,12 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
         .mints.filter((m) => (minProb <= 0 ? true : m.grad_prob !== null && m.grad_prob >= minProb))
         .slice(0, limit);
     let lastStale: { key: string; body: PreparedBody } | undefined;
+    let publicBody: PreparedBody | undefined;
+    let lastPublicStale: { ageS: number; body: PreparedBody } | undefined;
+    const publicList = () => {
+      const list = parse();
+      return { ...list, withheld_fields: PUBLIC_LIVE_WITHHELD, mints: publicLiveOrder(list.mints).map(publicLiveMint) };
+    };
     current = {
       version: s.version,
       builtAt: s.builtAt,
@@ -89,6 +100,14 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
           lastStale = { key, body: prepareBody(bytes, { etag: `"live-${s.version}-stale-${key}"` }) };
         }
         return lastStale.body;
+      },
+      publicBody: () => (publicBody ??= prepareBody(Buffer.from(JSON.stringify(publicList())), { etag: `"live-${s.version}-public"` })),
+      publicStaleBody: (ageS) => {
+        if (lastPublicStale?.ageS !== ageS) {
+          const bytes = Buffer.from(JSON.stringify({ ...publicList(), stale: true, age_s: ageS }));
+          lastPublicStale = { ageS, body: prepareBody(bytes, { etag: `"live-${s.version}-public-stale-${ageS}"` }) };
+        }
+        return lastPublicStale.body;
       },
     };
     return current;

@@ -5,6 +5,7 @@ import { realisedPnl } from '../../domain/paper/paper-position';
 import { selectPostmortems } from '../../domain/paper/postmortems';
 import { summarizeStrategy } from '../../domain/paper/strategy-summary';
 import { configJson, thresholdJson } from './paper-views';
+import { capRows } from '../http/query-caps';
 
 export type PaperRouteDeps = { paperStore: PaperPositionStore; paperConfig: PaperConfig; tickMs: number; now: () => Date };
 
@@ -27,7 +28,7 @@ export function paperRoutes(d: PaperRouteDeps): Router {
   r.get('/api/postmortems', async (req, res) => {
     const q = req.query as { min_loss_pct?: number; limit?: number; require_context?: boolean };
     const minLossPct = q.min_loss_pct ?? 0.3;
-    const limit = q.limit ?? 50;
+    const limit = capRows(q.limit ?? 50);
     const requireContext = q.require_context ?? true;
     const rows = await d.paperStore.losses(minLossPct, limit);
     const byKey = new Map(rows.map((r) => [`${r.position.strategy}:${r.position.mint}`, r]));

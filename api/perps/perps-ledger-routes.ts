@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { PERPS_TRACK, type PerpsLedgerStore } from '../../db/perps/perps-ledger-store';
+import { capRows } from '../http/query-caps';
 
 /** GET /api/perps/ledger/commits: the perps track's hourly commits, newest first. */
 export function perpsLedgerRoutes(d: { ledgerStore: PerpsLedgerStore }): Router {
   const r = Router();
   r.get('/api/perps/ledger/commits', async (req, res) => {
-    const [commits, count] = await Promise.all([d.ledgerStore.list(Number(req.query.limit ?? 50)), d.ledgerStore.count()]);
+    const [commits, count] = await Promise.all([d.ledgerStore.list(capRows(Number(req.query.limit ?? 50))), d.ledgerStore.count()]);
     res.set('Cache-Control', 'public, max-age=60').json({
       track: PERPS_TRACK,
       count,

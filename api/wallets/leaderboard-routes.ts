@@ -5,6 +5,7 @@ import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smar
 import type { WalletRecord } from '../../domain/wallets/wallet-record';
 import { leaderboardView } from '../../domain/wallets/wallet-views';
 import type { ReadCache } from './read-cache';
+import { INT4_MAX } from '../http/query-caps';
 
 /** Every leaderboard is read at the largest limit and sliced per request, so the limit is not part of the cache key. */
 const MAX_LIMIT = 200;
@@ -26,7 +27,8 @@ export function leaderboardRoutes(d: LeaderboardRouteDeps): Router {
     const q = req.query as { kind?: string; limit?: number; min_total?: number };
     // The validator admitted only the enum's values; `graduate` is the documented alias of `service`.
     const kind: LeaderboardKind = canonicalLeaderboardKind(q.kind ?? 'smart') ?? 'smart';
-    const minTotal = q.min_total ?? DEFAULT_MIN_TOTAL;
+    // No wallet bought more launches than an int4 holds: a larger floor selects the same nobody.
+    const minTotal = Math.min(q.min_total ?? DEFAULT_MIN_TOTAL, INT4_MAX);
     const limit = q.limit ?? 50;
     const smart = await d.scoreVersion();
     const { at, value } = await d.leaderboardCache.get(`${kind}:${minTotal}:${smart.id}`, () =>

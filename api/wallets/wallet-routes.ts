@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { WalletReadStore } from '../../db/wallets/wallet-read-store';
 import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smart-score';
-import { parseWalletAddress, parseWalletKey, parseWalletPrefix, type WalletKey, type WalletKeyError } from '../../domain/wallets/wallet-address';
-import { walletLookupView, walletVerificationView } from '../../domain/wallets/wallet-views';
+import { parseWalletKey, parseWalletPrefix, type WalletKey, type WalletKeyError } from '../../domain/wallets/wallet-address';
+import { walletLookupView, walletVerificationMatchesView, walletVerificationView } from '../../domain/wallets/wallet-views';
 import { HttpError, notFound } from '../http/http-error';
 
 export type WalletRouteDeps = {
@@ -27,7 +27,7 @@ function keyOr422(parsed: WalletKey | WalletKeyError, name: string, input: strin
 
 /**
  * The lifetime record by full address or 12-character prefix (keyed), by prefix (public), and the public
- * verification by full address. A prefix answers every wallet that has it; a full address only that wallet.
+ * verification by either. A prefix answers every wallet that has it; a full address only that wallet.
  */
 export function walletRoutes(d: WalletRouteDeps): Router {
   const r = Router();
@@ -48,13 +48,22 @@ export function walletRoutes(d: WalletRouteDeps): Router {
     res.set('Cache-Control', 'public, max-age=30').json(await lookup(keyOr422(parseWalletPrefix(short), 'short', short)));
   });
 
-  // Observed stats of exactly this address: never a prefix twin's, never a score, rank or comparison.
+  // Observed stats, never a score, rank or comparison. A full address answers exactly that wallet (never a prefix
+  // twin's); a 12-character prefix, as the leaderboards show wallets, answers every wallet with it, by prefix only.
   r.get('/api/verify/:wallet', async (req, res) => {
     const wallet = String(req.params.wallet);
-    const key = keyOr422(parseWalletAddress(wallet), 'wallet', wallet);
-    const [match] = await d.walletReadStore.byKey(key, await d.scoreVersion());
-    if (!match) throw notFound(`wallet ${key.prefix}… is not in the wallet index: it has bought no resolved launch`);
-    res.set('Cache-Control', 'public, max-age=30').json(walletVerificationView(match.record, d.now()));
+    const key = keyOr422(parseWalletKey(wallet), 'wallet', wallet);
+    const matches = await d.walletReadStore.byKey(key, await d.scoreVersion());
+    if (matches.length === 0) throw notFound(`wallet ${key.prefix}… is not in the wallet index: it has bought no resolved launch`);
+    const body =
+      key.kind === 'address'
+        ? walletVerificationView(matches[0]!.record, d.now())
+        : walletVerificationMatchesView(
+            key.prefix,
+            matches.map((m) => m.record),
+            d.now(),
+          );
+    res.set('Cache-Control', 'public, max-age=30').json(body);
   });
   return r;
 }

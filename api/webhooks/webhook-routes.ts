@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { DeliveryAttempt, DeliveryStore } from '../../db/webhooks/delivery-store';
 import type { Subscription, SubscriptionStore } from '../../db/webhooks/subscription-store';
-import { parseEventSelection } from '../../domain/webhooks/event-kinds';
+import { parseEventSelection, selectedKinds } from '../../domain/webhooks/event-kinds';
 import { sealSecret } from '../../domain/webhooks/secret-box';
-import { checkTargetUrl, type TargetPolicy } from '../../domain/webhooks/target-url';
+import type { TargetHostCheck } from '../../clients/webhooks/target-host-check';
+import { isIpLiteral } from '../../domain/webhooks/blocked-address';
+import { checkTargetUrl, targetHost, type TargetPolicy } from '../../domain/webhooks/target-url';
 import { newSecret } from '../../domain/webhooks/webhook-signature';
 import { missingKey } from '../access/access-errors';
 import { bodyError } from '../access/body-error';
@@ -17,6 +19,8 @@ export type WebhookRouteDeps = {
   deliveryStore: DeliveryStore;
   secretKey: Buffer | undefined;
   policy: TargetPolicy;
+  /** Resolves a target's host name at registration (the delivery client checks again at every connect). */
+  checkHost: TargetHostCheck;
   maxPerKey: number;
   now: () => Date;
 };
@@ -25,7 +29,7 @@ const view = (s: Subscription) => ({
   id: s.id,
   url: s.url,
   events: s.events,
-  event_kinds: s.eventKinds,
+  event_kinds: selectedKinds(s.eventKinds),
   active: s.active,
   created_at: s.createdAt.toISOString(),
   deactivated_at: iso(s.deactivatedAt),
@@ -65,6 +69,9 @@ export function webhookRoutes(d: WebhookRouteDeps): Router {
     const body = req.body as { url: string; events: string };
     const target = checkTargetUrl(body.url, d.policy);
     if (!target.ok) throw bodyError(['body', 'url'], target.why, 'value_error', body.url);
+    const host = targetHost(target.url);
+    const resolvedWhy = d.policy.allowPrivateTargets || isIpLiteral(host) ? null : await d.checkHost(host);
+    if (resolvedWhy) throw bodyError(['body', 'url'], resolvedWhy, 'value_error', body.url);
     const selection = parseEventSelection(body.events);
     if (!selection.ok) throw bodyError(['body', 'events'], `unknown event kinds: ${selection.unknown.join(', ')}`, 'value_error', body.events);
     if (!d.secretKey) throw unavailable('webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY)', 300);

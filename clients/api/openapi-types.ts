@@ -315,7 +315,8 @@ export interface paths {
      *     its ed25519 key; `signature_b58` is that signature in base58. The service verifies it against the wallet's
      *     public key and stores the wallet on the calling key, so the wallet's holder-token balance counts toward the
      *     key's tier (2,500,000 held counts as Builder). Idempotent: repeat to relink (the new wallet replaces the old
-     *     one). The balance is read at linking (null when the read fails) and re-read on a schedule, so access
+     *     one). A wallet backs one live key at a time, across this operation and holder signup: linking a wallet
+     *     that another key holds moves it (and its holder credit) here, and that key falls back to its own plan. The balance is read at linking (null when the read fails) and re-read on a schedule, so access
      *     follows the holdings; `/api/me` shows the current figure. Needs a key, inside the beta window too.
      *
      *     A `wallet` that is not the base58 form of a 32-byte ed25519 public key on the curve answers 422 with `loc`
@@ -461,6 +462,11 @@ export interface paths {
      *     `/api/ledger/commits`. The composite leaf format is versioned from 1 (`leaf_version`; fields in the `ledger`
      *     tag's description). The same chain is public, with `since` paging, at `/api/ledger/commits?track=composite`;
      *     proofs at `/api/ledger/proof/{id}?track=composite`.
+     *
+     *     An audit trail has to be showable to anyone, so this operation answers without a key (the empty security
+     *     requirement below), after the beta window too. A call that presents a key is checked and counted against
+     *     that key's daily quota like any keyed call (401 for a bad key, 429 over quota, rate-limit headers); a
+     *     call without one carries no rate-limit headers.
      */
     get: operations['getCompositeLedger'];
     put?: never;
@@ -521,7 +527,16 @@ export interface paths {
     };
     /**
      * Pre-serialized public live list; cacheable.
-     * @description The live list serialized once per refresh (about every 5 s) and served as stored bytes. `ETag` changes with
+     * @description The public list is real time and withholds what a key pays for. Spec section 8 sells real-time live data
+     *     to Builder and up and gives Free keys the list 5 minutes delayed; this list serves the landing page to
+     *     anyone, so it shows in real time which mints are tracked, their curve, price, market cap, trades, signals,
+     *     rug heuristics and creator record, and withholds the predictions and buyer intelligence: every field named
+     *     in `withheld_fields` (the graduation, runner, rug and survival probabilities with their calibration,
+     *     `top_buyers` and `smart_money_in`) is null, `top_buyers` empty. Mints come newest launch first (the keyed
+     *     list's `grad_prob` order would reveal the withheld ranking). `/api/v1/live` has every field: in real time
+     *     for Builder and up, 5 minutes delayed for Free keys.
+     *
+     *     The list is serialized once per refresh (about every 5 s) and served as stored bytes. `ETag` changes with
      *     every refresh; send it back in `If-None-Match` to get a bodiless 304 while nothing changed. `Age` says how
      *     many seconds ago the snapshot was built. When the projector has stopped refreshing it (older than 20 s by
      *     default), the list is still served, with `stale: true` and `age_s` in the body and `Cache-Control:
@@ -793,10 +808,14 @@ export interface paths {
     /**
      * Redacted public verification of a wallet's observed stats.
      * @description Observed counts only (graduation, runner and rug counts, fast-snipe rate, total invested); deliberately omits
-     *     smart_score, rank, percentile and any cross-wallet comparison. `wallet` is an exact key: a wallet sharing its
-     *     prefix is never answered. **404** when the wallet is not indexed (nothing observed to verify).
+     *     smart_score, rank, percentile and any cross-wallet comparison. `wallet` is a full address or its first 12
+     *     characters (spec section 2: wallets are matched by their first 12 characters; the leaderboards show
+     *     them so). A full address is an exact key: a wallet sharing its prefix is never answered, and the body is
+     *     one `WalletVerification`. A prefix answers as `/api/wallet/{short}` does: every indexed wallet with that
+     *     prefix (`WalletVerificationMatches`, `count` of them, usually one), each without its full address.
+     *     **404** when no indexed wallet matches (nothing observed to verify).
      *
-     *     **Reveals:** only the address the caller sent, and that wallet's observed stats.
+     *     **Reveals:** only the address the caller sent (none for a prefix), and the matching wallets' observed stats.
      */
     get: operations['verifyWallet'];
     put?: never;
@@ -1105,7 +1124,9 @@ export interface paths {
     /**
      * Submit the wallet's signature; mints a key when the holder-token balance suffices.
      * @description Verifies the ed25519 signature over the link's `message`, reads the wallet's holder-token balance and mints a
-     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `insufficient_balance`. The plaintext key is not in
+     *     key if it reaches `threshold` (`fulfilled`), else the link becomes `insufficient_balance`. The wallet backs
+     *     one live key at a time: a key it was linked to before (an earlier signup, or `/api/v1/wallet/link`) loses
+     *     it and its holder credit to the new key. The plaintext key is not in
      *     this response: poll `GET /api/signup/wallet/{link_id}`. A signature that does not verify answers 422 with
      *     `loc` `["body","signature"]` and leaves the link pending; an unknown `link_id` answers 404; a link that
      *     has already settled answers its status unchanged (no second key); 503 when the balance cannot be read
@@ -1253,6 +1274,13 @@ export interface components {
       error: string;
       message: string;
       retry_after_s?: number;
+      /**
+       * @description On every 503 `unavailable`: `{"error": <message>}`, the reason under the name the published CLI
+       *     (`goracle` 0.3.0) prints before `error` (the spec does not show 503 bodies).
+       */
+      detail?: {
+        error: string;
+      };
     };
     PaymentRequiredError: {
       /** @constant */
@@ -1813,8 +1841,16 @@ export interface components {
       runner_creator: boolean | null;
       /** @description Share of the creator's resolved launches (this one excluded) whose 24 h peak reached 5x the launch price; null without any. */
       rate_5x: number | null;
-      /** @description The creator's resolved launches (24 h horizon passed), this one excluded; launches still inside their horizon do not count. */
+      /**
+       * @description The creator's launch count as known now: every non-mayhem launch of this creator the service has seen,
+       *     resolved or still open, this one included (so at least 1). Read fresh at every refresh.
+       */
       n_launches: number | null;
+      /**
+       * @description The creator's resolved launches (24 h horizon passed), this one excluded: the launches `rate_5x` and
+       *     `runner_creator` are measured over.
+       */
+      n_launches_resolved: number;
       rug_heuristic: components['schemas']['RugFlag'][];
       /**
        * @description k-NN probability that the mint rugs (label v1: no graduation, and the final price at most 30% of the peak after
@@ -1837,9 +1873,10 @@ export interface components {
       top_buyers: components['schemas']['TopBuyer'][];
       /**
        * @description How many of `top_buyers` are smart wallets: at least 8 resolved launches bought and `smart_score` >= 0.30 under
-       *     the published score version (both configurable per deployment), each looked up by its full address.
+       *     the published score version (both configurable per deployment), each looked up by its full address. Null
+       *     only in the public `/api/live`, which withholds it.
        */
-      smart_money_in: number;
+      smart_money_in: number | null;
       /** @description Why the dashboard would auto-hide the mint (e.g. `rug_flagged`, `bundle_dump`); set on /probe results. */
       hide_reason: string | null;
       /** Format: date-time */
@@ -1876,6 +1913,11 @@ export interface components {
       n_indexed_curves?: number;
       count: number;
       mints: components['schemas']['EnrichedMint'][];
+      /**
+       * @description Only on the public `/api/live`: the enriched-mint fields it withholds (null in every mint, `top_buyers`
+       *     empty), which `/api/v1/live` shows with a key.
+       */
+      withheld_fields?: string[];
       /**
        * @description Present (and true) only when the projector has stopped refreshing this snapshot: it is older than its
        *     `delay_s` by more than the deployment's staleness limit (20 s by default).
@@ -2282,7 +2324,8 @@ export interface components {
      *     appear here.
      */
     WalletVerification: {
-      wallet: components['schemas']['SolanaAddress'];
+      /** @description The full address; present only when the caller sent it (absent in a prefix's matches). */
+      wallet?: components['schemas']['SolanaAddress'];
       wallet_prefix: components['schemas']['WalletPrefix'];
       total: number;
       graduations: number;
@@ -2296,6 +2339,17 @@ export interface components {
       last_seen_at: string;
       /** Format: date-time */
       verified_at: string;
+    };
+    /**
+     * @description `/api/verify/{wallet}` by a 12-character prefix: every indexed wallet with it (as `/api/wallet/{short}`
+     *     answers a shared prefix), by prefix only.
+     */
+    WalletVerificationMatches: {
+      /** @constant */
+      query: 'prefix';
+      wallet_prefix: components['schemas']['WalletPrefix'];
+      count: number;
+      wallets: components['schemas']['WalletVerification'][];
     };
     LeaderboardEntry: {
       rank: number;
@@ -2349,9 +2403,12 @@ export interface components {
     };
     WebhookCreateRequest: {
       /**
-       * @description Target that receives POSTed events; an ASCII URL (internationalised hosts in punycode), `https` in production.
-       *     A URL with credentials, or whose host is `localhost` or a private, loopback, link-local or reserved address,
-       *     answers 422 with `loc` `["body","url"]`; names are resolved again at every connect and refused the same way.
+       * @description Target that receives POSTed events; an ASCII URL (internationalised hosts in punycode, IPv6 literals in
+       *     brackets), `https` in production. A URL with credentials, or whose host is `localhost` (`localhost.`
+       *     too), a name without a dot, an address in any IANA special-purpose range (IPv4 and IPv6: private,
+       *     loopback, link-local, documentation, translation, multicast, reserved, …) or a name that resolves to one
+       *     at registration answers 422 with `loc` `["body","url"]`. A name that does not resolve at registration is
+       *     accepted. Names are resolved again at every connect and refused the same way.
        */
       url: string;
       /**
@@ -2369,7 +2426,10 @@ export interface components {
       url: string;
       /** @description The `events` value as registered. */
       events: string;
-      /** @description `events` expanded to the kinds it selects. */
+      /**
+       * @description `events` expanded to the kinds it selects today. A subscription to `*` is stored as `*` and matched at
+       *     delivery, so kinds added after it was made reach it too (and show here once they exist).
+       */
       event_kinds: components['schemas']['EventKind'][];
       active: boolean;
       /** Format: date-time */
@@ -3847,6 +3907,8 @@ export interface components {
     AddressPath: components['schemas']['SolanaAddress'];
     /** @description A full base58 wallet address, or its first 12 characters. */
     WalletKeyPath: components['schemas']['WalletKey'];
+    /** @description A full base58 wallet address, or its first 12 characters. */
+    VerifyWalletPath: components['schemas']['WalletKey'];
     /** @description The full base58 wallet address. */
     WalletPath: components['schemas']['SolanaAddress'];
     /** @description The wallet address's first 12 characters. */
@@ -4300,7 +4362,7 @@ export interface operations {
         kind?: 'smart' | 'sniper' | 'service' | 'graduate';
         /** @description Maximum number of wallets returned. */
         limit?: number;
-        /** @description Minimum number of mints a wallet bought to be ranked. */
+        /** @description Minimum number of mints a wallet bought to be ranked. No upper bound beyond the largest exact JSON integer; a value above any wallet's count answers an empty board. */
         min_total?: number;
       };
       header?: never;
@@ -4458,7 +4520,7 @@ export interface operations {
       query?: {
         /** @description Maximum number of rows returned. */
         limit?: number;
-        /** @description Number of rows to skip. */
+        /** @description Number of rows to skip. No upper bound beyond the largest exact JSON integer; past the last row the page is empty. */
         offset?: number;
         /** @description Keep only crosses whose outcomes are resolved. */
         only_resolved?: boolean;
@@ -4636,9 +4698,9 @@ export interface operations {
   getPostmortems: {
     parameters: {
       query?: {
-        /** @description Minimum loss as a fraction of the entry value (0.3 = 30%). */
+        /** @description Minimum loss as a fraction of the entry value (0.3 = 30%). No upper bound (the spec gives none); above 1 no trade qualifies. */
         min_loss_pct?: number;
-        /** @description Maximum number of trades returned. */
+        /** @description Maximum number of trades returned. No upper bound (the spec gives none); above 500 the service answers at most 500 trades, to bound the work of one request. */
         limit?: number;
         /** @description Keep only trades with a populated entry context. */
         require_context?: boolean;
@@ -4716,9 +4778,9 @@ export interface operations {
          *     commits, newest first, at `/api/perps/ledger/commits`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
-        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
+        /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. No upper bound beyond the largest exact JSON integer; a value past the last second of year 9999 is read as that second (no commit can follow it). */
         since?: number;
-        /** @description Maximum number of commits returned. */
+        /** @description Maximum number of commits returned. No upper bound (the spec gives none); above 500 the service answers at most 500 commits, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -4787,9 +4849,9 @@ export interface operations {
   getAlertsAudit: {
     parameters: {
       query?: {
-        /** @description Look-back window in hours. */
+        /** @description Look-back window in hours. No upper bound (the spec gives none); the window never reaches back before the active rule started, whatever its length. */
         hours?: number;
-        /** @description Maximum number of fires returned. */
+        /** @description Maximum number of fires returned. No upper bound (the spec gives none); above 500 the service answers at most 500 fires, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -4814,7 +4876,7 @@ export interface operations {
   getGateValidation: {
     parameters: {
       query?: {
-        /** @description Number of most recent runs returned. */
+        /** @description Number of most recent runs returned. No upper bound (the spec gives none); above 100 the service answers at most 100 runs, to bound the work of one request. */
         history?: number;
       };
       header?: never;
@@ -4891,8 +4953,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The full base58 wallet address. */
-        wallet: components['parameters']['WalletPath'];
+        /** @description A full base58 wallet address, or its first 12 characters. */
+        wallet: components['parameters']['VerifyWalletPath'];
       };
       cookie?: never;
     };
@@ -4904,7 +4966,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WalletVerification'];
+          'application/json': components['schemas']['WalletVerification'] | components['schemas']['WalletVerificationMatches'];
         };
       };
       404: components['responses']['NotFound'];
@@ -5032,7 +5094,7 @@ export interface operations {
   getPerpsLedgerCommits: {
     parameters: {
       query?: {
-        /** @description Maximum number of commits returned. */
+        /** @description Maximum number of commits returned. No upper bound (the spec gives none); above 500 the service answers at most 500 commits, to bound the work of one request. */
         limit?: number;
       };
       header?: never;
@@ -5103,7 +5165,7 @@ export interface operations {
   getBurnHistory: {
     parameters: {
       query?: {
-        /** @description Maximum number of burns returned, newest first. */
+        /** @description Maximum number of burns returned, newest first. No upper bound (the spec gives none); above 500 the service answers at most 500 burns, to bound the work of one request. */
         limit?: number;
       };
       header?: never;

@@ -22,7 +22,7 @@ export type PostResult = { statusCode: number | null; error: string | null; dura
 
 export type WebhookHttpClient = { post(url: string, body: string, headers: Record<string, string>): Promise<PostResult>; close(): void };
 
-const systemResolve: Resolve = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
+export const systemResolve: Resolve = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
 
 /**
  * The SSRF guard sits in the socket's own name lookup, so the addresses checked are the addresses connected to (a DNS

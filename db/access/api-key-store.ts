@@ -188,14 +188,28 @@ export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () 
       });
     },
 
-    /** Links (or relinks) a wallet to the key and credits the balance just read (null when the read failed). */
+    /**
+     * Links (or relinks) a wallet to the key and credits the balance just read (null when the read failed). A wallet
+     * backs one live key at a time: any other key it was linked to loses it, and with it the holder credit.
+     */
     async linkWallet(id: number, wallet: string, balance: number | null, at: Date = clock()): Promise<ApiKeyRecord | undefined> {
-      const [row] = await db('api_keys')
-        .where({ id })
-        .whereNull('revoked_at')
-        .update({ wallet, wallet_linked_at: at, holder_balance: balance, holder_checked_at: balance === null ? null : at })
-        .returning('*');
-      return row ? toRecord(row) : undefined;
+      return db.transaction(async (trx) => {
+        // Two links of one wallet at once would both clear the other key and then meet at the unique index; the lock orders them.
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`wallet-link:${wallet}`]);
+        const live = await trx('api_keys').where({ id }).whereNull('revoked_at').forUpdate().first('id');
+        if (!live) return undefined;
+        // Cleared first: the unique index on live keys' wallets is checked at each statement.
+        await trx('api_keys')
+          .where({ wallet })
+          .whereNot({ id })
+          .whereNull('revoked_at')
+          .update({ wallet: null, wallet_linked_at: null, holder_balance: null, holder_checked_at: null });
+        const [row] = await trx('api_keys')
+          .where({ id })
+          .update({ wallet, wallet_linked_at: at, holder_balance: balance, holder_checked_at: balance === null ? null : at })
+          .returning('*');
+        return toRecord(row);
+      });
     },
 
     /** Records a re-read balance of the key's linked wallet; a relink since the read (other wallet) wins. */

@@ -41,14 +41,16 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
   ): Promise<{ mint: EnrichedMint; smartMoney: SmartMoney }[]> {
     const mints = states.map((s) => s.row.mint);
     const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
-    const [, aggregates, own, predictions, price, gate, smart] = await Promise.all([
+    const creatorIds = [...new Set(states.map((s) => s.row.creator))];
+    const [, aggregates, own, predictions, price, gate, smart, launches] = await Promise.all([
       mintStates.learnFreshness(states),
-      creators.aggregates([...new Set(states.map((s) => s.row.creator))], LABEL_VERSION),
+      creators.aggregates(creatorIds, LABEL_VERSION),
       o.ownOutcomes ? creators.ownOutcomes(mints, LABEL_VERSION) : new Map(),
       live.latestPredictions(mints),
       prices.latestQuote('SOL'),
       gates.read(SURVIVAL_GATE.name),
       smartMoney.smartMoney(tops),
+      creators.launchCounts(creatorIds),
     ]);
     return states.map((s) => {
       const sm = smart.get(s.row.mint)!;
@@ -57,6 +59,8 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
         now,
         prediction: predictions.get(s.row.mint) ?? null,
         creator: creatorRecord(aggregates.get(s.row.creator) ?? null, own.get(s.row.mint) ?? null),
+        // This launch is in the mints table, so at least 1.
+        creatorLaunches: launches.get(s.row.creator) ?? 1,
         solUsd: price?.usd ?? null,
         freshness: s.freshness,
         graduatedAt: s.row.graduatedAt,

@@ -13,6 +13,16 @@ export function createCreatorStore(db: Knex) {
       return new Map(rows.map((r) => [r.creator as string, { nResolved: r.n_resolved, n5x: r.n_5x, nGraduated: r.n_graduated, nRugged: r.n_rugged }]));
     },
 
+    /**
+     * Each creator's non-mayhem launches as known now (resolved and open, any age), read at every call: the
+     * `creators` table's count moves only when a launch resolves. Served by the (creator, created_at) index.
+     */
+    async launchCounts(creators: readonly string[]): Promise<Map<string, number>> {
+      if (!creators.length) return new Map();
+      const rows = await db('mints').whereIn('creator', creators).where({ mayhem: false }).groupBy('creator').select('creator').count('* as n');
+      return new Map(rows.map((r) => [r.creator as string, Number(r.n)]));
+    },
+
     /** The mints' own resolved outcomes under `labelVersion`; a mint still unresolved has none. */
     async ownOutcomes(mints: readonly string[], labelVersion: string): Promise<Map<string, OwnOutcome>> {
       if (!mints.length) return new Map();

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
-import type { EventKind } from '../../domain/webhooks/event-kinds';
+import { ALL_EVENTS, type EventKind, type StoredKind } from '../../domain/webhooks/event-kinds';
 
 export type Subscription = {
   id: number;
   keyId: number;
   url: string;
   events: string;
-  eventKinds: EventKind[];
+  /** The kinds selected, or `*` alone for every kind (matched at delivery, so later kinds reach it). */
+  eventKinds: StoredKind[];
   secretSealed: string;
   active: boolean;
   createdAt: Date;
@@ -38,7 +39,7 @@ const row = (r: any): Subscription => ({
 /** Webhook subscriptions: written by the API (create, delete) and by delivery activities (outcomes, 410, failing). */
 export function createSubscriptionStore(db: Knex) {
   return {
-    async create(s: { keyId: number; url: string; events: string; eventKinds: EventKind[]; secretSealed: string; at: Date }): Promise<Subscription> {
+    async create(s: { keyId: number; url: string; events: string; eventKinds: StoredKind[]; secretSealed: string; at: Date }): Promise<Subscription> {
       const [r] = await db('webhook_subscriptions')
         .insert({ key_id: s.keyId, url: s.url, events: s.events, event_kinds: s.eventKinds, secret_sealed: s.secretSealed, created_at: s.at })
         .returning('*');
@@ -83,7 +84,8 @@ export function createSubscriptionStore(db: Knex) {
             .whereIn('k.tier', ['pro', 'enterprise'])
             .where((w) => w.whereNull('k.plan_expires_at').orWhere('k.plan_expires_at', '>', at)),
         )
-        .whereRaw('s.event_kinds @> ARRAY[?]::text[]', [kind])
+        // Overlap with {kind, '*'}: the kind itself, or every kind (the GIN index serves `&&` too).
+        .whereRaw('s.event_kinds && ARRAY[?, ?]::text[]', [kind, ALL_EVENTS])
         .where('s.id', '>', afterId)
         .orderBy('s.id')
         .limit(limit)

@@ -24,6 +24,8 @@ export type EnrichInput = {
   now: Date;
   prediction: LatestPrediction | null;
   creator: CreatorRecord;
+  /** The creator's non-mayhem launches as known now, resolved and open, this one included. */
+  creatorLaunches: number;
   solUsd: number | null;
   freshness: Freshness;
   graduatedAt: Date | null;
@@ -83,7 +85,9 @@ export function enrichMint(i: EnrichInput) {
     runner_reference_price_sol: odds ? p!.priceSol : null,
     runner_creator: i.creator.runnerCreator,
     rate_5x: i.creator.rate5x === null ? null : r6(i.creator.rate5x),
-    n_launches: i.creator.nLaunches,
+    // As known now, this launch included; the resolved launches (this one excluded) that rate_5x is measured over beside it.
+    n_launches: i.creatorLaunches,
+    n_launches_resolved: i.creator.nLaunches,
     rug_heuristic: flags,
     rug_prob: p?.rugProb ?? null,
     post_grad_survival_prob: i.survivalLive ? (p?.survivalProb ?? null) : null,

@@ -16,7 +16,8 @@ export type Postmortem<S> = PostmortemInput<S> & { lossPct: number; pnlLamports:
 export type PostmortemQuery = { minLossPct: number; limit: number; requireContext: boolean };
 
 export function selectPostmortems<S>(trades: readonly PostmortemInput<S>[], q: PostmortemQuery): Postmortem<S>[] {
-  if (!(q.minLossPct >= 0 && q.minLossPct <= 1)) throw new RangeError(`min_loss_pct must be in [0, 1], got ${q.minLossPct}`);
+  // Above 1 is a valid ask (the spec bounds it only below) that no trade meets: a loss is at most the whole stake.
+  if (!(q.minLossPct >= 0 && Number.isFinite(q.minLossPct))) throw new RangeError(`min_loss_pct must be a finite number >= 0, got ${q.minLossPct}`);
   if (!Number.isInteger(q.limit) || q.limit < 1) throw new RangeError(`limit must be a positive integer, got ${q.limit}`);
   const out: Postmortem<S>[] = [];
   for (const t of trades) {

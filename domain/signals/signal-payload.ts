@@ -39,7 +39,7 @@ export type SignalMintFacts = Pick<
   | 'curve_progress'
   | 'rug_prob'
   | 'runner_prob_5x_from_now'
-  | 'n_launches'
+  | 'n_launches_resolved'
   | 'rate_5x'
   | 'runner_creator'
   | 'rug_heuristic'
@@ -87,7 +87,8 @@ export function signalFeatures(cross: CompositeCross, facts: SignalMintFacts, ex
     sniper_count: bot.sniper_count,
     rug_prob: r6n(facts.rug_prob),
     runner_prob_5x_from_now: r6n(facts.runner_prob_5x_from_now),
-    creator_n_launches: facts.n_launches,
+    // The resolved launches the 5x rate beside it is measured over (this launch excluded).
+    creator_n_launches: facts.n_launches_resolved,
     creator_rate_5x: r6n(facts.rate_5x),
     gp_30: r6n(extra.gp30),
     threshold_quantile: r6(cross.thresholdQuantile),

@@ -92,11 +92,14 @@ export function walletLookupView(key: WalletKey, matches: readonly WalletMatch[]
   };
 }
 
-/** `GET /api/verify/{wallet}`: observed stats only; never a score, rank, percentile or comparison. */
-export function walletVerificationView(r: WalletRecord, verifiedAt: Date) {
+/**
+ * `GET /api/verify/{wallet}`: observed stats only; never a score, rank, percentile or comparison. The full address
+ * only when the caller sent it (`revealAddress`, the default), as everywhere else.
+ */
+export function walletVerificationView(r: WalletRecord, verifiedAt: Date, o: { revealAddress?: boolean } = {}) {
   const rates = recordRates(r);
   return {
-    wallet: r.wallet,
+    ...(o.revealAddress === false ? {} : { wallet: r.wallet }),
     wallet_prefix: redactWallet(r.wallet),
     total: r.total,
     graduations: r.graduated,
@@ -107,6 +110,19 @@ export function walletVerificationView(r: WalletRecord, verifiedAt: Date) {
     first_seen_at: iso(r.firstSeenAt, 'first_seen_at'),
     last_seen_at: iso(r.lastSeenAt, 'last_seen_at'),
     verified_at: verifiedAt.toISOString(),
+  };
+}
+
+/**
+ * `GET /api/verify/{wallet}` by a 12-character prefix (how the leaderboards show wallets): every indexed wallet with
+ * that prefix, as `/api/wallet/{short}` answers a shared prefix, and no full address.
+ */
+export function walletVerificationMatchesView(prefix: string, records: readonly WalletRecord[], verifiedAt: Date) {
+  return {
+    query: 'prefix' as const,
+    wallet_prefix: prefix,
+    count: records.length,
+    wallets: records.map((r) => walletVerificationView(r, verifiedAt, { revealAddress: false })),
   };
 }
 

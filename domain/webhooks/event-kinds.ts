@@ -18,17 +18,25 @@ export const EVENT_GROUPS: Readonly<Record<string, readonly EventKind[]>> = {
   smart_money_in: ['smart_in'],
 };
 
-export type EventSelection = { ok: true; kinds: EventKind[] } | { ok: false; unknown: string[] };
+/**
+ * Every kind, today's and any added later: stored as it is and matched at delivery, so a subscription to `*` is
+ * never frozen to the kinds that existed when it was made.
+ */
+export const ALL_EVENTS = '*';
+/** What a subscription stores: the kinds it selects, or `*` alone. */
+export type StoredKind = EventKind | typeof ALL_EVENTS;
+
+export type EventSelection = { ok: true; kinds: StoredKind[] } | { ok: false; unknown: string[] };
 
 const isKind = (s: string): s is EventKind => (EVENT_KINDS as readonly string[]).includes(s);
 
-/** `*` or a comma-separated list of kinds and groups, expanded to the kinds it selects (in EVENT_KINDS order). */
+/** `*` (kept as `*`) or a comma-separated list of kinds and groups, expanded to the kinds it selects (in EVENT_KINDS order). */
 export function parseEventSelection(events: string): EventSelection {
   const names = events
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (names.length === 1 && names[0] === '*') return { ok: true, kinds: [...EVENT_KINDS] };
+  if (names.length === 1 && names[0] === ALL_EVENTS) return { ok: true, kinds: [ALL_EVENTS] };
   const unknown = names.filter((n) => !isKind(n) && !(n in EVENT_GROUPS));
   if (unknown.length || names.length === 0) return { ok: false, unknown: names.length ? unknown : [events] };
   const chosen = new Set<EventKind>(names.flatMap((n) => (isKind(n) ? [n] : EVENT_GROUPS[n]!)));
@@ -37,3 +45,7 @@ export function parseEventSelection(events: string): EventSelection {
 
 export const signalEventKind = (tier: 'ACT' | 'WATCH' | 'SCOUT'): EventKind => `signal_${tier.toLowerCase()}` as EventKind;
 export const isAlertEventKind = (s: string): s is AlertEventKind => (ALERT_EVENT_KINDS as readonly string[]).includes(s);
+
+/** The kinds a stored selection delivers today (`*`: every kind there is now), for showing a subscription. */
+export const selectedKinds = (stored: readonly string[]): EventKind[] =>
+  stored.includes(ALL_EVENTS) ? [...EVENT_KINDS] : EVENT_KINDS.filter((k) => stored.includes(k));

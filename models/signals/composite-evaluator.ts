@@ -62,7 +62,7 @@ function factsOf(m: EnrichedMint): SignalMintFacts {
     curve_progress: m.curve_progress,
     rug_prob: m.rug_prob,
     runner_prob_5x_from_now: m.runner_prob_5x_from_now,
-    n_launches: m.n_launches,
+    n_launches_resolved: m.n_launches_resolved,
     rate_5x: m.rate_5x,
     runner_creator: m.runner_creator,
     rug_heuristic: m.rug_heuristic,

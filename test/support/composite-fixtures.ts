@@ -44,7 +44,7 @@ export const testFacts = (mint: string): SignalMintFacts => ({
   curve_progress: 0.21,
   rug_prob: null,
   runner_prob_5x_from_now: null,
-  n_launches: 3,
+  n_launches_resolved: 3,
   rate_5x: 0,
   runner_creator: false,
   rug_heuristic: RUG_FLAGS.map((flag) => ({ flag, triggered: flag === 'holder_concentration', value: 0.2, threshold: 0.35 })),

@@ -19,8 +19,15 @@ export function readTestEnv(): TestEnv {
   return JSON.parse(fs.readFileSync(ENV_FILE, 'utf8')) as TestEnv;
 }
 
-/** Recorded launchpad data lives beside the repository and is never copied into it. */
-export const SHARED_DATA = path.resolve(ROOT, '..', 'shared', 'data');
+/**
+ * Recorded launchpad data lives beside the repository and is never copied into it: the nearest `shared/data` above
+ * the checkout (a git worktree sits one level deeper than the main checkout).
+ */
+const sharedDataAbove = (dir: string): string => {
+  const candidate = path.join(dir, 'shared', 'data');
+  return fs.existsSync(candidate) || path.dirname(dir) === dir ? candidate : sharedDataAbove(path.dirname(dir));
+};
+export const SHARED_DATA = sharedDataAbove(path.dirname(ROOT));
 
 export function removeTestEnv(): void {
   fs.rmSync(ENV_FILE, { force: true });

@@ -1,5 +1,5 @@
 import { accuracySummary, loadAccuracy } from '../accuracy/accuracy-view';
-import { api, failureText, unreachable } from '../lib/api';
+import { api, failureText, storedKey, unreachable } from '../lib/api';
 import { h, notice, panel, fill } from '../lib/dom';
 import { ago, clock } from '../lib/format';
 import { backoff, poll } from '../lib/poller';
@@ -10,6 +10,8 @@ import { statusPanel } from './status-panel';
 /**
  * Polls the public live list with its ETag: an unchanged snapshot costs a bodiless 304. The request skips the
  * browser cache (`no-store`) so the page sees the 304 itself and knows the list is current, not merely cached.
+ * The public list withholds the predictions; with a key given in the signal panel's form the page reads the keyed
+ * list instead (real time for Builder and up, 5 minutes delayed for Free keys).
  */
 function livePanel(): HTMLElement {
   const table = createLiveTable();
@@ -25,7 +27,10 @@ function livePanel(): HTMLElement {
 
   poll(async () => {
     try {
-      const r = await api.GET('/api/live', { params: { header: etag ? { 'If-None-Match': etag } : {} }, cache: 'no-store' });
+      const keyed = storedKey() !== undefined;
+      const r = keyed
+        ? await api.GET('/api/v1/live', { params: { query: { limit: 200 } }, cache: 'no-store' })
+        : await api.GET('/api/live', { params: { header: etag ? { 'If-None-Match': etag } : {} }, cache: 'no-store' });
       if (r.response.status === 304) {
         stamp();
         return retry.ok();
@@ -40,10 +45,14 @@ function livePanel(): HTMLElement {
         );
         return retry.failed();
       }
-      etag = r.response.headers.get('ETag') ?? undefined;
+      etag = keyed ? undefined : (r.response.headers.get('ETag') ?? undefined);
       generatedAt = r.data.generated_at;
       fill(
         state,
+        r.data.withheld_fields?.length ? notice('info', 'Predictions are withheld from the public list: give an API key (signal feed panel) to see them.') : '',
+        r.data.delay_s > 0
+          ? notice('info', `This key’s tier sees the list ${Math.round(r.data.delay_s / 60)} minutes delayed; Builder and up see it in real time.`)
+          : '',
         r.data.stale ? notice('problem', `The live list stopped refreshing ${r.data.age_s ?? '?'} s ago; showing the last snapshot.`) : '',
         r.data.count === 0 ? notice('info', 'No mint is being tracked right now.') : '',
       );

@@ -13,7 +13,10 @@ const DAY = 86_400_000;
 
 // Spec section 8, read independently of the code's table: Free gets live (delayed), /probe and /wallet (and
 // managing its own key); wallet-leaderboard discovery and webhooks start at Pro; everything else at Builder.
-const FREE_OPS = new Set(['getV1Live', 'probeMint', 'getV1Wallet', 'linkWallet', 'getMe']);
+// The composite ledger is an audit trail: anyone may read it, so a Free key may too.
+const FREE_OPS = new Set(['getV1Live', 'probeMint', 'getV1Wallet', 'linkWallet', 'getMe', 'getCompositeLedger']);
+/** Audit trails answer without a key (the empty requirement in their security list); a key presented is still checked and counted. */
+const KEY_OPTIONAL_OPS = new Set(['getCompositeLedger']);
 const PRO_OPS = new Set(['getLeaderboard', 'createWebhook', 'listWebhooks', 'deleteWebhook', 'listWebhookDeliveries']);
 const specMinTier = (op: string): Tier => (FREE_OPS.has(op) ? 'free' : PRO_OPS.has(op) ? 'pro' : 'builder');
 const ORDER: Tier[] = ['free', 'builder', 'pro', 'enterprise'];
@@ -25,6 +28,7 @@ const keyedOps = (() => {
     .filter((o) => o.security?.length)
     .map((o) => o.operationId);
 })();
+const keyRequiredOps = keyedOps.filter((op) => !KEY_OPTIONAL_OPS.has(op));
 
 type HeaderMap = Record<string, string>;
 type Sent = { response: Response; data?: unknown; error?: unknown };
@@ -65,12 +69,27 @@ describe('keys: 401 for a missing or invalid key', () => {
   it('every keyed operation answers 401 missing_key without a key, with a Bearer challenge', async () => {
     expect(keyedOps.length).toBe(17);
     expect(Object.keys(TYPED_REQUESTS).sort()).toEqual([...keyedOps].sort());
-    for (const op of keyedOps) {
+    for (const op of keyRequiredOps) {
       const r = await send(op);
       expect([op, r.response.status]).toEqual([op, 401]);
       expect(bodyOf(r).error).toBe('missing_key');
       expect(r.response.headers.get('www-authenticate')).toMatch(/^Bearer /);
     }
+  });
+
+  it('the composite ledger answers without a key after the beta window; a presented key is checked and counted', async () => {
+    const open = await send('getCompositeLedger');
+    expect(open.response.status).toBe(200);
+    expect(bodyOf(open)).toMatchObject({ track: 'composite' });
+    expect(open.response.headers.get('x-ratelimit-limit')).toBeNull();
+
+    const k = await issueTestKey(t.db, 'free');
+    const keyed = await send('getCompositeLedger', k.bearer);
+    expect(keyed.response.status).toBe(200);
+    expect(keyed.response.headers.get('x-ratelimit-remaining')).toBe('199');
+    expect((await http.GET('/api/me', { headers: k.bearer })).data!.quota.used).toBe(2);
+    const bad = await send('getCompositeLedger', { 'X-API-Key': `${k.prefix}_${'3'.repeat(44)}` });
+    expect([bad.response.status, bodyOf(bad).error]).toEqual([401, 'invalid_key']);
   });
 
   // Two different keys (the revoked one beside a good one, say) answer ambiguous_key: test/e2e/access/ambiguous-keys.test.ts.
@@ -103,6 +122,22 @@ describe('keys: 401 for a missing or invalid key', () => {
       expect(r.response.status).toBe(200);
       expect(r.data!.delay_s).toBe(0);
     }
+  });
+});
+
+describe('a valid X-API-Key beside an Authorization meant for someone else', () => {
+  it('serves the X-API-Key when the Authorization is not a Bearer key of our format; two keys stay refused', async () => {
+    const k = await issueTestKey(t.db, 'pro');
+    const other = await issueTestKey(t.db, 'pro');
+    for (const auth of [`Basic ${Buffer.from('proxy:pass').toString('base64')}`, 'Bearer some.jwt.token', 'Bearer nope', 'Digest username="x"']) {
+      const r = await http.GET('/api/v1/live', { headers: { ...k.xApiKey, Authorization: auth } });
+      expect([auth, r.response.status]).toEqual([auth, 200]);
+    }
+    const both = await http.GET('/api/v1/live', { headers: { ...k.xApiKey, ...other.bearer } });
+    expect([both.response.status, bodyOf(both).error]).toEqual([401, 'ambiguous_key']);
+    // Alone, a non-Bearer Authorization is still no key.
+    const basic = await http.GET('/api/v1/live', { headers: { Authorization: `Basic ${Buffer.from(`x:${k.plaintext}`).toString('base64')}` } });
+    expect([basic.response.status, bodyOf(basic).error]).toEqual([401, 'invalid_key']);
   });
 });
 

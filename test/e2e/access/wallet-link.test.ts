@@ -70,6 +70,24 @@ describe('POST /api/v1/wallet/link', () => {
     expect(await me(k.bearer)).toMatchObject({ linked_wallet: poor.address, tier: 'free' });
   });
 
+  it('a wallet credits one key at a time: linking it to another key moves it, the first key is Free again', async () => {
+    const [a, b] = [await issueTestKey(t.db, 'free'), await issueTestKey(t.db, 'free')];
+    const w = testWallet();
+    holder.setBalance(w.address, 3_000_000);
+    const linkTo = (k: typeof a) => link(k.bearer, { wallet: w.address, signature_b58: w.sign(walletLinkMessage(k.prefix, w.address)), key_prefix: k.prefix });
+    expect((await linkTo(a)).data).toMatchObject({ tier: 'builder' });
+    expect((await linkTo(b)).data).toMatchObject({ wallet: w.address, tier: 'builder' });
+    expect(await me(b.bearer)).toMatchObject({ tier: 'builder', linked_wallet: w.address });
+    expect(await me(a.bearer)).toMatchObject({ tier: 'free', linked_wallet: null, holder_token_balance: null, holder_access: null });
+    expect((await http.GET('/api/v1/stats', { headers: a.bearer })).response.status).toBe(403);
+
+    // Two links of the same wallet at once still leave it on exactly one key.
+    const [c, d] = [await issueTestKey(t.db, 'free'), await issueTestKey(t.db, 'free')];
+    const both = await Promise.all([linkTo(c), linkTo(d)]);
+    expect(both.map((r) => r.response.status)).toEqual([200, 200]);
+    expect(await t.db('api_keys').where({ wallet: w.address }).whereNull('revoked_at').count('* as n').first()).toEqual({ n: 1 });
+  });
+
   it('refuses forged and replayed signatures and a prefix that is not the caller’s, with 422 on the field', async () => {
     const [a, b] = [await issueTestKey(t.db, 'free'), await issueTestKey(t.db, 'free')];
     const [w, thief] = [testWallet(), testWallet()];

@@ -204,6 +204,10 @@ describe('POST /api/upgrade', () => {
     try {
       const r = await upgrade({}, other.url);
       expect(r.response.status).toBe(503);
+      // The reason also under the published CLI's name for it (detail.error), which the CLI prints.
+      expect(r.error).toMatchObject({ error: 'unavailable', detail: { error: expect.stringContaining('TREASURY_ADDRESS') } });
+      const body = r.error as unknown as { message: string; detail: { error: string } };
+      expect(body.detail.error).toBe(body.message);
     } finally {
       await other.close();
     }

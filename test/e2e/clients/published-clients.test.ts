@@ -217,6 +217,18 @@ describe('CLI goracle 0.3.0', () => {
     expect([untracked.code, untracked.stderr]).toEqual([1, expect.stringContaining('mint not currently tracked')]);
   }, 60_000);
 
+  it('signup on a deployment without payments prints the server\'s reason, not only "unavailable"', async () => {
+    const bare = await startApi(db.db, { env: afterBeta() });
+    try {
+      const user = await clients.cliUser(bare.url);
+      const done = await user.run(['signup', 'builder', '--plan', 'monthly']);
+      expect(done.code).not.toBe(0);
+      expect(done.stderr).toContain('HTTP 503: plan payments are not configured on this deployment (TREASURY_ADDRESS)');
+    } finally {
+      await bare.close();
+    }
+  }, 60_000);
+
   it('signup --wallet: the holder link the test signs as the browser would; the key is saved with its tier', async () => {
     const user = await clients.cliUser(api.url);
     const wallet = testWallet();

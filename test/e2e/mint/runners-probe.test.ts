@@ -105,7 +105,7 @@ describe('runners, probe and live carry the models', () => {
     expectConforms('get', '/api/v1/runners', 422, bad.body);
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.limit', 'query.tier']);
 
-    // Probe: every model field equals the logged prediction; the creator record counts resolved launches only.
+    // Probe: every model field equals the logged prediction; the creator record counts its launches known now and, beside, the resolved ones.
     const mint = all.mints[0]!.mint;
     const probe = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint } } });
     expect(probe.response.status).toBe(200);
@@ -121,14 +121,34 @@ describe('runners, probe and live carry the models', () => {
     expect(Object.keys(p.model_versions).sort()).toEqual(['grad_prob', 'post_grad_survival', 'rug_prob', 'runner_prob']);
     expect(p.context).toMatchObject({ creator: { n_launches: expect.any(Number) }, rug_heuristic: expect.any(Array), signals: { bot: expect.any(Object) } });
     const resolved = await t.db('mints as m').join('mint_outcomes as o', 'o.mint', 'm.mint').where('m.creator', probe.data!.creator).count('* as n').first();
-    expect(probe.data!.n_launches).toBe(Number(resolved!.n));
+    expect(probe.data!.n_launches_resolved).toBe(Number(resolved!.n));
+    // n_launches is every launch of the creator known now, open ones (this live mint first of all) included.
+    const known = await t.db('mints').where({ creator: probe.data!.creator, mayhem: false }).count('* as n').first();
+    expect(probe.data!.n_launches).toBe(Number(known!.n));
+    expect(probe.data!.n_launches).toBeGreaterThanOrEqual(probe.data!.n_launches_resolved + 1);
 
-    const pub = (await http.GET('/api/live')).data!;
-    const scored = pub.mints.filter((m) => m.grad_prob !== null);
+    const keyed = (await http.GET('/api/v1/live', { params: { query: { limit: 200 } } })).data!;
+    const scored = keyed.mints.filter((m) => m.grad_prob !== null);
     expect(scored.length).toBeGreaterThan(5);
     expect(scored.every((m) => m.rug_prob !== null && m.runner_prob_3x_from_now !== null)).toBe(true);
+    expect(keyed.withheld_fields).toBeUndefined();
+
+    // The public list: the same mints in real time, newest launch first, with what a key pays for withheld.
+    const pub = (await http.GET('/api/live')).data!;
+    expect(pub.mints.map((m) => m.mint).sort()).toEqual(keyed.mints.map((m) => m.mint).sort());
+    expect(pub.mints.map((m) => m.created_at)).toEqual(
+      pub.mints
+        .map((m) => m.created_at)
+        .sort()
+        .reverse(),
+    );
+    expect(pub.withheld_fields).toEqual(expect.arrayContaining(['grad_prob', 'runner_prob_5x_from_now', 'rug_prob', 'top_buyers', 'smart_money_in']));
+    for (const m of pub.mints) {
+      for (const f of pub.withheld_fields!) expect([m.mint, f, (m as Record<string, unknown>)[f]]).toEqual([m.mint, f, f === 'top_buyers' ? [] : null]);
+    }
+    const byMint = new Map(keyed.mints.map((m) => [m.mint, m]));
+    expect(pub.mints.every((m) => m.market_cap_sol === byMint.get(m.mint)!.market_cap_sol && m.n_launches === byMint.get(m.mint)!.n_launches)).toBe(true);
     expect(pub.mints.some((m) => m.signals.bot.bot_trade_share !== null)).toBe(true);
-    expect((await http.GET('/api/v1/live', { params: { query: { limit: 5 } } })).response.status).toBe(200);
     // It scores and resolves hundreds of mints through the real activities: tens of seconds on a busy machine.
   }, 180_000);
 });

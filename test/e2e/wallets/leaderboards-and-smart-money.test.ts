@@ -85,6 +85,7 @@ describe('the leaderboards through HTTP', () => {
 });
 
 describe('smart money on every enriched mint', () => {
+  // smart_money_in is never null on the keyed lists (only the public /api/live withholds it).
   type Mint = { mint: string; grad_prob: number | null; smart_money_in: number; top_buyers: { wallet_prefix: string; smart_score: number | null }[] };
 
   /** A top buyer's record by its prefix (prefixes are unique on this market: checked). */
@@ -97,7 +98,7 @@ describe('smart money on every enriched mint', () => {
   it('gives each top buyer its published score and counts the smart ones, on the live list, runners and probe', async () => {
     const live = await http.GET('/api/v1/live', { params: { query: { limit: 200 } } });
     expect(live.response.status).toBe(200);
-    const mints: Mint[] = live.data!.mints;
+    const mints = live.data!.mints as Mint[];
     let scored = 0;
     for (const m of mints) {
       let smart = 0;
@@ -124,7 +125,7 @@ describe('smart money on every enriched mint', () => {
   });
 
   it('lists in /api/v1/smart_money_active exactly the live mints with min_smart smart buyers, by count then grad_prob', async () => {
-    const live: Mint[] = (await http.GET('/api/v1/live', { params: { query: { limit: 200 } } })).data!.mints;
+    const live = (await http.GET('/api/v1/live', { params: { query: { limit: 200 } } })).data!.mints as Mint[];
     for (const minSmart of [1, 2]) {
       const r = await http.GET('/api/v1/smart_money_active', { params: { query: { min_smart: minSmart, limit: 100 } } });
       expect(r.response.status).toBe(200);

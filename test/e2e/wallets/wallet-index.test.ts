@@ -195,6 +195,15 @@ describe('the wallet index on a simulated market', () => {
     const verify = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: twin } } });
     expect(verify.response.status).toBe(200);
     expect(verify.data).toMatchObject({ wallet: twin, total: 1, graduations: 0, fast_snipe_rate: 1, total_invested_sol: 0.5 });
+
+    // The prefix a leaderboard row shows leads to the public verification: both wallets, neither full address.
+    const byPrefix = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: twin.slice(0, 12) } } });
+    expect(byPrefix.response.status).toBe(200);
+    expect(byPrefix.data).toMatchObject({ query: 'prefix', wallet_prefix: twin.slice(0, 12), count: 2 });
+    expect(JSON.stringify(byPrefix.data)).not.toMatch(new RegExp(`${w.wallet}|${twin}`));
+    expect(JSON.stringify(byPrefix.data)).not.toMatch(/smart_score|rank|percentile/);
+    const verified = (byPrefix.data as { wallets: { total: number }[] }).wallets.map((x) => x.total).sort((a, b) => a - b);
+    expect(verified).toEqual([Math.min(w.total, 1), Math.max(w.total, 1)]);
   });
 
   it('says found: false for a wallet it has not indexed, 404 on verify, and 422 for what is not a wallet', async () => {
@@ -212,13 +221,14 @@ describe('the wallet index on a simulated market', () => {
     });
     const v = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown } } });
     expect(v.response.status).toBe(404);
+    expect((await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown.slice(0, 12) } } })).response.status).toBe(404);
 
     // 44 base58 characters that decode to 33 bytes, a 13-character key, a non-base58 prefix: strings the types allow.
     for (const [what, ask, loc] of [
       ['33 bytes', () => http.GET('/api/v1/wallet/{address}', { params: { path: { address: 'z'.repeat(44) } } }), 'path.address'],
       ['13 characters', () => http.GET('/api/v1/wallet/{address}', { params: { path: { address: unknown.slice(0, 13) } } }), 'path.address'],
       ['not base58', () => http.GET('/api/wallet/{short}', { params: { path: { short: '0OIl00000000' } } }), 'path.short'],
-      ['a prefix to verify', () => http.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown.slice(0, 12) } } }), 'path.wallet'],
+      ['13 characters to verify', () => http.GET('/api/verify/{wallet}', { params: { path: { wallet: unknown.slice(0, 13) } } }), 'path.wallet'],
     ] as const) {
       const bad = await ask();
       expect([what, bad.response.status]).toEqual([what, 422]);
@@ -235,6 +245,11 @@ describe('the wallet index on a simulated market', () => {
     expect(v.response.status).toBe(200);
     expect(v.data).toMatchObject({ wallet: w.wallet, total: w.total, graduations: w.graduated, runners: w.ran, rugs: w.rugged });
     for (const hidden of ['smart_score', 'rank', 'percentile']) expect(v.data).not.toHaveProperty(hidden);
+    // By the prefix the leaderboards show: the same stats, without the full address.
+    const short = await anonymous.GET('/api/verify/{wallet}', { params: { path: { wallet: w.wallet.slice(0, 12) } } });
+    expect(short.response.status).toBe(200);
+    expect(short.data).toMatchObject({ query: 'prefix', count: 1, wallets: [{ wallet_prefix: w.wallet.slice(0, 12), total: w.total, rugs: w.rugged }] });
+    expect(JSON.stringify(short.data)).not.toContain(w.wallet);
 
     const builder = await issueTestKey(t.db, 'builder');
     const stats = await keyedApi(api.url, () => builder).GET('/api/v1/stats');

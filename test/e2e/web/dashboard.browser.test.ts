@@ -32,9 +32,15 @@ const EXPECTED = [
   { url: /\/api\/accuracy$/, status: 503 },
 ];
 
-async function open(path: string, viewport = { width: 1440, height: 900 }): Promise<{ page: Page; errors: () => string[]; requests: string[] }> {
+async function open(
+  path: string,
+  viewport = { width: 1440, height: 900 },
+  o: { key?: string } = {},
+): Promise<{ page: Page; errors: () => string[]; requests: string[] }> {
   const page = await browser.context.newPage();
   await page.setViewportSize(viewport);
+  // A key as the signal panel's form stores it (this tab's sessionStorage), there before the page's first request.
+  if (o.key) await page.addInitScript(`sessionStorage.setItem('launchpad-api-key', ${JSON.stringify(o.key)})`);
   const errors = watchErrors(page, EXPECTED);
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
@@ -80,13 +86,25 @@ describe('the dashboard in Chromium', () => {
     await page.close();
   });
 
-  it('fills the live table with the simulated mints, by grad_prob, scored ones with their calibration cell', async () => {
-    const live = await http.GET('/api/live');
+  it('without a key fills the table from the public list and says its predictions are withheld', async () => {
+    const pub = (await http.GET('/api/live')).data!;
+    expect(pub.mints.length).toBeGreaterThan(5);
+    expect(pub.mints.every((m) => m.grad_prob === null)).toBe(true);
+    const { page, errors } = await open('/');
+    await page.waitForSelector(`#live[data-rows="${pub.mints.length}"]`);
+    await page.getByText('Predictions are withheld from the public list').waitFor();
+    expect(errors()).toEqual([]);
+    await page.close();
+  });
+
+  it('with a Builder key fills the live table by grad_prob, scored ones with their calibration cell', async () => {
+    const key = await issueTestKey(t.db, 'builder');
+    const live = await http.GET('/api/v1/live', { params: { query: { limit: 200 } }, headers: key.bearer });
     const mints = live.data!.mints;
     expect(mints.filter((m) => m.grad_prob !== null).length).toBeGreaterThan(5);
     await accuracyActivities.create(areaContext(t.db, { now: () => now })).recomputeAccuracy();
 
-    const { page, errors, requests } = await open('/');
+    const { page, errors, requests } = await open('/', undefined, { key: key.plaintext });
     await page.waitForSelector(`#live[data-rows="${mints.length}"]`);
     expect(await rowOrder(page)).toEqual(ordered(mints, (m) => m.grad_prob, -1));
     expect(await page.getAttribute('#live th[data-col="grad"]', 'aria-sort')).toBe('descending');
@@ -97,8 +115,7 @@ describe('the dashboard in Chromium', () => {
     expect(await topRow.locator('td').nth(1).innerText()).toContain(`${(top.grad_prob! * 100).toFixed(1)}%`);
     expect(await topRow.locator('td').nth(1).innerText()).toMatch(/cell \d+–\d+%: (\S+% of [\d,]+ graduated|none resolved yet)/);
 
-    // The side panels: status, the signal feed asking for a key, the accuracy card with its diagram.
-    await page.getByText('This needs an API key.').waitFor();
+    // The side panels: status, the accuracy card with its diagram.
     await page.waitForSelector('#accuracy[data-state="ready"] svg.reliability');
     await page.waitForSelector('#status dl.facts');
     await screenshot(page, 'live-desktop', { full: true });

@@ -3,12 +3,15 @@
 import fs from 'fs';
 import path from 'path';
 import { parse } from 'yaml';
+import { SHARED_DATA } from '../../support/test-env';
 
-const SPEC_PATH = path.resolve(__dirname, '../../../../shared/spec/launchpad-prediction-api.md');
+const SPEC_PATH = path.join(SHARED_DATA, '..', 'spec', 'launchpad-prediction-api.md');
 const OPENAPI_PATH = path.resolve(__dirname, '../../../openapi.yaml');
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const KEYED_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+// Audit trails anyone may read: keyed operations that also answer without a key (the empty requirement first).
+const KEY_OPTIONAL = new Set(['GET /api/v1/composite_ledger']);
 const CAPABILITIES = ['mint-pipeline', 'models', 'signals', 'wallets', 'webhooks', 'ledger', 'accuracy', 'paper', 'perps', 'paid-access', 'burns'];
 // Statuses that carry no body by definition.
 const BODILESS_STATUSES = new Set(['204', '304']);
@@ -352,7 +355,8 @@ describe('spec section 4 endpoint tables', () => {
     it('has the security its table implies', () => {
       const { op } = findOperation(row.method, row.path) as Operation;
       const keyed = row.table === 'keyed' || (row.table === 'payment' && spec.authHeaders);
-      expect(op.security).toEqual(keyed ? KEYED_SECURITY : []);
+      const optional = KEY_OPTIONAL.has(`${row.method} ${row.path}`);
+      expect(op.security).toEqual(keyed ? (optional ? [{}, ...KEYED_SECURITY] : KEYED_SECURITY) : []);
     });
 
     it('declares every path template variable as a required path parameter', () => {
@@ -390,7 +394,14 @@ describe('spec section 4 endpoint tables', () => {
         const where = `${row.method} ${row.path} ${expected.in} ${expected.name}`;
         expect({ where, type: schema.type }).toEqual({ where, type: expected.type });
         if (expected.minimum !== undefined) expect({ where, minimum: schema.minimum }).toEqual({ where, minimum: expected.minimum });
-        if (expected.maximum !== undefined) expect({ where, maximum: schema.maximum }).toEqual({ where, maximum: expected.maximum });
+        // A maximum the spec does not give would refuse values it allows: only the spec's own bound is admitted, and
+        // where it gives none, at most the largest integer a JSON number carries exactly (the service clamps inside).
+        const allowed = expected.maximum ?? (expected.type === 'integer' ? [undefined, Number.MAX_SAFE_INTEGER] : [undefined]);
+        expect({ where, maximum: schema.maximum, exclusiveMaximum: schema.exclusiveMaximum }).toEqual({
+          where,
+          maximum: Array.isArray(allowed) ? (allowed.includes(schema.maximum as number | undefined) ? schema.maximum : allowed) : allowed,
+          exclusiveMaximum: undefined,
+        });
         if (expected.default !== undefined) expect({ where, default: schema.default }).toEqual({ where, default: expected.default });
         if (expected.enum !== undefined) {
           const aliases = compatAliases(param);

@@ -90,6 +90,7 @@ describe('enriched mint', () => {
       now: new Date(T0 + ageS * 1000),
       prediction,
       creator: creatorRecord(null),
+      creatorLaunches: 1,
       solUsd: null,
       freshness: new Map(),
       graduatedAt: null,
@@ -115,7 +116,7 @@ describe('enriched mint', () => {
     expect(enrich(70, true)).toMatchObject({ post_grad_survival_prob: 0.6, post_grad_survival_status: 'live' });
   });
 
-  it('reports an unknown creator as 0 resolved launches with null rate and flag', () => {
-    expect(enrich(70, false)).toMatchObject({ n_launches: 0, rate_5x: null, runner_creator: null });
+  it('reports an unknown creator as 0 resolved launches with null rate and flag, and this launch as its one known launch', () => {
+    expect(enrich(70, false)).toMatchObject({ n_launches: 1, n_launches_resolved: 0, rate_5x: null, runner_creator: null });
   });
 });

@@ -131,8 +131,12 @@ describe('post-mortems', () => {
     expect(out.map((t) => `${t.position.strategy}/${t.position.mint}`)).toEqual(['gp70/MintA', 'gp70/MintY', 'gp80/MintX']);
   });
 
-  it('refuses a min_loss_pct outside [0, 1] and a limit below 1', () => {
-    expect(() => selectPostmortems([], { minLossPct: 1.5, limit: 1, requireContext: true })).toThrow(RangeError);
+  it('refuses a negative or non-finite min_loss_pct and a limit below 1; above 1 selects nothing', () => {
+    expect(() => selectPostmortems([], { minLossPct: -0.1, limit: 1, requireContext: true })).toThrow(RangeError);
+    expect(() => selectPostmortems([], { minLossPct: Infinity, limit: 1, requireContext: true })).toThrow(RangeError);
+    const { a, b } = book();
+    const trades = [a, b].map((position) => ({ position, entrySnapshot: snap(position.mint) }));
+    expect(selectPostmortems(trades, { minLossPct: 1.5, limit: 50, requireContext: true })).toEqual([]);
     expect(() => selectPostmortems([], { minLossPct: 0.3, limit: 0, requireContext: true })).toThrow(RangeError);
   });
 });

@@ -69,6 +69,7 @@ function scenario(name = 'Moon', symbol = 'MOON') {
       survivalProb: null,
     },
     creator: creatorRecord({ nResolved: 5, n5x: 2, nGraduated: 1, nRugged: 1 }),
+    creatorLaunches: 8,
     solUsd: 150,
     freshness: new Map(TRADERS.map((w, k) => [w, k % 2 === 0])),
     graduatedAt: null,

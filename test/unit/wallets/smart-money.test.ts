@@ -78,6 +78,7 @@ describe('smart money on a mint', () => {
       now: new Date(T0 + 10_000),
       prediction: null,
       creator: { nLaunches: 0, rate5x: null, runnerCreator: null },
+      creatorLaunches: 1,
       solUsd: null,
       freshness: new Map(),
       graduatedAt: null,

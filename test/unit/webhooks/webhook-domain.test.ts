@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../../api/api-spec';
 import { isBlockedAddress } from '../../../domain/webhooks/blocked-address';
-import { EVENT_KINDS, parseEventSelection } from '../../../domain/webhooks/event-kinds';
+import { EVENT_KINDS, parseEventSelection, selectedKinds } from '../../../domain/webhooks/event-kinds';
 import { attemptState, classifyStatus, DEFAULT_RETRY_SCHEDULE_S } from '../../../domain/webhooks/retry-schedule';
 import { DEV_WEBHOOK_SECRET_KEY, openSecret, parseSecretKey, sealSecret } from '../../../domain/webhooks/secret-box';
 import { checkTargetUrl } from '../../../domain/webhooks/target-url';
@@ -18,8 +18,11 @@ describe('event kinds', () => {
     expect(doc.components.schemas.EventKind.enum).toEqual([...EVENT_KINDS]);
   });
 
-  it('expands *, groups and aliases; rejects unknown names', () => {
-    expect(parseEventSelection('*')).toEqual({ ok: true, kinds: [...EVENT_KINDS] });
+  it('keeps * as *, shown as every kind there is now; expands groups and aliases; rejects unknown names', () => {
+    expect(parseEventSelection('*')).toEqual({ ok: true, kinds: ['*'] });
+    expect(parseEventSelection(' * ')).toEqual({ ok: true, kinds: ['*'] });
+    expect(selectedKinds(['*'])).toEqual([...EVENT_KINDS]);
+    expect(selectedKinds(['grad_prob', 'signal_act'])).toEqual(['signal_act', 'grad_prob']);
     expect(parseEventSelection('signal, runner_dev')).toEqual({ ok: true, kinds: ['signal_act', 'signal_watch', 'signal_scout', 'runner_dev'] });
     expect(parseEventSelection('smart_money_in,smart_in')).toEqual({ ok: true, kinds: ['smart_in'] });
     expect(parseEventSelection('grad_prob,moon')).toEqual({ ok: false, unknown: ['moon'] });

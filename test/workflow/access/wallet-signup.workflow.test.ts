@@ -154,6 +154,44 @@ describe('holder signup: init → sign → poll, one workflow per link', () => {
   });
 });
 
+describe('one holder wallet backs one key at a time, across signup and link', () => {
+  const signUp = async (wallet: ReturnType<typeof testWallet>) => {
+    const init = await post(api.url, '/api/signup/wallet/init', { wallet: wallet.address, tier: 'api' });
+    const signed = await post(api.url, '/api/signup/wallet/sign', { link_id: init.body.link_id, signature: wallet.sign(init.body.message) });
+    expect(signed.body.status).toBe('fulfilled');
+    return { 'X-API-Key': (await poll(api.url, init.body.link_id)).body.api_key as string };
+  };
+  const me = async (headers: Record<string, string>) => (await call(`${api.url}/api/me`, { headers })).body;
+
+  it('a second signup or a link elsewhere moves the credit; the key it left is Free again', async () => {
+    const wallet = testWallet();
+    holder.setBalance(wallet.address, 3_000_000);
+    const first = await signUp(wallet);
+    expect(await me(first)).toMatchObject({ tier: 'builder', linked_wallet: wallet.address });
+
+    // Signup again with the same wallet: a new key, and the first one no longer holds the wallet.
+    const second = await signUp(wallet);
+    expect(await me(second)).toMatchObject({ tier: 'builder', linked_wallet: wallet.address });
+    expect(await me(first)).toMatchObject({ tier: 'free', linked_wallet: null, holder_token_balance: null, holder_access: null });
+
+    // Link the same wallet to an existing key: the credit moves there from the signup key.
+    const k = await issueTestKey(t.db, 'free');
+    const linked = await call(`${api.url}/api/v1/wallet/link`, {
+      method: 'POST',
+      headers: { ...k.bearer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ wallet: wallet.address, signature_b58: wallet.sign(walletLinkMessage(k.prefix, wallet.address)), key_prefix: k.prefix }),
+    });
+    expect(linked.body).toMatchObject({ wallet: wallet.address, tier: 'builder' });
+    expect(await me(second)).toMatchObject({ tier: 'free', linked_wallet: null });
+
+    // And a signup takes it back from the linked key.
+    const third = await signUp(wallet);
+    expect(await me(third)).toMatchObject({ tier: 'builder', linked_wallet: wallet.address });
+    expect(await me(k.bearer)).toMatchObject({ tier: 'free', linked_wallet: null });
+    expect(await t.db('api_keys').where({ wallet: wallet.address }).whereNull('revoked_at').count('* as n').first()).toEqual({ n: 1 });
+  });
+});
+
 describe('holder re-check schedule: access follows holdings', () => {
   it('reverts a key to Free after a sale and upgrades it again when the tokens come back', async () => {
     const k = await issueTestKey(t.db, 'free');
