@@ -7,8 +7,10 @@ import { createLiveStore } from '../../db/mint/live-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
+import { createRunnerNowStore } from '../../db/mint/runner-now-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
+import { createRunnerNowScorer } from '../../models/mint/runner-now-scorer';
 import { buildCompositeEvaluator } from '../../models/signals/build-composite-evaluator';
 import { ensureLiveProjector } from '../../workflows/mint/live-projector-starter';
 import { buildAlertEvaluator } from '../alerts/build-alert-evaluator';
@@ -23,6 +25,7 @@ export const mintActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
+    runnerNowStore: createRunnerNowStore(db),
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
@@ -34,6 +37,17 @@ export const mintActivities = defineActivityArea({
     }),
     dexPriceClient: createJupiterPriceClient(cfg.price.sourceUrl),
     dexPriceSourceName: 'jupiter-price-v3',
+    runnerNow: {
+      scorer: createRunnerNowScorer({
+        store: createRunnerNowStore(db),
+        refitEveryS: cfg.mint.modelRefitEveryS,
+        corpusLimit: cfg.mint.corpusLimit,
+        liveWindowS: cfg.mint.liveWindowS,
+        log,
+        now: () => now().getTime(),
+      }),
+      store: createRunnerNowStore(db),
+    },
     liveModel: createIncrementalLiveModel(db, { windowS: cfg.mint.liveWindowS }),
     liveStore: createLiveStore(db),
     liveMaxEntries: cfg.mint.liveMaxEntries,
@@ -47,6 +61,11 @@ export const mintActivities = defineActivityArea({
   start: async (d, { cfg, temporal }) => {
     await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.mint.liveRefreshMs);
     // Each worker refits its own in-memory models on a timer: a Temporal Schedule would reach only one worker.
-    return d.mintScorer.startRefitLoop(SCORE_AGES);
+    const stopScores = d.mintScorer.startRefitLoop(SCORE_AGES);
+    const stopRunnerNow = d.runnerNow.scorer.startRefitLoop();
+    return () => {
+      stopScores();
+      stopRunnerNow();
+    };
   },
 });

@@ -1,12 +1,14 @@
 import type { IncrementalLiveModel } from '../../db/mint/incremental-live-model';
-import type { LiveReadModel } from '../../db/mint/live-read-model';
+import type { LiveReadModel, MintState } from '../../db/mint/live-read-model';
 import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, SMART_MONEY_SNAPSHOT, type LiveStore } from '../../db/mint/live-store';
+import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import { inCompositeWindow } from '../../domain/signals/composite-score';
 import { createLiveDelayLine } from '../../domain/mint/live-delay-line';
 import { smartMoneyActive } from '../../domain/wallets/smart-money';
 import type { SmartCriteria } from '../../domain/wallets/smart-score';
 import { smartMoneyFields } from '../../domain/wallets/wallet-views';
+import type { RunnerFromNow, RunnerNowScorer } from '../../models/mint/runner-now-scorer';
 import type { CompositeEvaluator } from '../../models/signals/composite-evaluator';
 import type { AlertEvaluator } from '../alerts/alert-evaluator';
 
@@ -24,6 +26,12 @@ export type LiveProjectorDeps = {
   compositeEvaluator?: Pick<CompositeEvaluator, 'evaluate' | 'evaluateCrosses'>;
   /** The alert rules (activities/alerts), evaluated at every refresh over the same states (absent: not evaluated). */
   alertEvaluator?: Pick<AlertEvaluator, 'evaluate'>;
+  /**
+   * Runner odds from each mint's current price, asked for every tracked mint at every refresh (absent: the odds logged
+   * with its score, while shown); the first odds of each mint in each grid-age band the list publishes are logged
+   * for forward accuracy.
+   */
+  runnerNow?: { scorer: Pick<RunnerNowScorer, 'fromNow'>; store: Pick<RunnerNowStore, 'logPublished'> };
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
   indexedCurves: () => Promise<number>;
   now: () => Date;
@@ -69,6 +77,42 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     await d.liveStore.writeSnapshot(SMART_MONEY_SNAPSHOT, JSON.stringify(body), mints.length, now);
   }
 
+  /** From-now odds of every tracked mint still on the curve (CPU only: the models are in this worker's memory). */
+  function runnerOddsNow(states: readonly MintState[], now: Date) {
+    const out = new Map<string, RunnerFromNow>();
+    if (!d.runnerNow) return out;
+    for (const s of states) {
+      if (s.row.graduatedAt !== null) continue;
+      const r = d.runnerNow.scorer.fromNow(s.tape, now);
+      if (r) out.set(s.row.mint, r);
+    }
+    return out;
+  }
+
+  /** Grid ages already logged per mint by this worker; a restart re-offers them and the store keeps the first. */
+  const loggedBands = new Map<string, Set<number>>();
+  async function logPublishedOdds(listed: readonly { mint: string }[], fromNow: ReadonlyMap<string, RunnerFromNow>) {
+    if (!d.runnerNow) return;
+    const fresh = listed.flatMap((m) => {
+      const r = fromNow.get(m.mint);
+      return r && !loggedBands.get(m.mint)?.has(r.gridAgeS) ? [{ mint: m.mint, ...r }] : [];
+    });
+    await d.runnerNow.store.logPublished(
+      fresh.map((r) => ({
+        mint: r.mint,
+        gridAgeS: r.gridAgeS,
+        ageS: r.ageS,
+        publishedAt: r.at,
+        priceSol: r.priceSol,
+        odds: r.odds,
+        modelVersion: r.modelVersion,
+      })),
+    );
+    for (const r of fresh) loggedBands.set(r.mint, (loggedBands.get(r.mint) ?? new Set()).add(r.gridAgeS));
+    // A mint the refresh no longer answers for (it left the window or graduated) is never offered again.
+    for (const mint of loggedBands.keys()) if (!fromNow.has(mint)) loggedBands.delete(mint);
+  }
+
   /** Each tracked mint's trade count when the composite signal last saw it: what moved since is what a wake evaluates. */
   let evaluatedTrades = new Map<string, number>();
 
@@ -83,7 +127,8 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     // Read after the fold, which takes every trade committed by then: the list, the crosses and the alert fires made
     // from these states are never stamped before the commit of a trade they saw (as in evaluateNewTrades).
     const now = d.now();
-    const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false });
+    const fromNow = runnerOddsNow(states, now);
+    const detailed = await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false, runnerFromNow: (s) => fromNow.get(s.row.mint) ?? null });
     const entries = detailed.map((e) => e.mint);
     // The dashboard hides flagged mints; /probe still returns them.
     const listed = entries.filter((e) => e.hide_reason === null);
@@ -102,6 +147,7 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     };
     const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
     await writeSmartMoney(now, detailed, top);
+    await logPublishedOdds(top, fromNow);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     // Last, so a failure here never holds back the live list; a retried refresh evaluates again (idempotent writes).
