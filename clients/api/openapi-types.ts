@@ -2770,6 +2770,30 @@ export interface components {
       rug_prob: components['schemas']['ForwardAccuracy'][];
       /** @description Per tier, then per model family (current first); a tier counts when the 24 h peak after the call reached it. */
       runner_prob: components['schemas']['ForwardAccuracy'][];
+      /**
+       * @description The from-now runner odds the live list published (at any age), measured from the price at the time they were
+       *     published: per mint, the first odds shown in each age band, resolved against the peak after that moment.
+       *     Only odds published before their mint resolved count.
+       */
+      runner_from_now?: {
+        definition: string;
+        /** @description Per age band (ascending), then model family, then tier; a band without resolved odds is absent. */
+        bands: {
+          /** @description The grid age (s) whose model published the odds (10, 30, 60, 120, 300, 600, 1200, 1800). */
+          age_band_s: number;
+          /** @description Model family (e.g. `runner-now-v1/z`, with its corpus tags). */
+          model_version: string;
+          /** @enum {string} */
+          target: '2x' | '3x' | '5x' | '10x' | '20x';
+          n: number;
+          positives: number;
+          mean_predicted: number;
+          observed_rate: number;
+          brier: number | null;
+          auc: number | null;
+          expected_calibration_error: number | null;
+        }[];
+      };
       /** @description Per resolved mint, from its first forward call (its earliest scored age). */
       base_rates: {
         n_mints: number;

@@ -102,12 +102,13 @@ export function createRunnerNowStore(db: Knex) {
           .update({ label_version: labelVersion, peak_mult_24h: p.peakMult, resolved_at: resolvedAt });
     },
 
-    /** Resolved published odds since `since` (the accuracy window), of one label version. */
+    /** Odds published since `since` (the accuracy window) and resolved under `labelVersion` after they were published. */
     async resolvedSince(since: Date, labelVersion: string): Promise<ResolvedRunnerOdds[]> {
       const rows = await db('runner_odds_published')
-        .where('resolved_at', '>=', since)
+        .where('published_at', '>=', since)
         .where({ label_version: labelVersion })
-        .orderBy(['grid_age_s', 'published_at']);
+        .whereRaw('published_at < resolved_at')
+        .orderBy(['grid_age_s', 'published_at', 'mint']);
       return rows.map((r) => ({ ...publishedRow(r), peakMult: r.peak_mult_24h, resolvedAt: r.resolved_at }));
     },
   };

@@ -1,3 +1,4 @@
+import { accuracyActivities } from '../../../activities/accuracy';
 import { mintActivities } from '../../../activities/mint';
 import { createAlertRuleStore } from '../../../db/alerts/alert-rule-store';
 import { createLiveReadModel } from '../../../db/mint/live-read-model';
@@ -125,10 +126,29 @@ describe('runner odds from now', () => {
     await store.writeBatch([
       { ...later, signature: 'later-2x', at: new Date(now.getTime() + 10_000), vSolLamports: 2 * tape.vSol, vTokensRaw: tape.vTokens } as LaunchEvent,
     ]);
-    await acts.resolveMint({ mint: target.mint, horizonAt: new Date(now.getTime() + MIN).toISOString() });
+    // Resolved when its (short) horizon has passed, as the lifecycle does.
+    const horizonAt = new Date(now.getTime() + MIN);
+    await mintActivities
+      .create(areaContext(t.db, { now: () => new Date(horizonAt.getTime() + 1000) }))
+      .resolveMint({ mint: target.mint, horizonAt: horizonAt.toISOString() });
     const after = await t.db('runner_odds_published').where({ mint: target.mint }).first();
     expect(after).toMatchObject({ label_version: 'v1', resolved_at: expect.any(Date) });
     expect(after.peak_mult_24h).toBeCloseTo(2, 9);
+
+    // /api/accuracy scores it from the price it was published at, in its own age band; nothing unresolved counts.
+    const afterwards = new Date(now.getTime() + 2 * MIN);
+    await accuracyActivities.create(areaContext(t.db, { now: () => afterwards })).recomputeAccuracy();
+    const acc = (await http.GET('/api/accuracy')).data!;
+    const bands = acc.runner_from_now!.bands;
+    expect(bands.every((b) => b.age_band_s === after.grid_age_s && b.n === 1 && b.model_version.startsWith('runner-now-v1/z'))).toBe(true);
+    expect(bands.map((b) => [b.target, b.positives])).toEqual([
+      ['2x', 1],
+      ['3x', 0],
+      ['5x', 0],
+      ['10x', 0],
+      ['20x', 0],
+    ]);
+    expect(bands[0]!.mean_predicted).toBe(after.odds['2x']);
     // It scores nothing and resolves hundreds of mints through the real activities: tens of seconds on a busy machine.
   }, 240_000);
 });
