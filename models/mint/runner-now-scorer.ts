@@ -4,7 +4,7 @@ import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { RUNNER_GRID_AGES_S, runnerGridAge, type RunnerGridAge } from '../../domain/scoring/runner-grid';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
 import { fitRunnerNowModelSteps, type RunnerNowMetric, type RunnerNowModel } from '../../domain/scoring/runner-now-model';
-import { runnerNowFeatures } from '../../domain/scoring/runner-now-features';
+import { RUNNER_NOW_FEATURE_KEYS, runnerNowFeatures, type RunnerNowFeatures } from '../../domain/scoring/runner-now-features';
 import { runStepsAsync } from '../../domain/scoring/stepwise';
 import type { Logger } from '../../platform/logger';
 import { corpusTag, WARMING_REFIT_S } from './knn-mint-scorer';
@@ -24,6 +24,9 @@ export type RunnerNowScorerDeps = {
 };
 
 type Fitted = { model: RunnerNowModel; version: string; fittedAt: number };
+
+const MEMO_PRUNE_EVERY = 4096;
+const MEMO_FORGET_MS = 120_000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -58,6 +61,27 @@ export function createRunnerNowScorer(d: RunnerNowScorerDeps) {
     return p;
   }
 
+  // Most live mints do not trade between two refreshes: their features are unchanged, so is their answer, and the
+  // neighbour query (the refresh's one real cost) is skipped. Keyed by mint; a refit or any feature change misses.
+  const memo = new Map<string, { model: RunnerNowModel; key: string; odds: RunnerOdds | null; seenMs: number }>();
+  let sincePrune = 0;
+  function memoScore(mint: string, model: RunnerNowModel, features: RunnerNowFeatures, nowMs: number): RunnerOdds | null {
+    const key = RUNNER_NOW_FEATURE_KEYS.map((k) => features[k]).join(',');
+    const hit = memo.get(mint);
+    if (hit && hit.model === model && hit.key === key) {
+      hit.seenMs = nowMs;
+      return hit.odds;
+    }
+    const odds = model.score(features);
+    memo.set(mint, { model, key, odds, seenMs: nowMs });
+    // Mints leave the live window and are never asked for again: forget what was not asked for in a while.
+    if (++sincePrune >= MEMO_PRUNE_EVERY) {
+      sincePrune = 0;
+      for (const [m, e] of memo) if (nowMs - e.seenMs > MEMO_FORGET_MS) memo.delete(m);
+    }
+    return odds;
+  }
+
   const refitInBackground = (ageS: RunnerGridAge) =>
     void refit(ageS).catch((e) => d.log.warn({ err: e, age: ageS }, 'runner-now refit failed; keeping the previous model'));
 
@@ -81,8 +105,9 @@ export function createRunnerNowScorer(d: RunnerNowScorerDeps) {
       const ageS = Math.max(0, (now.getTime() - tape.create.at.getTime()) / 1000);
       const gridAgeS = runnerGridAge(ageS);
       const f = fitted.get(gridAgeS);
-      const odds = f?.model.score(runnerNowFeatures(tape, now.getTime())) ?? null;
-      return odds && f ? { odds, gridAgeS, ageS, priceSol: tape.price, at: now, modelVersion: f.version } : null;
+      if (!f) return null;
+      const odds = memoScore(tape.create.mint, f.model, runnerNowFeatures(tape, now.getTime()), now.getTime());
+      return odds ? { odds, gridAgeS, ageS, priceSol: tape.price, at: now, modelVersion: f.version } : null;
     },
   };
 }
