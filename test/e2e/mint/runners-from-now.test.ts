@@ -14,6 +14,7 @@ import { issueTestKey } from '../../support/access-keys';
 import { useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { typedApi } from '../../support/typed-api';
+import { inChunks } from '../../support/in-chunks';
 
 /**
  * Runner odds from the current price at any age, end to end on a simulated market: the real resolution activity
@@ -28,10 +29,6 @@ const H = { holderThresholds: { signals: 500_000, api: 2_500_000 } };
 
 const { t, api } = useApi({ now: () => now });
 const http = typedApi(() => api.url);
-
-async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < xs.length; i += size) await Promise.all(xs.slice(i, i + size).map(f));
-}
 
 describe('runner odds from now', () => {
   it('ranks mints older than two minutes from their current price, fires a runner alert past 120 s, and logs what it published', async () => {
