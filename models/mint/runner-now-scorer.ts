@@ -48,15 +48,19 @@ export function createRunnerNowScorer(d: RunnerNowScorerDeps) {
     return { model, version: model.version + corpusTag(rows), fittedAt: d.now() };
   }
 
+  // One fit at a time across the ages: each reads up to `corpusLimit` rows, and five at once would hold five corpora.
+  let queue: Promise<unknown> = Promise.resolve();
   function refit(ageS: RunnerGridAge): Promise<Fitted> {
     const running = refitting.get(ageS);
     if (running) return running;
-    const p = fit(ageS)
+    const p = queue
+      .then(() => fit(ageS))
       .then((f) => {
         fitted.set(ageS, f);
         return f;
       })
       .finally(() => refitting.delete(ageS));
+    queue = p.catch(() => undefined);
     refitting.set(ageS, p);
     return p;
   }
