@@ -3,6 +3,7 @@ import type { RunnerGridAge, RunnerObservation } from '../../domain/scoring/runn
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
 import type { RunnerNowRow } from '../../domain/scoring/runner-now-model';
 import type { HistorySource } from './history-store';
+import { insertNewRows } from './insert-new-rows';
 
 /** Odds the live list published for one mint in one grid-age band, and where they start from. */
 export type PublishedRunnerOdds = {
@@ -17,9 +18,6 @@ export type PublishedRunnerOdds = {
 
 /** A published row with its outcome: the peak after publication ÷ the price it started from. */
 export type ResolvedRunnerOdds = PublishedRunnerOdds & { peakMult: number; resolvedAt: Date };
-
-/** Rows per INSERT. */
-const BATCH = 500;
 
 /**
  * The from-now runner model's corpus (one row per resolved mint per grid age) and its forward log (the odds the live
@@ -45,16 +43,7 @@ export function createRunnerNowStore(db: Knex) {
           resolved_at: m.resolvedAt,
         })),
       );
-      let inserted = 0;
-      for (let i = 0; i < rows.length; i += BATCH) {
-        const r = await db('runner_observations')
-          .insert(rows.slice(i, i + BATCH))
-          .onConflict(['mint', 'age_s'])
-          .ignore()
-          .returning('mint');
-        inserted += r.length;
-      }
-      return inserted;
+      return insertNewRows(db, 'runner_observations', ['mint', 'age_s'], rows);
     },
 
     /** The newest `limit` rows at one grid age by observation time (as the grad_prob corpus, corpus-store.ts). */

@@ -1,18 +1,10 @@
 import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S, type LatestPrediction, type RunnerOddsFrom } from '../../../domain/mint/enriched-mint';
 import { creatorRecord } from '../../../domain/mint/creator-record';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';
+import { latestPrediction } from '../../support/latest-prediction';
 
 /** Where the enriched mint's runner odds start from: the live refresh's current price first, else the score's. */
-const scored: LatestPrediction = {
-  ageBucket: 60,
-  asOf: new Date(T0 + 60_000),
-  gradProb: 0.2,
-  calibration: { age_bucket: 60 },
-  priceSol: 4e-8,
-  rugProb: 0.1,
-  runnerOdds: { '2x': 0.3, '3x': 0.2, '5x': 0.1, '10x': 0.05, '20x': 0.01 },
-  survivalProb: null,
-};
+const scored = latestPrediction({ survivalProb: null });
 
 function enrich(ageS: number, o: { fromNow?: RunnerOddsFrom | null; graduated?: boolean; prediction?: LatestPrediction | null } = {}) {
   const m = handBuiltMint();
