@@ -1,11 +1,19 @@
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
+import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } from '../../domain/accuracy/accuracy-headline';
 import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
+import { runnerFromNowAccuracy } from '../../domain/accuracy/runner-from-now-accuracy';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 
-export type AccuracyDeps = { accuracyStore: AccuracyStore; gateStore: GateStore; accuracyWindowDays: number; now: () => Date };
+export type AccuracyDeps = {
+  accuracyStore: AccuracyStore;
+  gateStore: GateStore;
+  runnerNowStore: Pick<RunnerNowStore, 'resolvedSince'>;
+  accuracyWindowDays: number;
+  now: () => Date;
+};
 
 export function createAccuracyActivities(d: AccuracyDeps) {
   return {
@@ -23,16 +31,18 @@ export function createAccuracyActivities(d: AccuracyDeps) {
           ? { computedAt: new Date(previous.computed_at), trajectory: previous.headline.trajectory }
           : undefined;
       const reads = headlineReadFrom(now, carried);
-      const [predictions, checkpoints, currentVersions, prevGate, calls] = await Promise.all([
+      const [predictions, checkpoints, currentVersions, prevGate, calls, fromNow] = await Promise.all([
         d.accuracyStore.forwardPredictions(since, LABEL_VERSION, RUG_LABEL_VERSION),
         d.accuracyStore.checkpoints(since),
         d.accuracyStore.currentVersions(),
         d.gateStore.read(SURVIVAL_GATE.name),
         d.accuracyStore.headlineCalls(reads.callsFrom, CALL_MIN_PROB, LABEL_VERSION),
+        d.runnerNowStore.resolvedSince(since, LABEL_VERSION),
       ]);
       const survivalGate = evaluateSurvivalGate(prevGate, survivalForward(predictions, sustainLabels(checkpoints)), now);
       const report = {
         ...buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions }),
+        runner_from_now: runnerFromNowAccuracy(fromNow),
         headline: buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] }),
       };
       await d.accuracyStore.publish(report, { name: SURVIVAL_GATE.name, state: survivalGate });

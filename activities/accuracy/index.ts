@@ -1,6 +1,7 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
+import { createRunnerNowStore } from '../../db/mint/runner-now-store';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createAccuracyActivities } from './accuracy-activities';
 import { createGateValidationActivities } from './gate-validation-activities';
@@ -11,6 +12,7 @@ export const accuracyActivities = defineActivityArea({
     accuracyStore: createAccuracyStore(db),
     gateStore: createGateStore(db),
     gateValidationStore: createGateValidationStore(db),
+    runnerNowStore: createRunnerNowStore(db),
     accuracyWindowDays: cfg.accuracy.windowDays,
     now,
   }),

@@ -1,4 +1,6 @@
 import { createCorpusStore } from '../../db/mint/corpus-store';
+import { createRunnerNowStore } from '../../db/mint/runner-now-store';
+import { createRunnerNowScorer } from '../../models/mint/runner-now-scorer';
 import { createIncrementalLiveModel } from '../../db/live/incremental-live-model';
 import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createLiveStore } from '../../db/live/live-store';
@@ -12,7 +14,19 @@ import { createLiveProjector } from './live-projector';
  */
 export const liveActivities = defineActivityArea({
   name: 'live',
-  deps: ({ cfg, db, now, liveConsumers }: Pick<WorkerContext, 'cfg' | 'db' | 'now' | 'liveConsumers'>) => ({
+  deps: ({ cfg, db, log, now, liveConsumers }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'liveConsumers'>) => ({
+    // Runner odds from each live mint's current price: a k-NN model per grid age, refitted in this worker's memory.
+    runnerNow: {
+      scorer: createRunnerNowScorer({
+        store: createRunnerNowStore(db),
+        refitEveryS: cfg.mint.modelRefitEveryS,
+        corpusLimit: cfg.mint.corpusLimit,
+        liveWindowS: cfg.live.windowS,
+        log,
+        now: () => now().getTime(),
+      }),
+      store: createRunnerNowStore(db),
+    },
     indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     liveModel: createIncrementalLiveModel(db, { windowS: cfg.live.windowS }),
@@ -23,8 +37,9 @@ export const liveActivities = defineActivityArea({
     now,
   }),
   activities: (d) => createLiveProjector(d),
-  start: async (_d, { cfg, temporal }) => {
+  start: async (d, { cfg, temporal }) => {
     await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.live.refreshMs);
-    return () => undefined;
+    // Each worker refits its own in-memory models on a timer: a Temporal Schedule would reach only one worker.
+    return d.runnerNow.scorer.startRefitLoop();
   },
 });

@@ -1,9 +1,11 @@
 import type { IncrementalLiveModel } from '../../db/live/incremental-live-model';
 import type { LiveReadModel } from '../../db/live/live-read-model';
 import type { MintState } from '../../db/mint/mint-states';
+import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import { LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT, type LiveStore } from '../../db/live/live-store';
 import { FREE_LIVE_DELAY_S } from '../../domain/access/operation-tiers';
 import { createLiveDelayLine } from '../../domain/live/live-delay-line';
+import type { RunnerFromNow, RunnerNowScorer } from '../../models/mint/runner-now-scorer';
 import type { LiveConsumers, LiveMint } from './live-consumers';
 
 export type LiveProjectorDeps = {
@@ -16,6 +18,12 @@ export type LiveProjectorDeps = {
   refreshIntervalS: number;
   /** What other areas run on each tick (the composite signal, alert rules, the smart-money list), registered by them. */
   consumers: LiveConsumers;
+  /**
+   * Runner odds from each mint's current price, asked for every tracked mint at every refresh (absent: the odds logged
+   * with its score, while shown); the first odds of each mint in each grid-age band the list publishes are logged
+   * for forward accuracy.
+   */
+  runnerNow?: { scorer: Pick<RunnerNowScorer, 'fromNow'>; store: Pick<RunnerNowStore, 'logPublished'> };
   /** Resolved mints in the scoring corpus (`n_indexed_curves`, for the published CLI); a count, so read once a minute. */
   indexedCurves: () => Promise<number>;
   now: () => Date;
@@ -37,8 +45,47 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     if (!indexed || now.getTime() - indexed.at > INDEXED_CURVES_TTL_MS) indexed = { n: await d.indexedCurves(), at: now.getTime() };
     return indexed.n;
   };
-  const enrich = async (states: readonly MintState[], now: Date): Promise<LiveMint[]> =>
-    (await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false })).map((e, k) => ({ state: states[k]!, ...e }));
+  const enrich = async (states: readonly MintState[], now: Date, fromNow?: ReadonlyMap<string, RunnerFromNow>): Promise<LiveMint[]> =>
+    (await d.readModel.enrichWithSmartMoney(states, now, { ownOutcomes: false, runnerFromNow: (s) => fromNow?.get(s.row.mint) ?? null })).map((e, k) => ({
+      state: states[k]!,
+      ...e,
+    }));
+
+  /** From-now odds of every tracked mint still on the curve (CPU only: the models are in this worker's memory). */
+  function runnerOddsNow(states: readonly MintState[], now: Date) {
+    const out = new Map<string, RunnerFromNow>();
+    if (!d.runnerNow) return out;
+    for (const s of states) {
+      if (s.row.graduatedAt !== null) continue;
+      const r = d.runnerNow.scorer.fromNow(s.tape, now);
+      if (r) out.set(s.row.mint, r);
+    }
+    return out;
+  }
+
+  /** Grid ages already logged per mint by this worker; a restart re-offers them and the store keeps the first. */
+  const loggedBands = new Map<string, Set<number>>();
+  async function logPublishedOdds(listed: readonly { mint: string }[], fromNow: ReadonlyMap<string, RunnerFromNow>) {
+    if (!d.runnerNow) return;
+    const fresh = listed.flatMap((m) => {
+      const r = fromNow.get(m.mint);
+      return r && !loggedBands.get(m.mint)?.has(r.gridAgeS) ? [{ mint: m.mint, ...r }] : [];
+    });
+    await d.runnerNow.store.logPublished(
+      fresh.map((r) => ({
+        mint: r.mint,
+        gridAgeS: r.gridAgeS,
+        ageS: r.ageS,
+        publishedAt: r.at,
+        priceSol: r.priceSol,
+        odds: r.odds,
+        modelVersion: r.modelVersion,
+      })),
+    );
+    for (const r of fresh) loggedBands.set(r.mint, (loggedBands.get(r.mint) ?? new Set()).add(r.gridAgeS));
+    // A mint the refresh no longer answers for (it left the window or graduated) is never offered again.
+    for (const mint of loggedBands.keys()) if (!fromNow.has(mint)) loggedBands.delete(mint);
+  }
 
   /** Per consumer with `onTrades`: each tracked mint's trade count when it last saw it; what moved since is what a wake hands it. */
   const seenTrades = new Map<string, Map<string, number>>();
@@ -48,7 +95,8 @@ export function createLiveProjector(d: LiveProjectorDeps) {
     // Read after the fold, which takes every trade committed by then: the list and whatever the consumers make from
     // these states are never stamped before the commit of a trade they saw (as in evaluateNewTrades).
     const now = d.now();
-    const detailed = await enrich(states, now);
+    const fromNow = runnerOddsNow(states, now);
+    const detailed = await enrich(states, now, fromNow);
     const entries = detailed.map((e) => e.mint);
     // The dashboard hides flagged mints; /probe still returns them.
     const listed = entries.filter((e) => e.hide_reason === null);
@@ -66,6 +114,7 @@ export function createLiveProjector(d: LiveProjectorDeps) {
       mints: top,
     };
     const version = await d.liveStore.writeSnapshot(LIVE_SNAPSHOT, JSON.stringify(list), top.length, now);
+    await logPublishedOdds(top, fromNow);
     const due = delayLine.offer(now, () => ({ count: top.length, body: JSON.stringify({ ...list, delay_s: FREE_LIVE_DELAY_S }) }));
     if (due) await d.liveStore.writeSnapshot(LIVE_DELAYED_SNAPSHOT, due.body, due.count, due.builtAt);
     // Last, so a failure here never holds back the live list; a retried refresh runs them again (idempotent writes).

@@ -5,6 +5,7 @@ import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createMintStates } from '../../db/mint/mint-states';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
+import { createRunnerNowStore } from '../../db/mint/runner-now-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
@@ -17,6 +18,7 @@ export const mintActivities = defineActivityArea({
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
     mintStates: createMintStates(db),
+    runnerNowStore: createRunnerNowStore(db),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
       modelFitStore: createModelFitStore(db),

@@ -2,6 +2,7 @@ import type { PriceClient } from '../../clients/jupiter-price-client';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
+import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -9,6 +10,7 @@ import type { MintStates } from '../../db/mint/mint-states';
 import { mintSignals } from '../../domain/mint/mint-signals';
 import { rugFlags } from '../../domain/mint/rug-heuristics';
 import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
+import { runnerObservations } from '../../domain/scoring/runner-grid';
 import type { MintScorer } from '../../models/mint/mint-scorer';
 
 export type MintDeps = {
@@ -16,6 +18,7 @@ export type MintDeps = {
   predictionStore: PredictionStore;
   outcomeStore: OutcomeStore;
   mintStates: Pick<MintStates, 'scoringView'>;
+  runnerNowStore: RunnerNowStore;
   mintScorer: MintScorer;
   dexPriceClient: PriceClient;
   dexPriceSourceName: string;
@@ -123,7 +126,20 @@ export function createMintActivities(d: MintDeps) {
         predictionId: p.id,
         peakMult24h: peakMultFrom(p.priceSol, p.asOf, trades, horizonAt, outcome.graduated ? checkpointPrices : []),
       }));
-      await d.outcomeStore.recordOutcome(input.mint, create.creator, outcome, perPrediction, d.now());
+      const resolvedAt = d.now();
+      const dexPeaks = outcome.graduated ? checkpointPrices : [];
+      // The from-now runner model's corpus rows and the outcome of every from-now odds the live list published, from
+      // the same trades: each row's label is the peak after its own moment over the price then.
+      const grid = runnerObservations({ create, tradesAnyOrder: trades, graduatedAt: create.graduatedAt, horizonAt, checkpointPricesSol: dexPeaks });
+      await d.runnerNowStore.insertObservations([{ mint: input.mint, labelVersion: outcome.labelVersion, resolvedAt, rows: grid }], 'live');
+      const published = await d.runnerNowStore.unresolvedOf(input.mint);
+      await d.runnerNowStore.resolve(
+        input.mint,
+        outcome.labelVersion,
+        resolvedAt,
+        published.map((p) => ({ gridAgeS: p.gridAgeS, peakMult: peakMultFrom(p.priceSol, p.publishedAt, trades, horizonAt, dexPeaks) })),
+      );
+      await d.outcomeStore.recordOutcome(input.mint, create.creator, outcome, perPrediction, resolvedAt);
       const first = perPrediction[0];
       return { graduated: outcome.graduated, peakMult24h: first ? first.peakMult24h : null, rugged: outcome.rugged };
     },

@@ -228,9 +228,11 @@ export interface paths {
      * Live mints ranked by from-now runner probability of the chosen tier.
      * @description Odds are measured from the current price, not from launch: `runner_prob` is the probability of reaching at least
      *     `tier` times the CURRENT price. Mints below `min_prob` (or without a runner score) are left out.
-     *     Read from the live projection (the `/api/live` snapshot): odds are those logged with the mint's latest score
-     *     (30 s or 60 s), measured from the price at that moment (`runner_reference_price_sol`), and shown while the score
-     *     is (until the mint is 120 s old); mints the dashboard hides are not ranked. Sorted by `runner_prob` descending,
+     *     Read from the live projection (the `/api/live` snapshot), which asks the from-now runner model for every live
+     *     mint at every refresh: odds start from the mint's age and curve price at that refresh (`runner_odds_from`), at
+     *     any age inside the live window. While the model for a mint's age is still warming, the odds logged with its
+     *     latest score (30 s or 60 s) are shown instead, from the price then, until the mint is 120 s old;
+     *     `runner_odds_from` says which. Mints the dashboard hides are not ranked. Sorted by `runner_prob` descending,
      *     then `created_at` descending.
      */
     get: operations['getRunners'];
@@ -1784,6 +1786,17 @@ export interface components {
         last_trade_at: string | null;
       };
     };
+    RunnerOddsFrom: {
+      /** @description The mint's age (s) at the moment the odds start from. */
+      age_s: number;
+      /** @description Curve price (SOL) at that moment; every tier is a multiple of it. */
+      price_sol: number;
+      /**
+       * Format: date-time
+       * @description That moment (the live refresh, or the score's as-of time while the from-now model is warming).
+       */
+      at: string;
+    };
     EnrichedMint: {
       mint: components['schemas']['SolanaAddress'];
       name: string;
@@ -1821,19 +1834,23 @@ export interface components {
       grad_prob_age_bucket: 30 | 60 | null;
       grad_prob_calibration: components['schemas']['GradProbCalibration'] | null;
       /**
-       * @description Probability that the price reaches at least 2x the price at scoring (`runner_reference_price_sol`), never
-       *     from launch: k-NN over resolved mints at the same age, each counted by its own peak after that age ÷ its
+       * @description Probability that the price reaches at least 2x the price the odds start from (`runner_odds_from`, normally
+       *     the current price at the latest live refresh), never from launch: k-NN over resolved mints as they stood at
+       *     the nearest grid age (10 s, 30 s, 1, 2, 5, 10, 20, 30 min), each counted by its own peak after that age ÷ its
        *     price then, calibrated on a later time slice and shrunk toward the tier's base rate. Non-increasing across
-       *     tiers. Shown with `grad_prob`; null outside it or while the runner predictor is warming.
+       *     tiers. While that age's model is warming, the odds logged with the 30 s / 60 s score (from the price at
+       *     scoring, shown with `grad_prob`); null when neither exists or after graduation.
        */
       runner_prob_2x_from_now: number | null;
       runner_prob_3x_from_now: number | null;
-      /** @description Probability of reaching at least 5x the price at scoring; the ranking key of runners. */
+      /** @description Probability of reaching at least 5x the price the odds start from (`runner_odds_from`); the ranking key of runners. */
       runner_prob_5x_from_now: number | null;
       runner_prob_10x_from_now: number | null;
       runner_prob_20x_from_now: number | null;
-      /** @description The curve price (SOL) when the mint was scored; the runner odds are multiples of it. Null with the odds. */
+      /** @description The curve price (SOL) the runner odds are multiples of (`runner_odds_from.price_sol`). Null with the odds. */
       runner_reference_price_sol: number | null;
+      /** @description Where the runner odds start from; null with the odds. */
+      runner_odds_from: components['schemas']['RunnerOddsFrom'] | null;
       /**
        * @description The creator has a proven 5x record: at least one resolved launch whose 24 h peak reached 5x its launch price,
        *     and such launches are at least 20% of its resolved launches. Null for a creator with no resolved launch.
@@ -2859,6 +2876,30 @@ export interface components {
       rug_prob: components['schemas']['ForwardAccuracy'][];
       /** @description Per tier, then per model family (current first); a tier counts when the 24 h peak after the call reached it. */
       runner_prob: components['schemas']['ForwardAccuracy'][];
+      /**
+       * @description The from-now runner odds the live list published (at any age), measured from the price at the time they were
+       *     published: per mint, the first odds shown in each age band, resolved against the peak after that moment.
+       *     Only odds published before their mint resolved count.
+       */
+      runner_from_now?: {
+        definition: string;
+        /** @description Per age band (ascending), then model family, then tier; a band without resolved odds is absent. */
+        bands: {
+          /** @description The grid age (s) whose model published the odds (10, 30, 60, 120, 300, 600, 1200, 1800). */
+          age_band_s: number;
+          /** @description Model family (e.g. `runner-now-v1/z`, with its corpus tags). */
+          model_version: string;
+          /** @enum {string} */
+          target: '2x' | '3x' | '5x' | '10x' | '20x';
+          n: number;
+          positives: number;
+          mean_predicted: number;
+          observed_rate: number;
+          brier: number | null;
+          auc: number | null;
+          expected_calibration_error: number | null;
+        }[];
+      };
       /** @description Per resolved mint, from its first forward call (its earliest scored age). */
       base_rates: {
         n_mints: number;

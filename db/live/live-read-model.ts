@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { creatorRecord } from '../../domain/mint/creator-record';
-import { enrichMint, type EnrichedMint } from '../../domain/live/enriched-mint';
+import { enrichMint, type EnrichedMint, type RunnerOddsFrom } from '../../domain/live/enriched-mint';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { topBuyerWallets } from '../../domain/mint/mint-signals';
 import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
@@ -32,12 +32,12 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
   /**
    * The enriched record of each state as of `now`, with its smart money. `ownOutcomes`: a mint old enough to be
    * resolved is not part of its own creator's record (the probe); live mints are younger than the 24 h horizon, so
-   * the projector skips it.
+   * the projector skips it. `runnerFromNow`: the live refresh's odds from each mint's current price, when it has them.
    */
   async function enrichWithSmartMoney(
     states: readonly MintState[],
     now: Date,
-    o: { ownOutcomes: boolean },
+    o: { ownOutcomes: boolean; runnerFromNow?: (s: MintState) => RunnerOddsFrom | null },
   ): Promise<{ mint: EnrichedMint; smartMoney: SmartMoney }[]> {
     const mints = states.map((s) => s.row.mint);
     const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
@@ -67,6 +67,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
         survivalLive: gate?.state === 'live',
         smartScores: smartScoresByPrefix(sm),
         smartMoneyIn: sm.smartMoneyIn,
+        runnerFromNow: o.runnerFromNow?.(s) ?? null,
       });
       return { mint, smartMoney: sm };
     });

@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
 import type { ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import { insertNewRows } from './insert-new-rows';
 
 export type HistorySource = 'synthetic' | 'backfill';
 /** What one source of history adds to the corpus (GET /api/scope, /api/predictor/health). */
 export type HistorySummary = { source: HistorySource; mints: number; oldestCreatedAt: Date | null; newestCreatedAt: Date | null };
-
-/** Rows per INSERT: one statement carries at most a few MB of features. */
-const BATCH = 500;
 
 /**
  * History the models learn from that this deployment did not predict: one row per (mint, scoring age) with the
@@ -53,16 +51,7 @@ export function createHistoryStore(db: Knex) {
           resolved_at: l.resolvedAt,
         })),
       );
-      let inserted = 0;
-      for (let i = 0; i < rows.length; i += BATCH) {
-        const r = await db('history_observations')
-          .insert(rows.slice(i, i + BATCH))
-          .onConflict(['mint', 'age_bucket'])
-          .ignore()
-          .returning('mint');
-        inserted += r.length;
-      }
-      return inserted;
+      return insertNewRows(db, 'history_observations', ['mint', 'age_bucket'], rows);
     },
 
     async summary(): Promise<HistorySummary[]> {

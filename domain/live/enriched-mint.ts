@@ -35,11 +35,17 @@ export type EnrichInput = {
   smartScores?: ReadonlyMap<string, number>;
   /** How many top buyers are smart wallets, each looked up by its full address; 0 when none is (or no index is consulted). */
   smartMoneyIn?: number;
+  /** Runner odds from the mint's current price (the live refresh's from-now model); absent or null: not available. */
+  runnerFromNow?: RunnerOddsFrom | null;
 };
 
+/** Runner odds and the moment they start from: the mint's age, its curve price then, and when that was. */
+export type RunnerOddsFrom = { odds: RunnerOdds; ageS: number; priceSol: number; at: Date };
+
 /**
- * A score is the mint's state at its age bucket; past this age it is no longer shown. Runner odds travel with
- * it: they are measured from the price at scoring (`runner_reference_price_sol`), which drifts from "now".
+ * A score is the mint's state at its age bucket; past this age it is no longer shown. The runner odds logged with
+ * a score travel with it and are measured from the price at scoring; they are shown only when the live refresh has
+ * no odds from the current price for the mint (its model still warming, or a mint the refresh does not hold).
  */
 export const GRAD_PROB_SHOWN_UNTIL_S = 120;
 
@@ -55,7 +61,8 @@ export function enrichMint(i: EnrichInput) {
   const flags = rugFlags(tape, freshFirst3(tape, i.freshness));
   const p = i.prediction;
   const showScore = p !== null && ageS < GRAD_PROB_SHOWN_UNTIL_S;
-  const odds = showScore ? p.runnerOdds : null;
+  const from = runnerOddsFrom(i, showScore);
+  const odds = from?.odds ?? null;
   const signals = mintSignals(tape, now.getTime(), i.freshness);
   return {
     mint: c.mint,
@@ -82,7 +89,8 @@ export function enrichMint(i: EnrichInput) {
     runner_prob_5x_from_now: odds ? odds['5x'] : null,
     runner_prob_10x_from_now: odds ? odds['10x'] : null,
     runner_prob_20x_from_now: odds ? odds['20x'] : null,
-    runner_reference_price_sol: odds ? p!.priceSol : null,
+    runner_reference_price_sol: from ? from.priceSol : null,
+    runner_odds_from: from ? { age_s: r6(from.ageS), price_sol: from.priceSol, at: from.at.toISOString() } : null,
     runner_creator: i.creator.runnerCreator,
     rate_5x: i.creator.rate5x === null ? null : r6(i.creator.rate5x),
     // As known now, this launch included; the resolved launches (this one excluded) that rate_5x is measured over beside it.
@@ -105,3 +113,15 @@ export function enrichMint(i: EnrichInput) {
   };
 }
 export type EnrichedMint = ReturnType<typeof enrichMint>;
+
+/**
+ * Where the published runner odds start: from the current price while the mint is on the curve and the from-now
+ * model answers; else the odds logged with a shown score, from the price at scoring. A graduated mint's curve has
+ * stopped, so it gets no from-now odds.
+ */
+function runnerOddsFrom(i: EnrichInput, showScore: boolean): RunnerOddsFrom | null {
+  if (i.runnerFromNow && i.graduatedAt === null) return i.runnerFromNow;
+  const p = i.prediction;
+  if (!showScore || !p?.runnerOdds) return null;
+  return { odds: p.runnerOdds, ageS: Math.max(0, (p.asOf.getTime() - i.tape.create.at.getTime()) / 1000), priceSol: p.priceSol, at: p.asOf };
+}

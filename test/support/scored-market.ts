@@ -17,13 +17,10 @@ import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 import { areaContext } from './area-context';
+import { inChunks } from './in-chunks';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
-
-async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < xs.length; i += size) await Promise.all(xs.slice(i, i + size).map(f));
-}
 
 /**
  * A simulated market whose live mints carry every model's output, built as production builds it: `minutes` of

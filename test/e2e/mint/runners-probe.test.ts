@@ -12,6 +12,7 @@ import { createLogger } from '../../../platform/logger';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { typedApi } from '../../support/typed-api';
+import { inChunks } from '../../support/in-chunks';
 
 /**
  * The enriched fields end to end on a simulated market: the real scoring and resolution activities build a
@@ -23,10 +24,6 @@ const MIN = 60_000;
 
 const { t, api } = useApi({ now: () => now });
 const http = typedApi(() => api.url);
-
-async function inChunks<T>(xs: readonly T[], size: number, f: (x: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < xs.length; i += size) await Promise.all(xs.slice(i, i + size).map(f));
-}
 
 describe('runners, probe and live carry the models', () => {
   it('answers 503 on runners before the projector has built a snapshot', async () => {

@@ -1,8 +1,9 @@
-import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S, type LatestPrediction } from '../../../domain/live/enriched-mint';
+import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S } from '../../../domain/live/enriched-mint';
 import { botTradeShare, botWallets, mintSignals, topBuyers } from '../../../domain/mint/mint-signals';
 import { creatorRecord } from '../../../domain/mint/creator-record';
 import { freshAmongFirstBuyers, freshFirst3, freshWalletShare, unknownBuyers } from '../../../domain/mint/wallet-freshness';
 import { CREATE_SLOT, T0, handBuiltMint } from '../../support/hand-built-mint';
+import { latestPrediction } from '../../support/latest-prediction';
 
 describe('bot, quality and activity signals', () => {
   it('classify snipers, bundle buyers and flippers as bots, never the creator', () => {
@@ -72,16 +73,7 @@ describe('bot, quality and activity signals', () => {
 });
 
 describe('enriched mint', () => {
-  const prediction: LatestPrediction = {
-    ageBucket: 60,
-    asOf: new Date(T0 + 60_000),
-    gradProb: 0.2,
-    calibration: { age_bucket: 60 },
-    priceSol: 4e-8,
-    rugProb: 0.1,
-    runnerOdds: { '2x': 0.3, '3x': 0.2, '5x': 0.1, '10x': 0.05, '20x': 0.01 },
-    survivalProb: 0.6,
-  };
+  const prediction = latestPrediction();
   const enrich = (ageS: number, survivalLive: boolean) => {
     const m = handBuiltMint();
     m.buy(5, 'A', 1);
