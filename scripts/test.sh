@@ -12,6 +12,7 @@ echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
 echo "• typed client"; npx tsx scripts/gen-client.ts --check
 echo "• unused exports"; npx knip --include exports --no-progress
+echo "• configuration reference"; npx tsx scripts/gen-config-doc.ts --check
 
 mkdir -p .cache/test
 status=0

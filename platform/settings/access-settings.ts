@@ -21,15 +21,21 @@ export const accessSettings = defineSettings(
     API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
     HOLDER_TOKEN_MINT: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
+    /** Holder-token balances (UI units) for messaging-bot signal access and API (Builder-level) access. */
     HOLDER_SIGNALS_THRESHOLD: z.coerce.number().min(0).default(500_000),
+    /** Holder-token balances (UI units) for messaging-bot signal access and API (Builder-level) access. */
     HOLDER_API_THRESHOLD: z.coerce.number().min(0).default(2_500_000),
+    /** Solana JSON-RPC the holder balances (and, for token payments, the mint's decimals) are read from. */
     HOLDER_RPC_URL: z.string().url().optional(),
     /** How often a Temporal Schedule re-reads the balances of linked wallets, so access follows holdings. */
     HOLDER_RECHECK_INTERVAL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
     /** Rate limits on unauthenticated POSTs (upgrade, holder signup): per client IP (IPv6 per /64) and overall; 0 = off. */
     PUBLIC_POST_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.perClientPerMinute),
+    /** Unauthenticated POSTs (upgrade, holder signup) one client IP (IPv6: /64) may make; 0 = no such limit. */
     PUBLIC_POST_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.perClientPerHour),
+    /** Unauthenticated POSTs all clients together may make per minute; 0 = no such limit. */
     PUBLIC_POST_GLOBAL_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.globalPerMinute),
+    /** Unauthenticated POSTs all clients together may make per hour; 0 = no such limit. */
     PUBLIC_POST_GLOBAL_PER_HOUR: z.coerce.number().int().min(0).default(DEFAULT_PUBLIC_POST_LIMITS.globalPerHour),
     /** How long a wallet signup waits for its signature. */
     WALLET_SIGNUP_TTL_S: z.coerce.number().int().min(30).max(86_400).default(900),

@@ -4,8 +4,11 @@ import { defineSettings } from './settings';
 /** The accuracy page: recompute period, and how many days of resolved forward predictions it covers; the gate validation's period. */
 export const accuracySettings = defineSettings(
   {
+    /** Accuracy page recompute schedule; days of resolved forward predictions it covers. */
     ACCURACY_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(300),
+    /** Accuracy page recompute schedule; days of resolved forward predictions it covers. */
     ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Period of the survival gate's validation run (one stored run per UTC hour). */
     GATE_VALIDATION_INTERVAL_S: z.coerce.number().int().min(10).max(86_400).default(3_600),
   },
   (e) => ({ accuracy: { refreshIntervalS: e.ACCURACY_REFRESH_S, windowDays: e.ACCURACY_WINDOW_DAYS, gateValidationIntervalS: e.GATE_VALIDATION_INTERVAL_S } }),

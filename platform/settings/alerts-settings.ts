@@ -21,9 +21,11 @@ export const alertsSettings = defineSettings(
       .optional(),
     /** Webhook mode: where the bot process (bot/main-bot.ts) listens for Telegram's POSTs (behind the TLS proxy). */
     BOT_WEBHOOK_HOST: z.string().default('127.0.0.1'),
+    /** Webhook mode: where the worker listens, behind the TLS proxy. */
     BOT_WEBHOOK_PORT: port().default(8443),
     /** Telegram's limits: about one message a second per chat and 30 a second overall. */
     BOT_SEND_PER_CHAT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** The bot's send pacing (Telegram's limits). */
     BOT_SEND_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(30),
   },
   (e) => {

@@ -21,6 +21,7 @@ export const firehoseSettings = defineSettings(
       .default(4 * 1024 * 1024),
     /** Open firehose connections per key, and in all, over every API process sharing the database (leases). */
     FIREHOSE_MAX_PER_KEY: z.coerce.number().int().min(1).default(5),
+    /** Firehose connections per key and in all, over every API process sharing the database (4429). */
     FIREHOSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(5000),
     /** A connection's lease lasts this long unless its process renews it (every third of it): a killed process's places free up after it. */
     FIREHOSE_LEASE_S: z.coerce.number().min(0.3).max(600).default(30),

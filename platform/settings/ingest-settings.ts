@@ -10,17 +10,25 @@ export const ingestSettings = defineSettings(
     DEMO_MODE: platformSettings.env.DEMO_MODE,
     /** Feeds the ingest daemon runs, comma-separated: simulator, replay, solana-logs, pumpportal (production must name one; the simulator needs DEMO_MODE there). */
     INGEST_FEEDS: z.string().default('simulator'),
+    /** JSONL replay (`ingest/replay/FORMAT.md`); speed 0 = as fast as possible. */
     REPLAY_FILE: z.string().optional(),
+    /** JSONL replay (`ingest/replay/FORMAT.md`); speed 0 = as fast as possible. */
     REPLAY_SPEED: z.coerce.number().min(0).max(1000).default(1),
+    /** The simulated market (each start is a new run of the seed's market, see Feeds). */
     SIMULATOR_SEED: z.coerce.number().int().default(42),
+    /** The simulated market (each start is a new run of the seed's market, see Feeds). */
     SIMULATOR_LAUNCHES_PER_S: z.coerce.number().min(0.001).max(50).default(0.3),
+    /** The simulated market (each start is a new run of the seed's market, see Feeds). */
     SIMULATOR_GRADUATION_SHARE: z.coerce.number().min(0).max(1).default(0.05),
     /** Give the simulator's smart wallets a wallet-index record at start, so composite signals cross on a fresh demo. */
     SIMULATOR_SEED_SMART_WALLETS: z.enum(['true', 'false']).default('true'),
     /** Launches of seeded history generated before the simulator feed starts (0: none); never with a real feed or in production. */
     SIMULATOR_HISTORY_LAUNCHES: z.coerce.number().int().min(0).max(200_000).default(6_000),
+    /** `logsSubscribe` websocket and JSON-RPC for gap backfill. */
     SOLANA_RPC_URL: z.string().url().default('https://api.mainnet-beta.solana.com'),
+    /** `logsSubscribe` websocket and JSON-RPC for gap backfill. */
     SOLANA_WS_URL: z.string().url().default('wss://api.mainnet-beta.solana.com'),
+    /** PumpPortal-style feed. */
     PUMPPORTAL_WS_URL: z.string().url().default('wss://pumpportal.fun/api/data'),
     /** The launchpad's Anchor IDL (JSON), needed by the solana-logs feed to decode events. */
     PUMP_IDL_PATH: z.string().optional(),

@@ -16,14 +16,19 @@ export const marketSettings = defineSettings(
   {
     NODE_ENV: platformSettings.env.NODE_ENV,
     DEMO_MODE: platformSettings.env.DEMO_MODE,
+    /** Where the SOL/USD price comes from: Jupiter's Price API, or (the offline embedded default) a simulated price served in its wire format on loopback. */
     PRICE_SOURCE: z.enum(['jupiter', 'simulator']).default('jupiter'),
+    /** Jupiter Price API v3 base URL. */
     PRICE_SOURCE_URL: z.string().url().default(JUPITER_PRICE_URL),
+    /** Native-coin price schedule. */
     PRICE_REFRESH_INTERVAL_S: z.coerce.number().int().min(10).max(3600).default(300),
-    /** The simulated price (PRICE_SOURCE=simulator): its loopback port and seed. */
+    /** The simulated price (PRICE_SOURCE=simulator): its loopback port. */
     PRICE_SIMULATOR_PORT: port().default(8548),
+    /** The simulated price's seed (the same seed gives the same price path). */
     PRICE_SIMULATOR_SEED: z.coerce.number().int().default(42),
     /** Market temperature: refresh period and the history it needs before publishing. */
     CONDITIONS_REFRESH_S: z.coerce.number().int().min(10).max(3600).default(300),
+    /** Market-temperature schedule; complete hours of history needed before it is published. */
     CONDITIONS_MIN_HISTORY_H: z.coerce.number().int().min(1).max(840).default(24),
   },
   (e) => {

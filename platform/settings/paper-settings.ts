@@ -11,11 +11,17 @@ const LAMPORTS_PER_SOL = 1e9;
  */
 export const paperSettings = defineSettings(
   {
+    /** Paper trading: SOL per position (fees included) and each strategy's bankroll. */
     PAPER_POSITION_SIZE_SOL: z.coerce.number().positive().max(1000).default(0.1),
+    /** Paper trading: SOL per position (fees included) and each strategy's bankroll. */
     PAPER_BANKROLL_SOL: z.coerce.number().positive().max(1_000_000).default(1),
+    /** Paper exits, on the P&L the whole position would fetch after every cost. */
     PAPER_TAKE_PROFIT_PCT: z.coerce.number().positive().max(10_000).default(20),
+    /** Paper exits, on the P&L the whole position would fetch after every cost. */
     PAPER_STOP_LOSS_PCT: z.coerce.number().positive().max(99.99).default(25),
+    /** Paper exits, on the P&L the whole position would fetch after every cost. */
     PAPER_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(1800),
+    /** A position with no usable price for this long closes at its last one (`stale_price`). */
     PAPER_STALE_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(300),
     /** Each open position's workflow prices it this often. */
     PAPER_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),

@@ -16,14 +16,19 @@ export const perpsSettings = defineSettings(
   {
     NODE_ENV: platformSettings.env.NODE_ENV,
     DEMO_MODE: platformSettings.env.DEMO_MODE,
+    /** The perps observatory's live exchange; `simulator` serves Hyperliquid's wire format from a seeded market on loopback. Under `npm start`: `simulator`. */
     PERPS_EXCHANGE: z.enum(['hyperliquid', 'simulator']).default('hyperliquid'),
+    /** The exchange's info API and websocket. */
     HYPERLIQUID_API_URL: z.string().url().default('https://api.hyperliquid.xyz'),
+    /** The exchange's info API and websocket. */
     HYPERLIQUID_WS_URL: z.string().url().default('wss://api.hyperliquid.xyz/ws'),
     /** Weight per minute each worker process may spend (Hyperliquid allows 1200 per IP; the rest is for the stream's reconnects). */
     HYPERLIQUID_WEIGHT_PER_MINUTE: z.coerce.number().int().min(10).max(1200).default(900),
     /** The simulated exchange (PERPS_EXCHANGE=simulator): its loopback port, seed and population. */
     PERPS_SIMULATOR_PORT: port().default(8547),
+    /** The simulated exchange: loopback port, seed, wallet population. */
     PERPS_SIMULATOR_SEED: z.coerce.number().int().default(7),
+    /** The simulated exchange: loopback port, seed, wallet population. */
     PERPS_SIMULATOR_WALLETS: z.coerce.number().int().min(10).max(20_000).default(2000),
     /** Markets and asset contexts poll (one metaAndAssetCtxs, weight 20); also the mark-price sample period. */
     PERPS_MARKETS_INTERVAL_S: z.coerce.number().int().min(5).max(600).default(30),
@@ -31,6 +36,7 @@ export const perpsSettings = defineSettings(
     PERPS_SNAPSHOT_SWEEP_S: z.coerce.number().int().min(2).max(600).default(10),
     /** Snapshot cadence of smart or whale wallets, and of the other watched wallets. */
     PERPS_SNAPSHOT_HOT_S: z.coerce.number().int().min(5).max(86_400).default(60),
+    /** Snapshot sweep period; snapshot cadence of smart or whale wallets, and of the other watched wallets. */
     PERPS_SNAPSHOT_COLD_S: z.coerce.number().int().min(5).max(86_400).default(900),
     /** Share of the weight budget the snapshot sweep may plan to spend (the markets poll and fills take the rest). */
     PERPS_SNAPSHOT_BUDGET_SHARE: z.coerce.number().min(0.05).max(1).default(0.8),
@@ -38,9 +44,11 @@ export const perpsSettings = defineSettings(
     PERPS_RECORD_REFRESH_S: z.coerce.number().int().min(0).max(86_400).default(900),
     /** A trade at least this large (USD) on the trades stream makes its taker a watched wallet. */
     PERPS_DISCOVERY_MIN_NOTIONAL_USD: z.coerce.number().min(0).default(100_000),
+    /** A stream trade at least this large makes its taker a watched wallet; at most this many are watched. */
     PERPS_MAX_WATCHED_WALLETS: z.coerce.number().int().min(1).max(100_000).default(5000),
     /** The exchange's public leaderboard (the stats host, not the weighted /info API), read every PERPS_LEADERBOARD_EVERY_S. */
     PERPS_LEADERBOARD_URL: z.string().url().default('https://stats-data.hyperliquid.xyz/Mainnet/leaderboard'),
+    /** The exchange's public leaderboard and how often it is read (the simulator serves its own). */
     PERPS_LEADERBOARD_EVERY_S: z.coerce
       .number()
       .int()
@@ -49,14 +57,19 @@ export const perpsSettings = defineSettings(
       .default(21_600),
     /** leaderboard-v1 (domain/perps/leaderboard-discovery.ts): this many by 30-day PnL among accounts worth at least the minimum; 0 = off. */
     PERPS_LEADERBOARD_TOP: z.coerce.number().int().min(0).max(10_000).default(300),
+    /** Leaderboard-v1: how many wallets it watches (0 = off), by 30-day PnL among accounts worth at least this. */
     PERPS_LEADERBOARD_MIN_ACCOUNT_USD: z.coerce.number().min(0).default(10_000),
     /** Markets whose trades channel the ingest daemon follows (the top ones by 24 h volume). */
     PERPS_STREAM_MARKETS: z.coerce.number().int().min(1).max(500).default(30),
     /** exchange_a (Drift) historical files: the bucket's program prefix, and the default range of `npm run perps:import`. */
     DRIFT_DATA_URL: z.string().url().default(DRIFT_BUCKET),
+    /** Default markets, UTC day range and parallel downloads of the import. */
     PERPS_IMPORT_MARKETS: z.string().default('SOL-PERP'),
+    /** Default markets, UTC day range and parallel downloads of the import. */
     PERPS_IMPORT_FROM: DAY.default('2024-12-09'),
+    /** Default markets, UTC day range and parallel downloads of the import. */
     PERPS_IMPORT_TO: DAY.default('2025-01-08'),
+    /** Default markets, UTC day range and parallel downloads of the import. */
     PERPS_IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     /** Each worker start imports the configured markets and range (files already imported are skipped); `npm start` sets it with the simulator. */
     PERPS_IMPORT_ON_START: bool.default(false),

@@ -5,6 +5,7 @@ import { defineSettings } from './settings';
 /** The composite signal: which tier rules are live (by version name, never by numbers) and how often the threshold is saved. */
 export const signalsSettings = defineSettings(
   {
+    /** The composite signal's tier rules, by version name. */
     SIGNAL_TIER_RULES: z
       .string()
       .refine((v) => v in TIER_RULES, { message: `one of ${Object.keys(TIER_RULES).join(', ')}` })

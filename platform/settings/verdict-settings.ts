@@ -8,7 +8,9 @@ import { defineSettings } from './settings';
  */
 export const verdictSettings = defineSettings(
   {
+    /** Period of the verdict evaluator; a T0 other than the registration's (tests and demonstrations only). */
     VERDICT_INTERVAL_S: z.coerce.number().int().min(10).max(86_400).default(3_600),
+    /** Period of the verdict evaluator; a T0 other than the registration's (tests and demonstrations only). */
     VERDICT_T0_OVERRIDE: z.iso.datetime({ offset: true }).optional(),
   },
   (e) => ({ verdict: { intervalS: e.VERDICT_INTERVAL_S, t0Override: e.VERDICT_T0_OVERRIDE ? new Date(e.VERDICT_T0_OVERRIDE) : null } }),

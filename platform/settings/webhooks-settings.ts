@@ -20,6 +20,7 @@ export const webhooksSettings = defineSettings(
       .string()
       .refine((v) => csv(v).length >= 1 && csv(v).every((x) => /^\d+(\.\d+)?$/.test(x)), 'comma-separated seconds')
       .default(DEFAULT_RETRY_SCHEDULE_S.join(',')),
+    /** Seconds before each delivery attempt; one attempt's deadline. */
     WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** A subscription with no success for this long is deactivated when a delivery to it gives up. */
     WEBHOOK_DEACTIVATE_AFTER_S: z.coerce

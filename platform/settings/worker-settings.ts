@@ -11,10 +11,15 @@ const count = (max: number) => z.coerce.number().int().min(1).max(max);
  */
 export const workerSettings = defineSettings(
   {
+    /** The worker's sticky cache (workflows kept in memory between tasks, ~0.35–0.45 MiB RSS each); `0` = none (every task replays its history). */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(1000),
+    /** Workflow tasks and activities one worker runs at once (the SDK's defaults; no measured figure showed them binding). */
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: count(1000).min(2).default(40),
+    /** Workflow tasks and activities one worker runs at once (the SDK's defaults; no measured figure showed them binding). */
     WORKER_MAX_CONCURRENT_ACTIVITIES: count(1000).default(100),
+    /** Long polls a worker keeps open on the task queue. */
     WORKER_MAX_CONCURRENT_WORKFLOW_TASK_POLLS: count(100).min(2).optional(),
+    /** Long polls a worker keeps open on the task queue. */
     WORKER_MAX_CONCURRENT_ACTIVITY_TASK_POLLS: count(100).optional(),
   },
   (e) => ({
