@@ -14,6 +14,9 @@ const RECENT = `interval '10 minutes'`;
 // `launch` (a new mint), `graduation` (a bonding curve completed, then its pool migrated: one event each) and `buy`
 // (a buy of a new mint, with its wallet). Unsubscribed connections never see them; a subscription opts in.
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw('ALTER TABLE firehose_events DROP CONSTRAINT firehose_events_kind_check');
+  await knex.raw(`ALTER TABLE firehose_events ADD CONSTRAINT firehose_events_kind_check
+    CHECK (kind IN ('score', 'live', 'signal', 'alert', 'launch', 'graduation', 'buy'))`);
   await knex.raw(`CREATE FUNCTION firehose_on_mints() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF NOT EXISTS (SELECT 1 FROM new_rows WHERE created_at >= now() - ${RECENT}) THEN RETURN NULL; END IF;
