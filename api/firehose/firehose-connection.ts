@@ -1,6 +1,16 @@
 import type { WebSocket } from 'ws';
 import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
-import { FIREHOSE_CLOSE, gapFrame, helloFrame, resumePlan, type GapReason } from '../../domain/firehose/firehose-protocol';
+import {
+  errorFrame,
+  FIREHOSE_CLOSE,
+  gapFrame,
+  helloFrame,
+  parseClientMessage,
+  resumePlan,
+  subscribedFrame,
+  type GapReason,
+} from '../../domain/firehose/firehose-protocol';
+import { compileSubscription, type Subscription } from '../../domain/firehose/firehose-topics';
 import { visibleTo, type RingFrame } from '../../domain/firehose/frame-ring';
 import { frameOf, type FirehoseHub, type Subscriber } from './firehose-hub';
 
@@ -15,9 +25,20 @@ const PAGE = 1000;
  */
 export function openConnection(
   ws: WebSocket,
-  d: { hub: FirehoseHub; store: FirehoseLogStore; settings: ConnectionSettings; keyId: number | undefined; now: () => Date },
+  d: {
+    hub: FirehoseHub;
+    store: FirehoseLogStore;
+    settings: ConnectionSettings;
+    keyId: number | undefined;
+    subscription: Subscription;
+    now: () => Date;
+  },
 ) {
   let closed = false;
+  let subscription = d.subscription;
+  let topicsMatch = compileSubscription(subscription);
+  /** Whether this connection is sent the frame: its key may see it and its subscription asks for it. */
+  const wants = (f: RingFrame): boolean => visibleTo(f, d.keyId) && topicsMatch(f.facts);
   const slow = (): boolean => {
     if (ws.bufferedAmount <= d.settings.maxBufferedBytes) return false;
     close(FIREHOSE_CLOSE.slowConsumer, 'slow_consumer');
@@ -32,7 +53,7 @@ export function openConnection(
     live: false,
     cursor: 0,
     deliver(frame: RingFrame) {
-      if (!visibleTo(frame, d.keyId)) sub.cursor = frame.seq;
+      if (!wants(frame)) sub.cursor = frame.seq;
       else if (send(frame.bytes)) sub.cursor = frame.seq;
     },
     gap(bytes: Buffer, resumeSeq: number) {
@@ -71,7 +92,7 @@ export function openConnection(
       if (sub.cursor >= d.hub.ring.floor) {
         const frames = d.hub.ring.after(sub.cursor);
         for (const f of frames) {
-          if (visibleTo(f, d.keyId) && !send(f.bytes)) return;
+          if (wants(f) && !send(f.bytes)) return;
           sub.cursor = f.seq;
         }
         if (!frames.length) sub.cursor = d.hub.head;
@@ -86,7 +107,8 @@ export function openConnection(
         continue;
       }
       for (const e of events) {
-        if (visibleTo(e, d.keyId) && !send(frameOf(e).bytes)) return;
+        const f = frameOf(e);
+        if (wants(f) && !send(f.bytes)) return;
         sub.cursor = e.seq;
       }
       // A short page read everything that existed; the seqs up to headAtRead it did not hold are rolled-back appends.
@@ -103,9 +125,25 @@ export function openConnection(
     get closed() {
       return closed;
     },
+    /**
+     * A client message: a `subscribe` replaces the subscription at the current cursor, which the answer names, so
+     * the frames after it are exactly the new topics' (catch-up included: it reads the cursor and filter at each frame).
+     */
+    onMessage(text: string) {
+      const m = parseClientMessage(text);
+      if (!m.ok) {
+        send(errorFrame(m.error, m.detail));
+        return;
+      }
+      subscription = m.subscription;
+      topicsMatch = compileSubscription(subscription);
+      send(subscribedFrame({ seq: sub.cursor, topics: subscription, now: d.now() }));
+    },
     async start(since: number | null) {
       d.hub.subscribe(sub);
-      send(helloFrame({ headSeq: d.hub.head, since, retentionS: d.settings.retentionS, heartbeatS: d.settings.heartbeatS, now: d.now() }));
+      send(
+        helloFrame({ headSeq: d.hub.head, since, retentionS: d.settings.retentionS, heartbeatS: d.settings.heartbeatS, topics: subscription, now: d.now() }),
+      );
       if (since === null) {
         sub.cursor = d.hub.head;
         sub.live = true;

@@ -1,5 +1,6 @@
 import type { FirehoseLogEvent, FirehoseLogStore } from '../../db/firehose/firehose-log-store';
 import { eventFrame, gapFrame } from '../../domain/firehose/firehose-protocol';
+import { frameFacts } from '../../domain/firehose/firehose-topics';
 import { FrameRing, type RingFrame } from '../../domain/firehose/frame-ring';
 import type { Logger } from '../../platform/logger';
 
@@ -9,7 +10,12 @@ export type Subscriber = { live: boolean; cursor: number; deliver(frame: RingFra
 const PAGE = 1000;
 const SENDS_PER_SLICE = 256;
 
-export const frameOf = (e: FirehoseLogEvent): RingFrame => ({ seq: e.seq, bytes: Buffer.from(eventFrame(e)), ownerKeyId: e.ownerKeyId });
+export const frameOf = (e: FirehoseLogEvent): RingFrame => ({
+  seq: e.seq,
+  bytes: Buffer.from(eventFrame(e)),
+  ownerKeyId: e.ownerKeyId,
+  facts: frameFacts(e.kind, JSON.parse(e.payloadJson) as Record<string, unknown>),
+});
 
 /**
  * This API process's reader of the firehose log: woken by NOTIFY (and a poll behind it), it reads the events after

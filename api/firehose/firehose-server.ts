@@ -5,7 +5,8 @@ import type { ApiKeyRecord } from '../../db/access/api-key-store';
 import { listenForAppends } from '../../db/firehose/firehose-listener';
 import type { FirehoseLeaseStore } from '../../db/firehose/firehose-lease-store';
 import type { FirehoseLogStore } from '../../db/firehose/firehose-log-store';
-import { FIREHOSE_CLOSE, FIREHOSE_PATH, heartbeatFrame, parseSince } from '../../domain/firehose/firehose-protocol';
+import { FIREHOSE_CLOSE, FIREHOSE_MAX_CLIENT_MESSAGE_BYTES, FIREHOSE_PATH, heartbeatFrame, parseSince } from '../../domain/firehose/firehose-protocol';
+import { parseTopicsParam } from '../../domain/firehose/firehose-topics';
 import type { Db } from '../../db/db-handle';
 import type { Logger } from '../../platform/logger';
 import { checkFirehoseKey, recheckFirehoseKey, type FirehoseAccessDeps } from './firehose-access';
@@ -36,7 +37,7 @@ export function attachFirehose(
 ) {
   const s = d.settings;
   const hub = createFirehoseHub({ store: d.store, log: d.log, ringFrames: s.ringFrames });
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096, clientTracking: false });
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: FIREHOSE_MAX_CLIENT_MESSAGE_BYTES, clientTracking: false });
   const clients = new Set<Client>();
   const byLease = new Map<number, Client>();
   // A lease that lapsed (not renewed in time) no longer holds the client's place: the client reconnects with `since`.
@@ -114,6 +115,9 @@ export function attachFirehose(
     if (!up) return refuse(req, socket, head, FIREHOSE_CLOSE.tryAgainLater, 'service_unavailable');
     const since = parseSince(url.searchParams.get('since'));
     if (!since.ok) return refuse(req, socket, head, FIREHOSE_CLOSE.badRequest, 'since must be a non-negative integer');
+    const topics = parseTopicsParam(url.searchParams.get('topics'));
+    // A close reason is at most 123 bytes; the error names the field that failed.
+    if (!topics.ok) return refuse(req, socket, head, FIREHOSE_CLOSE.badRequest, topics.error.slice(0, 120));
     const checked = await checkFirehoseKey(d.access, req.rawHeaders, url.searchParams.getAll('api_key')).catch((err: Error) => {
       // The REST API answers 503 here; a websocket's equivalent is 1013, try again later.
       d.log.warn({ err: { message: err.message } }, 'firehose: key lookup failed');
@@ -135,11 +139,14 @@ export function attachFirehose(
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = openConnection(ws, { hub, store: d.store, settings: s, keyId: key?.id, now: d.now });
+      const conn = openConnection(ws, { hub, store: d.store, settings: s, keyId: key?.id, subscription: topics.subscription, now: d.now });
       const client: Client = { conn, ws, key, alive: true };
       clients.add(client);
       byLease.set(lease.id, client);
       ws.on('pong', () => (client.alive = true));
+      ws.on('message', (data, isBinary) => {
+        if (!isBinary) conn.onMessage(String(data));
+      });
       ws.on('error', () => ws.terminate());
       ws.on('close', () => {
         clients.delete(client);

@@ -2,7 +2,12 @@
  * The Enterprise firehose's wire protocol (README "Enterprise firehose", openapi.yaml `x-firehose`): JSON text
  * frames from the server, close codes for every refusal. Pure: the API builds frames and decisions from these.
  */
+import { parseSubscription, type Subscription } from './firehose-topics';
+
 export const FIREHOSE_PATH = '/api/v1/firehose';
+
+/** The largest client message: a subscription of 20 topics naming up to a hundred addresses each fits. */
+export const FIREHOSE_MAX_CLIENT_MESSAGE_BYTES = 128 * 1024;
 
 /** Every close the server initiates, with the reason string it sends (the error codes of the REST API where they exist). */
 export const FIREHOSE_CLOSE = {
@@ -23,23 +28,52 @@ export const FIREHOSE_CLOSE = {
   tooManyConnections: 4429,
 } as const;
 
-/** `alert`: a fire of one of the connected key's own alert rules (never another key's). */
-export type FirehoseKind = 'score' | 'live' | 'signal' | 'alert';
+export type { FirehoseKind } from './firehose-topics';
 
 /** One event frame, its payload spliced in as the JSON text Postgres wrote (serialised once for every client). */
 export function eventFrame(e: { seq: number; kind: string; at: string; payloadJson: string }): string {
   return `{"type":"event","seq":${e.seq},"kind":${JSON.stringify(e.kind)},"at":${JSON.stringify(e.at)},"data":${e.payloadJson}}`;
 }
 
-export function helloFrame(o: { headSeq: number; since: number | null; retentionS: number; heartbeatS: number; now: Date }): string {
+export function helloFrame(o: { headSeq: number; since: number | null; retentionS: number; heartbeatS: number; topics: Subscription; now: Date }): string {
   return JSON.stringify({
     type: 'hello',
     seq: o.headSeq,
     since: o.since,
     retention_s: o.retentionS,
     heartbeat_s: o.heartbeatS,
+    topics: o.topics,
     at: o.now.toISOString(),
   });
+}
+
+/**
+ * The answer to a `subscribe` message: every event after `seq` is filtered by `topics` (the events up to it were
+ * filtered by the previous subscription), so a client that reconnects with `since` and these topics misses nothing.
+ */
+export function subscribedFrame(o: { seq: number; topics: Subscription; now: Date }): string {
+  return JSON.stringify({ type: 'subscribed', seq: o.seq, topics: o.topics, at: o.now.toISOString() });
+}
+
+/** A client message the server could not act on; the connection and its subscription stay as they were. */
+export function errorFrame(error: 'invalid_message' | 'invalid_subscription', detail: string): string {
+  return JSON.stringify({ type: 'error', error, detail });
+}
+
+/** Client messages: `{"type":"subscribe","topics":[…] | null}` replaces the connection's subscription. */
+export function parseClientMessage(
+  text: string,
+): { ok: true; subscription: Subscription } | { ok: false; error: 'invalid_message' | 'invalid_subscription'; detail: string } {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'invalid_message', detail: 'a client message is a JSON object' };
+  }
+  if (typeof m !== 'object' || m === null || (m as { type?: unknown }).type !== 'subscribe' || !('topics' in m))
+    return { ok: false, error: 'invalid_message', detail: 'the one client message is {"type":"subscribe","topics":[…]}' };
+  const parsed = parseSubscription((m as { topics: unknown }).topics);
+  return parsed.ok ? parsed : { ok: false, error: 'invalid_subscription', detail: parsed.error };
 }
 
 export type GapReason = 'retention' | 'unknown_seq';

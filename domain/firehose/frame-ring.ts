@@ -1,5 +1,10 @@
-/** A frame as the hub keeps it: its seq, the bytes every client is sent, and the one key it is for (null: everyone). */
-export type RingFrame = { seq: number; bytes: Buffer; ownerKeyId: number | null };
+import type { FrameFacts } from './firehose-topics';
+
+/**
+ * A frame as the hub keeps it: its seq, the bytes every client is sent, the one key it is for (null: everyone),
+ * and the facts topic subscriptions look at (extracted once, for every client).
+ */
+export type RingFrame = { seq: number; bytes: Buffer; ownerKeyId: number | null; facts: FrameFacts };
 
 /** Whether a connection of `keyId` (undefined: no key) is sent `frame`: another key's alert fire never. */
 export const visibleTo = (frame: { ownerKeyId: number | null }, keyId: number | undefined): boolean => frame.ownerKeyId === null || frame.ownerKeyId === keyId;

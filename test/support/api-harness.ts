@@ -14,6 +14,8 @@ import { createTestDatabase } from './test-db';
 /** The settings of the API under test: its environment as a process has one, plus what only a test replaces. */
 export type ApiOptions = {
   env?: Record<string, string>;
+  /** Listen on this loopback port (a restarted process taking its predecessor's place); default: any free one. */
+  port?: number;
   now?: () => Date;
   log?: Logger;
   /** Temporal for the commands that start workflows; without it they answer 503, as in a process without TEMPORAL_ADDRESS. */
@@ -63,7 +65,7 @@ export async function startApi(db: Knex, o: ApiOptions = {}): Promise<StartedApi
   });
   const app = createApp(ctx, o.overrides);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(o.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -10,7 +10,9 @@ import type { Knex } from 'knex';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 /** Every frame is checked against the machine-readable protocol (`x-firehose.frames` in openapi.yaml). */
-const validFrame = ajv.compile(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'))['x-firehose'].frames);
+// The frames refer to other parts of the document (`#/x-firehose/topic`): the whole document is registered.
+ajv.addSchema(YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8')), 'openapi.yaml');
+const validFrame = ajv.compile({ $ref: 'openapi.yaml#/x-firehose/frames' });
 
 export type Frame = { type: string; seq?: number; kind?: string; data?: any; [k: string]: unknown };
 

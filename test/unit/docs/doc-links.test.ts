@@ -39,7 +39,8 @@ describe('documentation links', () => {
   it.each(pages.map((p) => [path.relative(ROOT, p), p]))('%s: every relative link resolves', (_name, page) => {
     const broken: string[] = [];
     const text = fs.readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '');
-    for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const link = match[1]!;
       if (/^[a-z]+:/i.test(link)) continue;
       const [target, fragment] = link.split('#') as [string, string | undefined];
       const file = target ? path.resolve(path.dirname(page), target) : page;

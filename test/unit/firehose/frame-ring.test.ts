@@ -1,6 +1,6 @@
 import { FrameRing, visibleTo } from '../../../domain/firehose/frame-ring';
 
-const frame = (seq: number) => ({ seq, bytes: Buffer.from(String(seq)), ownerKeyId: null });
+const frame = (seq: number) => ({ seq, bytes: Buffer.from(String(seq)), ownerKeyId: null, facts: { kind: 'score', mints: [], wallet: null, gradProb: null } });
 const seqs = (r: FrameRing, after: number) => r.after(after).map((f) => f.seq);
 
 test('keeps every frame above its floor until full, in order', () => {
