@@ -166,7 +166,7 @@ export function computeLaunchFeatures(create: CreateEvent, tradesAnyOrder: reado
     sniperBought += p.bought;
     sniperSold += p.sold;
   }
-  const smart = topBuyerWallets(tape).filter((b) => ctx.isSmart(b.wallet));
+  const smart = topBuyerWallets(tape).filter((b) => b.wallet !== create.creator && ctx.isSmart(b.wallet));
   const dev = tape.wallets.get(create.creator);
   let devBuy = 0;
   for (const t of trades) if (t.isBuy && t.trader === create.creator) devBuy += t.solLamports;
