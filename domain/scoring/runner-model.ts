@@ -60,16 +60,20 @@ export function* fitRunnerModelSteps(corpus: readonly RunnerCorpusRow[], opts: R
     ...model,
     score(features) {
       const scores = model.score(toVector(features));
-      if (!scores) return null;
-      let cap = 1;
-      const odds = {} as RunnerOdds;
-      RUNNER_TIERS.forEach((t, i) => {
-        cap = Math.min(cap, scores[i]!.prob);
-        odds[tierKey(t)] = cap;
-      });
-      return odds;
+      return scores ? nonIncreasingOdds(scores.map((x) => x.prob)) : null;
     },
   };
+}
+
+/** Per-tier probabilities (RUNNER_TIERS order) as published odds: a running minimum from 2× up. */
+export function nonIncreasingOdds(probs: readonly number[]): RunnerOdds {
+  let cap = 1;
+  const odds = {} as RunnerOdds;
+  RUNNER_TIERS.forEach((t, i) => {
+    cap = Math.min(cap, probs[i]!);
+    odds[tierKey(t)] = cap;
+  });
+  return odds;
 }
 
 export const fitRunnerModel = (corpus: readonly RunnerCorpusRow[], opts: RunnerModelOptions): RunnerModel => runSteps(fitRunnerModelSteps(corpus, opts));
