@@ -5,6 +5,7 @@ import { enrichMint, type EnrichedMint } from '../../domain/mint/enriched-mint';
 import type { TradeEvent } from '../../domain/mint/launch-events';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import type { LaunchContext } from '../../domain/scoring/launch-features';
 import { topBuyerWallets } from '../../domain/mint/mint-signals';
 import { unknownBuyers } from '../../domain/mint/wallet-freshness';
 import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
@@ -19,8 +20,8 @@ import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
 /** One mint as the read model holds it: its row, its tape folded up to some moment, each known buyer's freshness. */
 export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
 
-/** What scoring needs at a moment: the state, the trades it folded, and the creator's record then. */
-export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord };
+/** What scoring needs at a moment: the state, the trades it folded, the creator's record then, and the launch features' context. */
+export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord; launchContext: LaunchContext };
 
 /**
  * The one place the enriched mint (openapi `EnrichedMint`) is assembled from Postgres: tape, buyer freshness,
@@ -114,8 +115,25 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
     /** A mint as of `asOf`, for scoring: its tape and trades up to then, its buyers' freshness, its creator's record. */
     async scoringView(row: MintRow, asOf: Date): Promise<ScoringView> {
       const [state] = await fold([row], asOf);
-      const [, aggregates] = await Promise.all([learnFreshness([state!]), creators.aggregates([row.creator], LABEL_VERSION)]);
-      return { ...state!, creator: creatorRecord(aggregates.get(row.creator) ?? null) };
+      const tops = topBuyerWallets(state!.tape);
+      const [, aggregates, smart] = await Promise.all([
+        learnFreshness([state!]),
+        creators.aggregates([row.creator], LABEL_VERSION),
+        smartMoney.smartMoney(new Map([[row.mint, tops]])),
+      ]);
+      const agg = aggregates.get(row.creator) ?? null;
+      const buyers = smart.get(row.mint)?.buyers ?? [];
+      const smartWallets = new Set(tops.filter((_, i) => buyers[i]?.smart === true).map((t) => t.wallet));
+      return {
+        ...state!,
+        creator: creatorRecord(agg),
+        // The wallet index and the creator's resolved launches as they stand at scoring: nothing resolved later.
+        launchContext: {
+          isFresh: (w) => state!.freshness.get(w) === true,
+          isSmart: (w) => smartWallets.has(w),
+          creator: { launches: agg?.nResolved ?? 0, graduates: agg?.nGraduated ?? 0, rugs: agg?.nRugged ?? 0 },
+        },
+      };
     },
   };
 }

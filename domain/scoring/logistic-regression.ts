@@ -50,12 +50,31 @@ export function* fitLogisticSteps(xs: readonly (readonly number[])[], ys: readon
   const pos = ys.filter(Boolean).length;
   beta[0] = Math.log((pos + 0.5) / (n - pos + 0.5));
   const z = new Float64Array(p);
+  const design = (i: number) => {
+    z[0] = 1;
+    for (let j = 0; j < d; j++) z[j + 1] = (xs[i]![j]! - mean[j]!) / std[j]!;
+    return z;
+  };
+  /** Penalised negative log-likelihood at `b`. */
+  const objective = function* (b: readonly number[]): Steps<number> {
+    let f = 0;
+    for (let i = 0; i < n; i++) {
+      const zi = design(i);
+      let eta = 0;
+      for (let j = 0; j < p; j++) eta += b[j]! * zi[j]!;
+      // log(1 + e^eta) − y·eta, computed without overflow.
+      f += (eta > 0 ? eta + Math.log1p(Math.exp(-eta)) : Math.log1p(Math.exp(eta))) - (ys[i] ? eta : 0);
+      if (pauseEvery(i, 8192)) yield;
+    }
+    for (let j = 1; j < p; j++) f += (l2 / 2) * b[j]! ** 2;
+    return f;
+  };
+  let current = yield* objective(beta);
   for (let iter = 0; iter < (opts.maxIter ?? 25); iter++) {
     const grad = new Array<number>(p).fill(0);
     const hess = Array.from({ length: p }, () => new Array<number>(p).fill(0));
     for (let i = 0; i < n; i++) {
-      z[0] = 1;
-      for (let j = 0; j < d; j++) z[j + 1] = (xs[i]![j]! - mean[j]!) / std[j]!;
+      design(i);
       let eta = 0;
       for (let j = 0; j < p; j++) eta += beta[j]! * z[j]!;
       const mu = sigmoid(eta);
@@ -76,11 +95,20 @@ export function* fitLogisticSteps(xs: readonly (readonly number[])[], ys: readon
     hess[0]![0]! += 1e-9;
     for (let a = 0; a < p; a++) for (let b = a + 1; b < p; b++) hess[a]![b] = hess[b]![a]!;
     const step = solveSpd(hess, grad);
-    let change = 0;
-    for (let a = 0; a < p; a++) {
-      beta[a]! += step[a]!;
-      change = Math.max(change, Math.abs(step[a]!));
+    // Damped Newton: halve the step until the objective does not rise (rare positives and heavy-tailed features
+    // can send a full step far past the optimum).
+    let t = 1;
+    let next = beta.map((b, a) => b + step[a]!);
+    let value = yield* objective(next);
+    while (!(value <= current) && t > 1e-6) {
+      t /= 2;
+      next = beta.map((b, a) => b + t * step[a]!);
+      value = yield* objective(next);
     }
+    if (!(value <= current)) break;
+    const change = Math.max(...next.map((b, a) => Math.abs(b - beta[a]!)));
+    beta.splice(0, p, ...next);
+    current = value;
     if (change < 1e-8) break;
   }
   const coef = beta.slice(1);
