@@ -27,38 +27,49 @@ export type ForwardModelDef = { name: string; fit(corpus: readonly BacktestRow[]
 const runnerRows = (corpus: readonly BacktestRow[]): RunnerCorpusRow[] =>
   corpus.map((r) => ({ mint: r.mint, ageBucket: r.ageBucket, features: r.features, peakMult: r.peakMultFromCall, observedAt: r.observedAt }));
 
-export const knnV1 = (o: { runnerOdds?: boolean } = {}): ForwardModelDef => ({
-  name: 'knn-v1',
-  fit(corpus, ageBucket) {
-    const grad = fitGradProbModel(corpus, { ageBucket });
-    const runner = o.runnerOdds === false ? null : fitRunnerModel(runnerRows(corpus), { ageBucket });
-    return {
-      version: grad.version,
-      corpusSize: grad.corpusSize,
-      score(r) {
-        const s = grad.score(r.features);
-        return { prob: s.prob, raw: s.raw, runnerOdds: runner ? runner.score(r.features) : null };
-      },
-    };
-  },
-});
+type GradFit = { version: string; corpusSize: number; score(f: BacktestRow['features']): { prob: number; raw: number } };
+type RunnerFit = { score(f: BacktestRow['features']): RunnerOdds | null };
+
+/** A published family as the walk sees it: its grad_prob fit and, unless turned off, its runner odds from the same corpus. */
+function family(
+  name: string,
+  runnerOdds: boolean,
+  fitGrad: (corpus: readonly BacktestRow[], ageBucket: ScoreAge) => GradFit,
+  fitRunner: (rows: RunnerCorpusRow[], ageBucket: ScoreAge) => RunnerFit,
+): ForwardModelDef {
+  return {
+    name,
+    fit(corpus, ageBucket) {
+      const grad = fitGrad(corpus, ageBucket);
+      const runner = runnerOdds ? fitRunner(runnerRows(corpus), ageBucket) : null;
+      return {
+        version: grad.version,
+        corpusSize: grad.corpusSize,
+        score(r) {
+          const s = grad.score(r.features);
+          return { prob: s.prob, raw: s.raw, runnerOdds: runner ? runner.score(r.features) : null };
+        },
+      };
+    },
+  };
+}
+
+export const knnV1 = (o: { runnerOdds?: boolean } = {}): ForwardModelDef =>
+  family(
+    'knn-v1',
+    o.runnerOdds !== false,
+    (corpus, ageBucket) => fitGradProbModel(corpus, { ageBucket }),
+    (rows, ageBucket) => fitRunnerModel(rows, { ageBucket }),
+  );
 
 /** knn-v2; `exclude` keeps features out of the metric (the ablation table), `name` tells such runs apart. */
-export const knnV2 = (o: { runnerOdds?: boolean; exclude?: readonly LaunchFeatureKey[]; name?: string } = {}): ForwardModelDef => ({
-  name: o.name ?? 'knn-v2',
-  fit(corpus, ageBucket) {
-    const grad = fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude });
-    const runner = o.runnerOdds === false ? null : fitRunnerV2Model(runnerRows(corpus), { ageBucket });
-    return {
-      version: grad.version,
-      corpusSize: grad.corpusSize,
-      score(r) {
-        const s = grad.score(r.features);
-        return { prob: s.prob, raw: s.raw, runnerOdds: runner ? runner.score(r.features) : null };
-      },
-    };
-  },
-});
+export const knnV2 = (o: { runnerOdds?: boolean; exclude?: readonly LaunchFeatureKey[]; name?: string } = {}): ForwardModelDef =>
+  family(
+    o.name ?? 'knn-v2',
+    o.runnerOdds !== false,
+    (corpus, ageBucket) => fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude }),
+    (rows, ageBucket) => fitRunnerV2Model(rows, { ageBucket }),
+  );
 
 /** Pseudo-observations of the corpus base rate behind each band's rate (as calibration's prior strength). */
 const BAND_PRIOR = 10;

@@ -1,7 +1,7 @@
 import { BASE_RATE_PRIOR_WEIGHT, DEFAULT_PRIOR_GRAD_RATE, type CorpusRow, type GradProbModel, type GradProbModelOptions } from './grad-prob-model';
 import { modelVersionHashSteps } from './knn-label-model';
 import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from './launch-features';
-import { fitLearnedKnnModelSteps, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
+import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
 import type { MintFeatures } from './mint-features';
 import { runSteps, type Steps } from './stepwise';
 
@@ -24,6 +24,15 @@ export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
   if (!f.launch) throw new RangeError('knn-v2 needs the launch features in the snapshot');
   return f.launch;
 };
+
+/** A learned-metric model's version hash: its options, the chosen k and weights, and every row of both slices. */
+export function learnedVersionHashSteps<R>(
+  core: Pick<LearnedKnnModel<R>, 'metric' | 'indexRows' | 'calibrationRows'>,
+  options: readonly number[],
+  rowText: (r: R) => string,
+): Steps<string> {
+  return modelVersionHashSteps([core.metric.k, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)], core, rowText);
+}
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
 export const hasLaunchFeatures = <R extends { features: MintFeatures }>(r: R): boolean => r.features.launch !== undefined;
@@ -53,17 +62,9 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     searchHeldOutRows: opts.searchHeldOutRows,
   });
   const fit = core.labels[0]!;
-  const w = core.metric.weights;
-  const hash = yield* modelVersionHashSteps(
-    [
-      core.metric.k,
-      opts.calibrationShare ?? 0.3,
-      opts.minCalibrationSamples ?? 0,
-      opts.priorStrength ?? 0,
-      priorRate,
-      ...LAUNCH_FEATURE_KEYS.map((key) => w[key]!),
-    ],
+  const hash = yield* learnedVersionHashSteps(
     core,
+    [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, priorRate],
     (r) => `${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${launchVector(launchFeaturesOf(r.features)).join(',')}`,
   );
   return {

@@ -1,7 +1,7 @@
-import { JEFFREYS_PRIOR, modelVersionHashSteps } from './knn-label-model';
+import { JEFFREYS_PRIOR } from './knn-label-model';
 import { LAUNCH_FEATURE_KEYS, launchVector } from './launch-features';
 import { fitLearnedKnnModelSteps, type LearnedMetric } from './learned-knn-model';
-import { hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
+import { hasLaunchFeatures, launchFeaturesOf, learnedVersionHashSteps } from './grad-prob-v2-model';
 import { MIN_RUNNER_CORPUS, nonIncreasingOdds, RUNNER_TIERS, tierKey, type RunnerCorpusRow, type RunnerModel, type RunnerModelOptions } from './runner-model';
 import { runSteps, type Steps } from './stepwise';
 import type { WarmingStatus } from './warming-knn-model';
@@ -37,17 +37,9 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     minCalibrationSamples: opts.minCalibrationSamples,
     priorStrength: opts.priorStrength,
   });
-  const w = core.metric.weights;
-  const hash = yield* modelVersionHashSteps(
-    [
-      core.metric.k,
-      opts.calibrationShare ?? 0.3,
-      opts.minCalibrationSamples ?? 0,
-      opts.priorStrength ?? 0,
-      minSamples,
-      ...LAUNCH_FEATURE_KEYS.map((key) => w[key]!),
-    ],
+  const hash = yield* learnedVersionHashSteps(
     core,
+    [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, minSamples],
     (r) => `${r.mint};${r.peakMult};${r.observedAt.getTime()};${launchVector(launchFeaturesOf(r.features)).join(',')}`,
   );
   const status: WarmingStatus = rows.length >= minSamples ? 'live' : 'warming';
