@@ -78,13 +78,13 @@ async function main() {
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version})`);
 }
 
+/** Written synchronously: main() ends in process.exit, which would cut an open stream short. */
 function writePredictions(file: string, o: BacktestOutcome): void {
-  const out = fs.createWriteStream(file);
-  let n = 0;
+  const lines: string[] = [];
   for (const a of o.ages)
     for (const m of a.models)
-      for (const p of m.predictions) {
-        out.write(
+      for (const p of m.predictions)
+        lines.push(
           JSON.stringify({
             model: m.name,
             model_version: p.modelVersion,
@@ -95,12 +95,10 @@ function writePredictions(file: string, o: BacktestOutcome): void {
             raw: p.raw,
             graduated: p.graduated,
             peak_mult_from_call: p.peakMultFromCall,
-          }) + '\n',
+          }),
         );
-        n++;
-      }
-  out.end();
-  console.error(`wrote ${n} forward predictions to ${file}`);
+  fs.writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
+  console.error(`wrote ${lines.length} forward predictions to ${file}`);
 }
 
 function progressBars(): ProgressSink & { stop(): void } {
