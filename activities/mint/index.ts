@@ -17,7 +17,7 @@ export const mintActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     outcomeStore: createOutcomeStore(db),
-    mintStates: createMintStates(db),
+    mintStates: createMintStates(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     runnerNowStore: createRunnerNowStore(db),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),

@@ -43,7 +43,7 @@ export function createMintActivities(d: MintDeps) {
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<ScoreResult> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
-      const { tape, trades, freshness, creator } = await d.mintStates.scoringView(create, asOf);
+      const { tape, trades, freshness, creator, launchContext } = await d.mintStates.scoringView(create, asOf);
       const s = await d.mintScorer.score({
         create,
         tradesSoFar: trades,
@@ -51,6 +51,7 @@ export function createMintActivities(d: MintDeps) {
         bucket: input.bucket,
         ageS: (asOf.getTime() - create.at.getTime()) / 1000,
         freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
+        launchContext,
       });
       const r = await d.predictionStore.insertUnlessSealed({
         mint: input.mint,

@@ -1,3 +1,4 @@
+import { learnedMetricBody } from './learned-metric-body';
 import { Router } from 'express';
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
@@ -75,6 +76,7 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
             calibrated_at: f ? f.fittedAt.toISOString() : null,
             calibration_age_s: ageS,
             calibration_fresh: ageS !== null && ageS <= FRESH_REFIT_PERIODS * d.modelRefitEveryS,
+            metric: f?.metric ? learnedMetricBody(f.metric) : null,
           };
         }),
       );

@@ -69,6 +69,8 @@ export const opsApi = defineApiArea({
         }),
       /** The models being published now, by `<predictor>@<age>`. */
       modelVersions: async () => Object.fromEntries((await modelFitStore.latestFits()).map((f) => [`${f.predictor}@${f.ageBucket}`, f.version])),
+      modelMetrics: async () =>
+        Object.fromEntries((await modelFitStore.latestFits()).flatMap((f) => (f.metric ? [[`${f.predictor}@${f.ageBucket}`, f.metric]] : []))),
       now: ctx.now,
       readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
       publicReads: ctx.publicReads,

@@ -1,3 +1,5 @@
+import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
+import { learnedMetricBody } from '../accuracy/learned-metric-body';
 import { Router } from 'express';
 import type { CorpusSummary } from '../../db/mint/corpus-store';
 import { sendPreparedRead } from '../http/prepared-body';
@@ -13,6 +15,8 @@ const CACHE_CONTROL = 'public, max-age=60';
 export function scopeRoutes(d: {
   corpusSummary: () => Promise<CorpusSummary>;
   modelVersions: () => Promise<Record<string, string>>;
+  /** The learned metric of each published model that has one, by `<predictor>@<age>`. */
+  modelMetrics: () => Promise<Record<string, LearnedMetric>>;
   auditTrail: () => Promise<AuditTrailStatement>;
   inputs: ActiveInputs;
   readCacheTtlMs: number;
@@ -22,7 +26,7 @@ export function scopeRoutes(d: {
   // The corpus grows once a minute: read once per TTL, not per request.
   const scope = createPreparedRead(
     async () => {
-      const [c, modelVersions, audit] = await Promise.all([d.corpusSummary(), d.modelVersions(), d.auditTrail()]);
+      const [c, modelVersions, modelMetrics, audit] = await Promise.all([d.corpusSummary(), d.modelVersions(), d.modelMetrics(), d.auditTrail()]);
       return {
         launchpad: LAUNCHPAD,
         predictions: PREDICTIONS,
@@ -44,6 +48,7 @@ export function scopeRoutes(d: {
         in_scope: [...IN_SCOPE, `audit trail: ${audit.summary}`],
         out_of_scope: OUT_OF_SCOPE,
         model_versions: modelVersions,
+        model_metrics: Object.fromEntries(Object.entries(modelMetrics).map(([key, m]) => [key, learnedMetricBody(m)])),
         audit_trail: audit,
         inputs: d.inputs,
       };

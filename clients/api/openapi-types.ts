@@ -1585,6 +1585,10 @@ export interface components {
       model_versions: {
         [key: string]: string;
       };
+      /** @description The learned k-NN metric of each published model that has one, by `<predictor>@<age>` (knn-v2 families). */
+      model_metrics?: {
+        [key: string]: components['schemas']['LearnedMetric'];
+      };
       /** @description What the ledger commits now, per track (a track is `live` once its rows are being committed). */
       audit_trail: {
         summary: string;
@@ -3330,7 +3334,22 @@ export interface components {
         calibrated_at: string | null;
         calibration_age_s: number | null;
         calibration_fresh: boolean;
+        /** @description The k-NN metric this fit learned (knn-v2 families); null for a fixed metric (knn-v1) or before the first fit. */
+        metric?: components['schemas']['LearnedMetric'] | null;
       }[];
+    };
+    /** @description What a knn-v2 refit chose by held-out log loss on the later time slice (docs/model.md). */
+    LearnedMetric: {
+      /** @description The weight candidate that won (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`). */
+      candidate: string;
+      k: number;
+      /** @description Mean log loss of the shrunk distance-weighted neighbour rate on the held-out slice; null without one (small corpus). */
+      held_out_log_loss: number | null;
+      held_out_rows: number;
+      /** @description Weight of each feature on its z-scored scale; 0 leaves it out of the distance. */
+      weights: {
+        [key: string]: number;
+      };
     };
     AlertAudit: {
       hours: number;

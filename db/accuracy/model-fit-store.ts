@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import type { PredictorName } from '../../domain/scoring/predictors';
 
 /** The latest fit of one predictor at one age, as /api/predictor/health reports it. */
@@ -14,6 +15,8 @@ export type ModelFit = {
   calibrationSamples: number;
   fittedAt: Date;
   fitMs: number;
+  /** The learned metric of this fit (knn-v2 families); null for a fixed metric. */
+  metric: LearnedMetric | null;
 };
 
 export function createModelFitStore(db: Knex) {
@@ -35,6 +38,7 @@ export function createModelFitStore(db: Knex) {
             calibration_samples: f.calibrationSamples,
             fitted_at: f.fittedAt,
             fit_ms: f.fitMs,
+            metric: f.metric === null ? null : JSON.stringify(f.metric),
           })),
         )
         .onConflict(['predictor', 'age_bucket'])
@@ -55,6 +59,7 @@ export function createModelFitStore(db: Knex) {
         calibrationSamples: r.calibration_samples,
         fittedAt: r.fitted_at,
         fitMs: r.fit_ms,
+        metric: r.metric ?? null,
       }));
     },
   };

@@ -4,22 +4,27 @@ import type { TradeEvent } from '../../domain/mint/launch-events';
 import { MintTape } from '../../domain/mint/mint-tape';
 import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { unknownBuyers } from '../../domain/mint/wallet-freshness';
+import { topBuyerWallets } from '../../domain/mint/mint-signals';
+import type { LaunchContext } from '../../domain/scoring/launch-features';
+import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
+import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
 import { createCreatorStore } from './creator-store';
 import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
 
 /** One mint as the read models hold it: its row, its tape folded up to some moment, each known buyer's freshness. */
 export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
 
-/** What scoring needs at a moment: the state, the trades it folded, and the creator's record then. */
-export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord };
+/** What scoring needs at a moment: the state, the trades it folded, the creator's record then, and the launch features' context. */
+export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord; launchContext: LaunchContext };
 
 /**
  * Mints folded from their trades as of a moment: what scoring reads, and what the live read model enriches
  * (db/live/live-read-model.ts), so both see a mint the same way.
  */
-export function createMintStates(db: Knex) {
+export function createMintStates(db: Knex, o: { smartMoney?: { ttlMs: number; criteria: SmartCriteria } } = {}) {
   const reads = createMintReadStore(db);
   const creators = createCreatorStore(db);
+  const smartMoney = createSmartMoneyLookup(db, o.smartMoney ?? { ttlMs: 15_000, criteria: DEFAULT_SMART_CRITERIA });
 
   /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
   async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {
@@ -51,8 +56,25 @@ export function createMintStates(db: Knex) {
     /** A mint as of `asOf`, for scoring: its tape and trades up to then, its buyers' freshness, its creator's record. */
     async scoringView(row: MintRow, asOf: Date): Promise<ScoringView> {
       const [state] = await fold([row], asOf);
-      const [, aggregates] = await Promise.all([learnFreshness([state!]), creators.aggregates([row.creator], LABEL_VERSION)]);
-      return { ...state!, creator: creatorRecord(aggregates.get(row.creator) ?? null) };
+      const tops = topBuyerWallets(state!.tape);
+      const [, aggregates, smart] = await Promise.all([
+        learnFreshness([state!]),
+        creators.aggregates([row.creator], LABEL_VERSION),
+        smartMoney.smartMoney(new Map([[row.mint, tops]])),
+      ]);
+      const agg = aggregates.get(row.creator) ?? null;
+      const buyers = smart.get(row.mint)?.buyers ?? [];
+      const smartWallets = new Set(tops.filter((_, i) => buyers[i]?.smart === true).map((t) => t.wallet));
+      return {
+        ...state!,
+        creator: creatorRecord(agg),
+        // The wallet index and the creator's resolved launches as they stand at scoring: nothing resolved later.
+        launchContext: {
+          isFresh: (w) => state!.freshness.get(w) === true,
+          isSmart: (w) => smartWallets.has(w),
+          creator: { launches: agg?.nResolved ?? 0, graduates: agg?.nGraduated ?? 0, rugs: agg?.nRugged ?? 0 },
+        },
+      };
     },
   };
 }

@@ -10,7 +10,8 @@ export type NewPrediction = {
   gradProb: number;
   rawProb: number;
   modelVersion: string;
-  features: Record<string, number | boolean>;
+  /** The feature snapshot; the knn-v2 features nest under `launch` (domain/scoring/mint-features.ts). */
+  features: Record<string, number | boolean | Readonly<Record<string, number>>>;
   calibration: Record<string, unknown>;
   priceSol: number;
   rugProb: number | null;

@@ -8,6 +8,7 @@ import {
   type Scored,
   type ThresholdBand,
 } from '../accuracy/forward-metrics';
+import { auprc, logLoss } from '../accuracy/probability-metrics';
 import { RUNNER_TIERS, tierKey, type RunnerTier } from '../scoring/runner-model';
 import type { ForwardPrediction } from './walk-forward';
 
@@ -31,6 +32,10 @@ export type AgeReport = {
   graduated: number;
   baseRate: number | null;
   auc: number | null;
+  /** AUC of the uncalibrated neighbour rate: calibration should never rank worse than it. */
+  rawAuc: number | null;
+  auprc: number | null;
+  logLoss: number | null;
   brier: number | null;
   /** Brier of always answering the evaluated set's own graduation rate: the bar any skill must clear. */
   brierOfBaseRate: number | null;
@@ -53,6 +58,9 @@ export function ageReport(ageS: number, preds: readonly ForwardPrediction[]): Ag
     graduated,
     baseRate: base,
     auc: auc(scored),
+    rawAuc: auc(preds.map((p) => ({ prob: p.raw, label: p.graduated }))),
+    auprc: auprc(scored),
+    logLoss: logLoss(scored),
     brier: brier(scored),
     brierOfBaseRate: base === null ? null : brier(scored.map((s) => ({ prob: base, label: s.label }))),
     ece: expectedCalibrationError(scored),

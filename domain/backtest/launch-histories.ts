@@ -2,7 +2,9 @@ import type { CreateEvent, LaunchEvent, TradeEvent } from '../mint/launch-events
 import { peakMultFrom, priceAt, resolveOutcome, type MintOutcome } from '../mint/outcome-labels';
 import { MintTape } from '../mint/mint-tape';
 import { freshAmongFirstBuyers, type Freshness } from '../mint/wallet-freshness';
+import { computeLaunchFeatures, type LaunchContext } from '../scoring/launch-features';
 import { computeFeatures, type MintFeatures } from '../scoring/mint-features';
+import { isSmartWallet } from '../wallets/smart-score';
 import { computeRugFeatures, type RugFeatures } from '../scoring/rug-features';
 import { SCORE_AGES, type ScoreAge } from '../scoring/score-age';
 import { LabelTrades } from './label-trades';
@@ -46,7 +48,20 @@ export type FoldCounts = {
   graduationsSeen: number;
 };
 
-type Open = { create: CreateEvent; horizonMs: number; trades: LabelTrades; graduatedAt: Date | null; lastEventMs: number };
+type Open = {
+  create: CreateEvent;
+  horizonMs: number;
+  trades: LabelTrades;
+  graduatedAt: Date | null;
+  lastEventMs: number;
+  /** The creator's record as of the creation. */
+  creator: LaunchContext['creator'];
+  /** Per scoring age, the smart wallets among the buyers so far, by the wallet records as they stood then. */
+  smartAt: Map<ScoreAge, ReadonlySet<string>>;
+};
+
+/** What the stream knew about a wallet or creator from resolved launches only (as production's records). */
+type Record3 = { total: number; graduated: number; rugged: number };
 
 /**
  * Whether a buyer was fresh (had never traded on the launchpad) when a mint was created, as production's
@@ -66,6 +81,16 @@ export class LaunchHistoryFolder {
   /** First trade time of every wallet the stream has shown: freshness is "first trade at or after the creation". */
   private readonly firstTradeMs = new Map<string, number>();
   private readonly isFresh: FreshnessLookup = (wallet, createdAtMs) => (this.firstTradeMs.get(wallet) ?? Infinity) >= createdAtMs;
+  /**
+   * Wallet and creator records from the launches resolved so far (point in time: a launch counts once its
+   * horizon passed). A wallet's record counts the launches it bought by the last scoring age (the folder keeps
+   * every trade only that far: label-trades.ts), so a wallet that first bought a mint after 60 s is not in that
+   * mint's record here, where production's wallet index would count it.
+   */
+  private readonly walletRecords = new Map<string, Record3>();
+  private readonly creatorRecords = new Map<string, Record3>();
+  /** Per age, mints in creation order awaiting their point-in-time snapshot. */
+  private readonly snapshotQueues = new Map<ScoreAge, { mints: string[]; head: number }>(SCORE_AGES.map((a) => [a, { mints: [], head: 0 }]));
 
   constructor(private readonly horizonS: number) {
     if (!(horizonS > Math.max(...SCORE_AGES))) throw new RangeError(`horizon must exceed the scoring ages, got ${horizonS} s`);
@@ -75,6 +100,9 @@ export class LaunchHistoryFolder {
   push(e: LaunchEvent): ResolvedLaunch[] {
     this.counts.events++;
     this.clockMs = Math.max(this.clockMs, e.at.getTime());
+    // Snapshots and resolutions strictly before this moment happen first, in time order, so a snapshot never sees
+    // a launch resolved after it.
+    const resolved = this.advance(this.clockMs);
     if (e.kind === 'trade' && !this.firstTradeMs.has(e.trader)) this.firstTradeMs.set(e.trader, e.at.getTime());
     if (e.kind === 'create') this.onCreate(e);
     else if (this.mayhem.has(e.mint)) {
@@ -96,7 +124,7 @@ export class LaunchHistoryFolder {
         }
       }
     }
-    return this.resolveUntil(this.clockMs);
+    return [...resolved, ...this.advance(this.clockMs)];
   }
 
   /** Mints still inside their horizon when the data ends: their labels are not known. */
@@ -129,14 +157,77 @@ export class LaunchHistoryFolder {
       return;
     }
     const lastScoreMs = c.at.getTime() + Math.max(...SCORE_AGES) * 1000;
+    const rec = this.creatorRecords.get(c.creator);
     this.open.set(c.mint, {
       create: c,
       horizonMs: c.at.getTime() + this.horizonS * 1000,
       trades: new LabelTrades(c, lastScoreMs),
       graduatedAt: null,
       lastEventMs: c.at.getTime(),
+      creator: { launches: rec?.total ?? 0, graduates: rec?.graduated ?? 0, rugs: rec?.rugged ?? 0 },
+      smartAt: new Map(),
     });
     this.queue.push(c.mint);
+    for (const q of this.snapshotQueues.values()) q.mints.push(c.mint);
+  }
+
+  /** Takes every snapshot and resolution due strictly before `nowMs`, earliest first (a snapshot before a resolution at the same moment). */
+  private advance(nowMs: number): ResolvedLaunch[] {
+    const out: ResolvedLaunch[] = [];
+    for (;;) {
+      let snapAge: ScoreAge | null = null;
+      let snapMs = Infinity;
+      for (const [age, q] of this.snapshotQueues) {
+        while (q.head < q.mints.length && !this.open.has(q.mints[q.head]!)) q.head++;
+        const m = q.head < q.mints.length ? this.open.get(q.mints[q.head]!)! : null;
+        const at = m ? m.create.at.getTime() + age * 1000 : Infinity;
+        if (at < snapMs) {
+          snapMs = at;
+          snapAge = age;
+        }
+      }
+      const resMs = this.nextHorizonMs();
+      if (snapAge !== null && snapMs < nowMs && snapMs <= resMs) {
+        const q = this.snapshotQueues.get(snapAge)!;
+        this.snapshot(this.open.get(q.mints[q.head++]!)!, snapAge);
+        if (q.head > 4096 && q.head * 2 > q.mints.length) {
+          q.mints.splice(0, q.head);
+          q.head = 0;
+        }
+      } else if (resMs < nowMs) out.push(...this.resolveUntil(resMs + 0.5));
+      else return out;
+    }
+  }
+
+  private nextHorizonMs(): number {
+    while (this.queueHead < this.queue.length && !this.open.has(this.queue[this.queueHead]!)) this.queueHead++;
+    return this.queueHead < this.queue.length ? this.open.get(this.queue[this.queueHead]!)!.horizonMs : Infinity;
+  }
+
+  private snapshot(m: Open, age: ScoreAge): void {
+    const cutoff = m.create.at.getTime() + age * 1000;
+    const smart = new Set<string>();
+    for (const t of m.trades.trades()) {
+      if (!t.isBuy || t.at.getTime() > cutoff || t.trader === m.create.creator || smart.has(t.trader)) continue;
+      const r = this.walletRecords.get(t.trader);
+      if (r && isSmartWallet(r)) smart.add(t.trader);
+    }
+    m.smartAt.set(age, smart);
+  }
+
+  private learn(m: Open, l: ResolvedLaunch): void {
+    const add = (map: Map<string, Record3>, key: string) => {
+      const r = map.get(key) ?? { total: 0, graduated: 0, rugged: 0 };
+      r.total++;
+      if (l.outcome.graduated) r.graduated++;
+      if (l.outcome.rugged) r.rugged++;
+      map.set(key, r);
+    };
+    add(this.creatorRecords, m.create.creator);
+    const lastScoreMs = m.create.at.getTime() + Math.max(...SCORE_AGES) * 1000;
+    const buyers = new Set<string>();
+    for (const t of m.trades.trades()) if (t.isBuy && t.trader !== m.create.creator && t.at.getTime() <= lastScoreMs) buyers.add(t.trader);
+    for (const w of buyers) add(this.walletRecords, w);
   }
 
   private resolveUntil(nowMs: number): ResolvedLaunch[] {
@@ -163,9 +254,22 @@ export class LaunchHistoryFolder {
   }
 
   private resolveLaunch(m: Open): ResolvedLaunch {
-    return labelLaunch(m.create, m.trades.trades(), m.graduatedAt, new Date(m.horizonMs), this.isFresh);
+    // A launch resolved early (resolveQuiet) may not have reached a scoring age on the clock yet: as of now is earlier
+    // than that age, so still no later than it.
+    for (const age of SCORE_AGES) if (!m.smartAt.has(age)) this.snapshot(m, age);
+    const l = labelLaunch(m.create, m.trades.trades(), m.graduatedAt, new Date(m.horizonMs), this.isFresh, (age) => ({
+      creator: m.creator,
+      smart: m.smartAt.get(age)!,
+    }));
+    this.learn(m, l);
+    return l;
   }
 }
+
+/** The creator's record as of the launch and the smart wallets as of one scoring age (the folder keeps both). */
+export type PointInTime = (ageS: ScoreAge) => { creator: LaunchContext['creator']; smart: ReadonlySet<string> };
+
+const NOTHING_KNOWN: PointInTime = () => ({ creator: { launches: 0, graduates: 0, rugs: 0 }, smart: new Set() });
 
 /** Features at each scoring age and the outcome labels of one mint, from its trades (any order) by the production code. */
 export function labelLaunch(
@@ -174,16 +278,19 @@ export function labelLaunch(
   graduatedAt: Date | null,
   horizonAt: Date,
   isFresh: FreshnessLookup = () => false,
+  known: PointInTime = NOTHING_KNOWN,
 ): ResolvedLaunch {
   const trades = [...tradesAnyOrder].sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot ?? 0) - (b.slot ?? 0));
   const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt, checkpointPricesSol: [] });
   const observations = SCORE_AGES.map((ageS): Observation => {
     const observedAt = new Date(create.at.getTime() + ageS * 1000);
     const priceSol = priceAt(create, trades, observedAt);
+    const k = known(ageS);
+    const context: LaunchContext = { isFresh: (w) => isFresh(w, create.at.getTime()), isSmart: (w) => k.smart.has(w), creator: k.creator };
     return {
       ageS,
       observedAt,
-      features: computeFeatures(create, trades, ageS),
+      features: { ...computeFeatures(create, trades, ageS), launch: computeLaunchFeatures(create, trades, ageS, context) },
       rugFeatures: rugFeaturesAt(create, trades, observedAt, isFresh),
       priceSol,
       peakMultFromCall: peakMultFrom(priceSol, observedAt, trades, horizonAt),

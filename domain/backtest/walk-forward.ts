@@ -1,5 +1,6 @@
-import { fitGradProbModel, type CorpusRow, type GradProbModel, type GradProbModelOptions, type ScoreAge } from '../scoring/grad-prob-model';
-import { fitRunnerModel, type RunnerModel, type RunnerOdds } from '../scoring/runner-model';
+import type { ScoreAge } from '../scoring/grad-prob-model';
+import type { RunnerOdds } from '../scoring/runner-model';
+import { knnV1, type BacktestRow, type ForwardModelDef, type ForwardScorer } from './forward-models';
 
 /**
  * Walk-forward evaluation of grad_prob, the way production would have run it: time is cut into windows of
@@ -8,9 +9,10 @@ import { fitRunnerModel, type RunnerModel, type RunnerOdds } from '../scoring/ru
  * them), and scores every row observed inside the window. Inside the fit, the calibrator is fitted on the
  * corpus' later slice, as in production. Nothing predicted was in, or resolved before, its model's corpus.
  * The runner-odds model is fitted from the same rows (their from-call peak multiples) alongside grad_prob,
- * as the worker's scorer does.
+ * as the worker's scorer does. Several models (forward-models.ts) can be walked in one pass: each is fitted from
+ * the same corpus at the same moments and scores the same rows, so their figures compare like for like.
  */
-export type BacktestRow = CorpusRow & { peakMultFromCall: number };
+export type { BacktestRow } from './forward-models';
 
 export type WalkForwardOptions = {
   ageBucket: ScoreAge;
@@ -20,9 +22,10 @@ export type WalkForwardOptions = {
   corpusLimit: number;
   /** Windows whose corpus is smaller predict only the prior; they are counted, not scored. */
   minCorpus?: number;
-  model?: Omit<GradProbModelOptions, 'ageBucket'>;
-  /** Also fit and score runner odds (default true). */
+  /** Also fit and score runner odds (default true); only for the default model list. */
   runnerOdds?: boolean;
+  /** The models to walk (default knn-v1); `predictions` are the first one's. */
+  models?: readonly ForwardModelDef[];
 };
 
 export type ForwardPrediction = {
@@ -40,6 +43,8 @@ export type ForwardPrediction = {
 
 export type WalkForwardResult = {
   predictions: ForwardPrediction[];
+  /** Every model's predictions by name, the first model's included (same array as `predictions`). */
+  byModel: Map<string, ForwardPrediction[]>;
   /** Rows observed while the known corpus was below `minCorpus` (the warm-up before labels resolve). */
   warmup: number;
   /** Models fitted (a window with no new resolved rows reuses the previous one). */
@@ -57,15 +62,18 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
 
   const byObserved = [...rows].sort((a, b) => a.observedAt.getTime() - b.observedAt.getTime() || cmp(a.mint, b.mint));
   const byResolved = [...rows].sort((a, b) => a.resolvedAt.getTime() - b.resolvedAt.getTime() || cmp(a.mint, b.mint));
-  const result: WalkForwardResult = { predictions: [], warmup: 0, fits: 0 };
+  const models = opts.models ?? [knnV1({ runnerOdds: opts.runnerOdds })];
+  if (models.length === 0) throw new RangeError('walk-forward needs at least one model');
+  const byModel = new Map(models.map((m) => [m.name, [] as ForwardPrediction[]]));
+  if (byModel.size !== models.length) throw new RangeError('model names must be distinct');
+  const result: WalkForwardResult = { predictions: byModel.get(models[0]!.name)!, byModel, warmup: 0, fits: 0 };
   if (byObserved.length === 0) return result;
 
   const t0 = byObserved[0]!.observedAt.getTime();
   const total = Math.floor((byObserved[byObserved.length - 1]!.observedAt.getTime() - t0) / stepMs) + 1;
   let next = 0;
   let known = 0;
-  let model: GradProbModel | null = null;
-  let runner: RunnerModel | null = null;
+  let fitted: ForwardScorer[] = [];
   let modelKnown = -1;
   for (let w = 0; w < total; w++) {
     const start = t0 + w * stepMs;
@@ -78,30 +86,27 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
       else {
         if (modelKnown !== known) {
           const corpus = corpusAt(byResolved, known, opts.corpusLimit);
-          model = fitGradProbModel(corpus, { ...opts.model, ageBucket: opts.ageBucket });
-          runner =
-            opts.runnerOdds === false
-              ? null
-              : fitRunnerModel(
-                  corpus.map((r) => ({ mint: r.mint, ageBucket: r.ageBucket, features: r.features, peakMult: r.peakMultFromCall, observedAt: r.observedAt })),
-                  { ageBucket: opts.ageBucket },
-                );
+          fitted = models.map((m) => m.fit(corpus, opts.ageBucket));
           modelKnown = known;
           result.fits++;
         }
-        for (const r of window) {
-          const s = model!.score(r.features);
-          result.predictions.push({
-            mint: r.mint,
-            observedAt: r.observedAt,
-            prob: s.prob,
-            raw: s.raw,
-            graduated: r.graduated,
-            peakMultFromCall: r.peakMultFromCall,
-            modelVersion: model!.version,
-            corpusSize: model!.corpusSize,
-            runnerOdds: runner ? runner.score(r.features) : null,
-          });
+        for (const [i, m] of models.entries()) {
+          const scorer = fitted[i]!;
+          const out = byModel.get(m.name)!;
+          for (const r of window) {
+            const s = scorer.score(r);
+            out.push({
+              mint: r.mint,
+              observedAt: r.observedAt,
+              prob: s.prob,
+              raw: s.raw,
+              graduated: r.graduated,
+              peakMultFromCall: r.peakMultFromCall,
+              modelVersion: scorer.version,
+              corpusSize: scorer.corpusSize,
+              runnerOdds: s.runnerOdds,
+            });
+          }
         }
       }
     }

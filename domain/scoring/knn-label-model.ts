@@ -111,17 +111,10 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
   for (const [j, name] of spec.labels.entries()) {
     // One label's isotonic fit at a time: each is a few hundred ms on a 300k-row slice.
     yield;
-    const calibration = fitCalibrator(
-      heldOut.map((h) => ({ raw: h.positives[j]! / h.k, label: labelsOf(h.row)[j]! })),
+    const { calibration, cells } = fitLabelCalibration(
+      heldOut.map((h) => ({ positives: h.positives[j]!, k: h.k, label: labelsOf(h.row)[j]! })),
       { baseRate: baseRates[j]!, priorStrength, minSamples: minCalibrationSamples },
     );
-    const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
-    for (const h of heldOut) {
-      const band = confidenceBand(calibration.apply(h.positives[j]!, h.k));
-      const cell = cells.find((c) => c.lo === band.lo)!;
-      cell.n++;
-      if (labelsOf(h.row)[j]) cell.positives++;
-    }
     labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells });
   }
 
@@ -137,20 +130,45 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
       const counts = countPositives(found);
       return {
         neighbours: found,
-        scores: labels.map((l, j) => {
-          const prob = l.calibration.apply(counts[j]!, found.length);
-          const band = confidenceBand(prob);
-          const cell = l.cells.find((c) => c.lo === band.lo)!;
-          return {
-            prob,
-            raw: found.length === 0 ? l.baseRate : counts[j]! / found.length,
-            positives: counts[j]!,
-            confidenceBand: band,
-            calibrationCell: { n: cell.n, actualRate: cell.n === 0 ? null : cell.positives / cell.n },
-          };
-        }),
+        scores: labels.map((l, j) => labelScore(l, counts[j]!, found.length)),
       };
     },
+  };
+}
+
+/**
+ * A label's calibrator, fitted on the held-out slice's (positive neighbours, neighbours) against its labels, and how
+ * that slice fared per confidence band. `positives` may be fractional (distance-weighted neighbours).
+ */
+export function fitLabelCalibration(
+  heldOut: readonly { positives: number; k: number; label: boolean }[],
+  opts: { baseRate: number; priorStrength: number; minSamples: number },
+): { calibration: Calibrator; cells: CalibrationCell[] } {
+  const calibration = fitCalibrator(
+    heldOut.map((h) => ({ raw: h.k === 0 ? opts.baseRate : h.positives / h.k, label: h.label })),
+    opts,
+  );
+  const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
+  for (const h of heldOut) {
+    const band = confidenceBand(calibration.apply(h.positives, h.k));
+    const cell = cells.find((c) => c.lo === band.lo)!;
+    cell.n++;
+    if (h.label) cell.positives++;
+  }
+  return { calibration, cells };
+}
+
+/** One label's published score for `positives` of `k` neighbours (fractional with distance weights). */
+export function labelScore(l: LabelFit, positives: number, k: number): LabelScore {
+  const prob = l.calibration.apply(positives, k);
+  const band = confidenceBand(prob);
+  const cell = l.cells.find((c) => c.lo === band.lo)!;
+  return {
+    prob,
+    raw: k === 0 ? l.baseRate : positives / k,
+    positives,
+    confidenceBand: band,
+    calibrationCell: { n: cell.n, actualRate: cell.n === 0 ? null : cell.positives / cell.n },
   };
 }
 

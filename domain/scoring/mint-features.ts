@@ -1,4 +1,5 @@
 import { priceSol, type CreateEvent, type TradeEvent } from '../mint/launch-events';
+import type { LaunchFeatures } from './launch-features';
 
 /**
  * A mint's state at a fixed age, from its create event and the trades seen up to that age. The same
@@ -31,6 +32,11 @@ export type MintFeatures = {
   sellCount: number;
   uniqueBuyers: number;
   creatorSold: boolean;
+  /**
+   * The knn-v2 features (launch-features.ts), logged beside these in the same snapshot so every new corpus row can
+   * train both families; absent on rows logged before knn-v2 existed.
+   */
+  launch?: LaunchFeatures;
 };
 
 /** The six published k-NN features, in vector order. */

@@ -3,7 +3,12 @@ import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
-import { computeFeatures } from '../../domain/scoring/mint-features';
+import { fitGradProbV2ModelSteps, MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
+import { computeLaunchFeatures } from '../../domain/scoring/launch-features';
+import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
+import { computeFeatures, type MintFeatures } from '../../domain/scoring/mint-features';
+import { MODEL_NAME } from '../../domain/scoring/grad-prob-model';
+import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
 import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
@@ -23,6 +28,8 @@ type AgeModels = {
   fittedAt: number;
   /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
+  /** The learned metrics (knn-v2 only). */
+  metrics: Partial<Record<'grad_prob' | 'runner_prob', LearnedMetric>>;
 };
 
 /**
@@ -53,7 +60,15 @@ export type KnnMintScorerDeps = {
   now: () => number;
   /** Rows of the first fit after a start (default COLD_START_CORPUS). */
   coldStartCorpus?: number;
+  /**
+   * The model family: `knn-v1` (default; six features, Euclidean, k = 50, kept reproducible) or `knn-v2` (launch
+   * features, learned metric: grad_prob and runner odds; rug_prob and survival stay v1 until they have their own).
+   */
+  family?: ScorerFamily;
 };
+
+export const SCORER_FAMILIES = [MODEL_NAME, MODEL_V2_NAME] as const;
+export type ScorerFamily = (typeof SCORER_FAMILIES)[number];
 
 /** Lifecycle timings are configurable, but models exist only for the published ages. */
 export function isScoreAgeOrThrow(ageS: number): ScoreAge {
@@ -84,15 +99,16 @@ export function createKnnMintScorer(
   async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
+    const v2 = d.family === MODEL_V2_NAME;
+    const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
     const grad = await runStepsAsync(
-      fitGradProbModelSteps(
-        rows.map((r) => ({ ...r, ageBucket: age })),
-        { ageBucket: age },
-      ),
+      v2 ? fitGradProbV2ModelSteps(gradRows, { ageBucket: age }) : fitGradProbModelSteps(gradRows, { ageBucket: age }),
       yieldToEventLoop,
     );
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
-    const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
+    const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), runner_prob: metricOf(runner) };
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const cells = await d.corpusStore.forwardCells(age);
     const fittedAt = d.now();
@@ -124,6 +140,7 @@ export function createKnnMintScorer(
       calibrationSamples: cal.samples,
       fittedAt: at,
       fitMs,
+      metric: (predictor === 'grad_prob' || predictor === 'runner_prob' ? metrics[predictor] : undefined) ?? null,
     });
     const fiveX = runner.labels.find((l) => l.name === '5x')!;
     await d.modelFitStore.recordFits([
@@ -143,7 +160,7 @@ export function createKnnMintScorer(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
       'models fitted',
     );
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions };
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -189,7 +206,8 @@ export function createKnnMintScorer(
     },
     async score(r: ScoreRequest): Promise<MintScore> {
       const m = await current(r.bucket);
-      const features = computeFeatures(r.create, r.tradesSoFar, r.ageS);
+      const features: MintFeatures = computeFeatures(r.create, r.tradesSoFar, r.ageS);
+      if (r.launchContext) features.launch = computeLaunchFeatures(r.create, r.tradesSoFar, r.ageS, r.launchContext);
       const rugFeatures = computeRugFeatures(r.tape, r.freshAmongFirstBuyers);
       const s = m.grad.score(features);
       const band = confidenceBand(s.prob);

@@ -1,5 +1,6 @@
 import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
 import type { MintTape } from '../../domain/mint/mint-tape';
+import type { LaunchContext } from '../../domain/scoring/launch-features';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
@@ -41,6 +42,12 @@ export type ScoreRequest = {
   ageS: number;
   /** Fresh wallets among the first (up to three) buyers. */
   freshAmongFirstBuyers: number;
+  /**
+   * What the stream knew outside the tape at the scoring moment (freshness, the wallet index, the creator's record).
+   * With it the logged snapshot carries the launch features (`features.launch`) whichever family serves, so the
+   * corpus grows rows knn-v2 can learn from; knn-v2 cannot score without it.
+   */
+  launchContext?: LaunchContext;
 };
 
 /** Scores one mint at one age with every model. Implementations hold the fitted models. */

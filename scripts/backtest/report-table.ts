@@ -1,4 +1,5 @@
 import { RUNNER_TIERS } from '../../domain/scoring/runner-model';
+import { renderComparison } from './comparison-table';
 import type { BacktestOutcome } from './run-backtest';
 
 /** The backtest as Markdown: what the data held, then one row per scoring age, then per-cell calibration. */
@@ -76,7 +77,7 @@ export function renderBacktest(o: BacktestOutcome): string {
         ` (tiers ${RUNNER_TIERS.join('/')}; curve prices only, no DEX prices after graduation).`,
     );
   }
-  if (!empty) out.push('', ...renderRunnerOdds(o));
+  if (!empty) out.push('', ...renderRunnerOdds(o), ...renderComparison(o));
   return out.join('\n');
 }
 

@@ -1,7 +1,8 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { ageReport, type AgeReport } from '../../domain/backtest/backtest-report';
 import { LaunchHistoryFolder, type FoldCounts, type ResolvedLaunch } from '../../domain/backtest/launch-histories';
-import { walkForward, type BacktestRow, type WalkForwardResult } from '../../domain/backtest/walk-forward';
+import { ablations, knnV1, knnV2, logisticReference, vSolBandReference } from '../../domain/backtest/forward-models';
+import { walkForward, type BacktestRow, type ForwardPrediction, type WalkForwardResult } from '../../domain/backtest/walk-forward';
 import { SCORE_AGES, type ScoreAge } from '../../domain/scoring/score-age';
 import type { Dataset } from './launch-datasets';
 
@@ -17,7 +18,12 @@ export type BacktestSettings = {
   corpusLimit: number;
   /** A window is scored only once the known corpus has this many rows; before, it is warm-up. */
   minCorpus: number;
+  /** Also walk knn-v2 with each feature group left out (ABLATION_GROUPS). */
+  ablation?: boolean;
 };
+
+/** One model's figures at one age; `predictions` are every forward prediction it made (for `--write`). */
+export type ModelOutcome = { name: string; report: AgeReport; predictions: ForwardPrediction[] };
 
 export interface ProgressSink {
   phase(name: string, total: number): void;
@@ -32,7 +38,10 @@ export type AgeOutcome = {
   observations: number;
   warmup: number;
   fits: number;
+  /** The published family's (knn-v1) figures, as before the comparison existed. */
   report: AgeReport;
+  /** Every model walked, in order: knn-v1, knn-v2, the references, then any ablation. */
+  models: ModelOutcome[];
   firstPredictionAt: Date | null;
   lastPredictionAt: Date | null;
 };
@@ -92,6 +101,7 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
       refitEveryS: settings.refitEveryS,
       corpusLimit: settings.corpusLimit,
       minCorpus: settings.minCorpus,
+      models: [knnV1(), knnV2(), vSolBandReference, logisticReference, ...(settings.ablation ? ablations() : [])],
     });
     let r = steps.next();
     if (!r.done) progress.phase(`walk-forward at ${ageS} s`, r.value.total);
@@ -108,6 +118,7 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
       warmup: result.warmup,
       fits: result.fits,
       report: ageReport(ageS, preds),
+      models: [...result.byModel].map(([name, p]) => ({ name, report: ageReport(ageS, p), predictions: p })),
       firstPredictionAt: preds[0]?.observedAt ?? null,
       lastPredictionAt: preds[preds.length - 1]?.observedAt ?? null,
     });

@@ -30,6 +30,7 @@ const fit = (predictor: ModelFit['predictor'], status: ModelFit['status']): Mode
   predictor,
   ageBucket: 60,
   version: `${predictor}-test+synthetic`,
+  metric: null,
   status,
   samplesTotal: status === 'live' ? 500 : 12,
   samplesPositive: 10,

@@ -2,6 +2,8 @@ import { labelLaunch, LaunchHistoryFolder, type ResolvedLaunch } from '../../../
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { priceSol, type CompleteEvent, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/mint/launch-events';
 import { computeFeatures } from '../../../domain/scoring/mint-features';
+import type { ScoreAge } from '../../../domain/scoring/score-age';
+import { isSmartWallet } from '../../../domain/wallets/smart-score';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const HORIZON_S = 3600;
@@ -83,8 +85,8 @@ describe('launch history folding', () => {
       [30, 30_000],
       [60, 60_000],
     ]);
-    expect(r!.observations[0]!.features).toEqual(computeFeatures(a, trades, 30));
-    expect(r!.observations[1]!.features).toEqual(computeFeatures(a, trades, 60));
+    expect(r!.observations[0]!.features).toMatchObject(computeFeatures(a, trades, 30));
+    expect(r!.observations[1]!.features).toMatchObject(computeFeatures(a, trades, 60));
     // At 30 s the curve stood at 35 SOL; its peak after that was 80 SOL.
     const price = (v: number) => priceSol(v * 1e9, (30 * 1_073e12) / v);
     expect(r!.observations[0]!.priceSol).toBe(price(35));
@@ -153,17 +155,47 @@ describe('launch history folding', () => {
     const resolved: ResolvedLaunch[] = events.flatMap((e) => folder.push(e));
     expect(resolved.length).toBeGreaterThan(300);
     const isFresh = streamFreshness(events);
-    const kinds = { graduated: 0, rugged: 0 };
+    // Point in time, recounted from the resolved launches alone: the creator's record counts its launches resolved
+    // before the creation; a wallet is smart at an age by the launches it bought (by 60 s) resolved before then.
+    const known = (c: CreateEvent) => (ageS: ScoreAge) => {
+      const before = (ms: number) => resolved.filter((x) => x.resolvedAt.getTime() < ms);
+      const mine = before(c.at.getTime()).filter((x) => creates.get(x.mint)!.creator === c.creator);
+      const records = new Map<string, { total: number; graduated: number; rugged: number }>();
+      for (const x of before(c.at.getTime() + ageS * 1000)) {
+        const cx = creates.get(x.mint)!;
+        const buyers = new Set(
+          (all.get(x.mint) ?? []).filter((t) => t.isBuy && t.trader !== cx.creator && t.at.getTime() <= cx.at.getTime() + 60_000).map((t) => t.trader),
+        );
+        for (const w of buyers) {
+          const rec = records.get(w) ?? { total: 0, graduated: 0, rugged: 0 };
+          rec.total++;
+          rec.graduated += x.outcome.graduated ? 1 : 0;
+          rec.rugged += x.outcome.rugged ? 1 : 0;
+          records.set(w, rec);
+        }
+      }
+      return {
+        creator: {
+          launches: mine.length,
+          graduates: mine.filter((x) => x.outcome.graduated).length,
+          rugs: mine.filter((x) => x.outcome.rugged).length,
+        },
+        smart: new Set([...records].filter(([, rec]) => isSmartWallet(rec)).map(([w]) => w)),
+      };
+    };
+    const kinds = { graduated: 0, rugged: 0, withCreatorRecord: 0 };
     for (const r of resolved) {
       const c = creates.get(r.mint)!;
       const horizonAt = new Date(c.at.getTime() + horizonS * 1000);
       const full = (all.get(r.mint) ?? []).filter((t) => t.at <= horizonAt);
-      expect(r).toEqual(labelLaunch(c, full, graduated.get(r.mint) ?? null, horizonAt, isFresh));
+      expect(r).toEqual(labelLaunch(c, full, graduated.get(r.mint) ?? null, horizonAt, isFresh, known(c)));
+      if (r.observations[0]!.features.launch!.creatorLogLaunches > 0) kinds.withCreatorRecord++;
       if (r.outcome.graduated) kinds.graduated++;
       if (r.outcome.rugged) kinds.rugged++;
     }
     expect(kinds.graduated).toBeGreaterThan(5);
     expect(kinds.rugged).toBeGreaterThan(0);
+    expect(kinds.withCreatorRecord).toBeGreaterThan(0);
   });
 
   it('keeps a late dump by a creation-slot buyer, the peak and the final price: a rug is labelled a rug', () => {

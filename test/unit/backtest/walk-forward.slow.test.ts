@@ -101,8 +101,8 @@ describe('walk-forward evaluation', () => {
     let r = steps.next();
     for (; !r.done; r = steps.next()) seen.push(r.value.done, r.value.total);
     expect(seen).toEqual([1, 3, 2, 3, 3, 3]);
-    expect(r.value).toEqual({ predictions: [], warmup: 2, fits: 0 });
-    expect(run([])).toEqual({ predictions: [], warmup: 0, fits: 0 });
+    expect(r.value).toMatchObject({ predictions: [], warmup: 2, fits: 0 });
+    expect(run([])).toMatchObject({ predictions: [], warmup: 0, fits: 0 });
   });
 
   it('refuses rows of another age and bad settings', () => {

@@ -1,0 +1,93 @@
+import { BASE_RATE_PRIOR_WEIGHT, DEFAULT_PRIOR_GRAD_RATE, type CorpusRow, type GradProbModel, type GradProbModelOptions } from './grad-prob-model';
+import { modelVersionHashSteps } from './knn-label-model';
+import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from './launch-features';
+import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
+import type { MintFeatures } from './mint-features';
+import { runSteps, type Steps } from './stepwise';
+
+/**
+ * grad_prob v2 (`knn-v2`): k-NN over resolved mints at the same age on the point-in-time launch features
+ * (launch-features.ts), with the metric (feature weights, k) learned at every fit by held-out log loss and
+ * distance-weighted neighbours (learned-knn-model.ts), calibrated like knn-v1. Rows logged before the launch
+ * features existed carry none and are left out of its corpus (`corpusSize` counts the rows it used).
+ * The version carries the metric: `knn-v2@<age>:<rows>:k<k>:<hash>`, the hash covering the weights too.
+ */
+export const MODEL_V2_NAME = 'knn-v2';
+
+export interface GradProbV2Model extends GradProbModel {
+  readonly metric: LearnedMetric;
+}
+
+export type GradProbV2Options = GradProbModelOptions & Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
+
+export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
+  if (!f.launch) throw new RangeError('knn-v2 needs the launch features in the snapshot');
+  return f.launch;
+};
+
+/** A learned-metric model's version hash: its options, the chosen k and weights, and every row of both slices. */
+export function learnedVersionHashSteps<R>(
+  core: Pick<LearnedKnnModel<R>, 'metric' | 'indexRows' | 'calibrationRows'>,
+  options: readonly number[],
+  rowText: (r: R) => string,
+): Steps<string> {
+  return modelVersionHashSteps([core.metric.k, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)], core, rowText);
+}
+
+/** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
+export const hasLaunchFeatures = <R extends { features: MintFeatures }>(r: R): boolean => r.features.launch !== undefined;
+
+export function fitGradProbV2Model(corpus: readonly CorpusRow[], opts: GradProbV2Options): GradProbV2Model {
+  return runSteps(fitGradProbV2ModelSteps(corpus, opts));
+}
+
+export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: GradProbV2Options): Steps<GradProbV2Model> {
+  for (const r of corpus) {
+    if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
+  }
+  const rows = corpus.filter(hasLaunchFeatures);
+  const priorRate = opts.priorRate ?? DEFAULT_PRIOR_GRAD_RATE;
+  const core = yield* fitLearnedKnnModelSteps(rows, {
+    featureKeys: LAUNCH_FEATURE_KEYS,
+    vectorOf: (r) => launchVector(launchFeaturesOf(r.features)),
+    labels: ['graduated'],
+    labelsOf: (r) => [r.graduated],
+    baseRatePrior: { rate: priorRate, weight: BASE_RATE_PRIOR_WEIGHT },
+    calibrationShare: opts.calibrationShare,
+    minCalibrationSamples: opts.minCalibrationSamples,
+    priorStrength: opts.priorStrength,
+    kGrid: opts.kGrid,
+    exclude: opts.exclude,
+    searchIndexRows: opts.searchIndexRows,
+    searchHeldOutRows: opts.searchHeldOutRows,
+  });
+  const fit = core.labels[0]!;
+  const hash = yield* learnedVersionHashSteps(
+    core,
+    [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, priorRate],
+    (r) => `${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${launchVector(launchFeaturesOf(r.features)).join(',')}`,
+  );
+  return {
+    version: `${MODEL_V2_NAME}@${opts.ageBucket}:${rows.length}:k${core.metric.k}:${hash}`,
+    ageBucket: opts.ageBucket,
+    k: core.metric.k,
+    corpusSize: rows.length,
+    indexSize: core.indexSize,
+    calibration: fit.calibration,
+    cells: fit.cells,
+    metric: core.metric,
+    score(features) {
+      const { neighbours, scores } = core.query(launchVector(launchFeaturesOf(features)));
+      const s = scores[0]!;
+      return {
+        prob: s.prob,
+        raw: s.raw,
+        k: neighbours.length,
+        grads: neighbours.filter((n) => n.label.graduated).length,
+        neighbours: neighbours.map((n) => ({ mint: n.label.mint, graduated: n.label.graduated, distance: n.distance })),
+        confidenceBand: s.confidenceBand,
+        calibrationCell: s.calibrationCell,
+      };
+    },
+  };
+}

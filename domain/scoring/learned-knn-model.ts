@@ -1,0 +1,235 @@
+import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
+import { splitCorpus, type TimedRow } from './corpus-split';
+import { buildKdTreeIndexSteps } from './kd-tree-index';
+import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type Scaling } from './knn-index';
+import { fitLabelCalibration, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
+import { fitLogisticSteps } from './logistic-regression';
+import { mapInPieces, type Steps } from './stepwise';
+
+/**
+ * The learned metric behind the knn-v2 family: still k-NN over resolved rows at the same age, but at every refit
+ * the feature weights and k are chosen by held-out log loss on the same time split calibration uses (the index is
+ * the earlier rows, the held-out slice the later ones: corpus-split.ts), and neighbours vote by distance, so a
+ * score moves continuously instead of in steps of 1/k.
+ *
+ * - Candidate weights (weight 0 leaves a feature out of the distance): every feature equal; and, from an
+ *   L2-regularised logistic regression fitted on the index rows only, each feature's mean |coefficient| on the
+ *   z-scored scale, as is, square-rooted, and cut to the strongest 4 and 8. The candidate whose shrunk
+ *   distance-weighted neighbour rate has the lowest log loss on the held-out slice wins; then k is chosen the
+ *   same way on the whole held-out slice against the whole index. No weight or k is set by hand.
+ * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
+ *   k: the nearest counts at most a few times the farthest, and scaling every distance scales nothing.
+ * - The weighted positive count then goes through the same shrunk isotonic calibration as knn-v1
+ *   (calibration.ts), fitted on the held-out slice: monotone, so it never reorders two scores.
+ * - With no held-out slice (a small corpus), the metric is uniform with k = DEFAULT_K and no loss is reported.
+ *
+ * The search runs on the newest `searchIndexRows` index rows and `searchHeldOutRows` held-out rows (evenly
+ * thinned) so a refit at the default corpus stays a few seconds; the final k and the calibration use all rows.
+ */
+export type LearnedMetric = {
+  /** One weight per feature key, on the index's z-scored scale; 0 = left out of the distance. */
+  weights: Record<string, number>;
+  k: number;
+  /** Mean over labels of the held-out log loss of the shrunk distance-weighted neighbour rate; null without a slice. */
+  heldOutLogLoss: number | null;
+  heldOutRows: number;
+  /** The candidate the weights came from (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`). */
+  candidate: string;
+};
+
+export type LearnedKnnSpec<R> = {
+  featureKeys: readonly string[];
+  vectorOf: (r: R) => readonly number[];
+  labels: readonly string[];
+  labelsOf: (r: R) => readonly boolean[];
+  baseRatePrior: BaseRatePrior;
+  calibrationShare?: number;
+  minCalibrationSamples?: number;
+  priorStrength?: number;
+  kGrid?: readonly number[];
+  /** Features no candidate may use (the backtest's ablation). */
+  exclude?: readonly string[];
+  searchIndexRows?: number;
+  searchHeldOutRows?: number;
+  maxCalibrationRows?: number;
+};
+
+export interface LearnedKnnModel<R> {
+  readonly corpusSize: number;
+  readonly indexSize: number;
+  readonly indexRows: readonly R[];
+  readonly calibrationRows: readonly R[];
+  readonly labels: readonly LabelFit[];
+  readonly metric: LearnedMetric;
+  query(vector: readonly number[]): { neighbours: KnnNeighbour<R>[]; scores: LabelScore[] };
+}
+
+export const DEFAULT_K_GRID = [10, 25, 50, 100] as const;
+export const SEARCH_INDEX_ROWS = 20_000;
+export const SEARCH_HELD_OUT_ROWS = 2_000;
+export const MAX_CALIBRATION_ROWS = 20_000;
+
+type Candidate = { name: string; w: number[] };
+type Weighted<R> = { index: KnnIndex<R>; project: (v: readonly number[]) => number[] };
+
+export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
+  const d = spec.featureKeys.length;
+  const calibrationShare = spec.calibrationShare ?? 0.3;
+  const minSamples = spec.minCalibrationSamples ?? DEFAULT_MIN_CALIBRATION_SAMPLES;
+  const m = spec.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
+  const kGrid = [...(spec.kGrid ?? DEFAULT_K_GRID)].sort((a, b) => a - b);
+  const nLabels = spec.labels.length;
+  const labelsOf = (r: R) => {
+    const l = spec.labelsOf(r);
+    if (l.length !== nLabels) throw new RangeError(`row ${r.mint}: expected ${nLabels} labels, got ${l.length}`);
+    return l;
+  };
+  const split = splitCorpus(corpus, calibrationShare, minSamples);
+  const indexRows = split.indexRows;
+  // Held-out rows scored for k and calibration, evenly thinned past `maxCalibrationRows`: in 20+ dimensions every
+  // query costs about a scan of the index, and isotonic calibration is as good on 20k rows as on 60k.
+  const calibrationRows = thin(split.calibrationRows, spec.maxCalibrationRows ?? MAX_CALIBRATION_ROWS);
+  const { rate: priorRate, weight: priorWeight } = spec.baseRatePrior;
+  const positives = new Array<number>(nLabels).fill(0);
+  for (const r of corpus) labelsOf(r).forEach((y, j) => (positives[j]! += y ? 1 : 0));
+  const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
+  const indexVectors = yield* mapInPieces(indexRows, (r) => spec.vectorOf(r));
+  const scaling = yield* fitScalingSteps(indexVectors, d);
+  const excluded = new Set(spec.exclude ?? []);
+  const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));
+
+  const build = function* (w: readonly number[], rows: readonly R[], vectors: readonly (readonly number[])[]): Steps<Weighted<R>> {
+    let kept = w.flatMap((x, j) => (x > 0 ? [j] : []));
+    if (kept.length === 0) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
+    const sc: Scaling = { mean: kept.map((j) => scaling.mean[j]!), std: kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1)) };
+    const project = (v: readonly number[]) => kept.map((j) => v[j]!);
+    const index = yield* buildKdTreeIndexSteps(
+      rows.map((r, i) => ({ vector: project(vectors[i]!), label: r })),
+      kept.length,
+      sc,
+    );
+    return { index, project };
+  };
+
+  /** Held-out log loss per k of the grid (mean over labels), and each row's weighted positives at every k. */
+  const evaluate = function* (model: Weighted<R>, held: readonly R[]): Steps<{ loss: number[]; votes: number[][][] }> {
+    const loss = kGrid.map(() => 0);
+    const votes: number[][][] = [];
+    for (const [i, row] of held.entries()) {
+      const found = model.index.query(model.project(spec.vectorOf(row)), kGrid[kGrid.length - 1]!);
+      const ys = labelsOf(row);
+      const perK = kGrid.map((k, g) => {
+        const wp = weightedPositives(found.slice(0, k), labelsOf, nLabels);
+        const kk = Math.min(k, found.length);
+        for (let j = 0; j < nLabels; j++) {
+          const p = (wp[j]! + m * baseRates[j]!) / (kk + m);
+          loss[g]! -= (ys[j] ? Math.log(p) : Math.log(1 - p)) / (held.length * nLabels);
+        }
+        return wp;
+      });
+      votes.push(perK);
+      if ((i & 63) === 63) yield;
+    }
+    return { loss, votes };
+  };
+
+  let weights: readonly number[] = allowed;
+  let candidate = 'uniform';
+  if (calibrationRows.length > 0 && indexRows.length > 1) {
+    const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
+    const searchRows = indexRows.slice(indexRows.length - nIdx);
+    const searchVectors = indexVectors.slice(indexVectors.length - nIdx);
+    const held = thin(calibrationRows, spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS);
+    const candidates: Candidate[] = [{ name: 'uniform', w: allowed }];
+    const importance = new Array<number>(d).fill(0);
+    for (let j = 0; j < nLabels; j++) {
+      const lr = yield* fitLogisticSteps(
+        searchVectors,
+        searchRows.map((r) => labelsOf(r)[j]!),
+      );
+      lr.coef.forEach((c, f) => (importance[f]! += (Math.abs(c) * allowed[f]!) / nLabels));
+    }
+    const top = Math.max(...importance);
+    if (top > 0) {
+      const imp = importance.map((x) => x / top);
+      const rank = [...imp.keys()].sort((a, b) => imp[b]! - imp[a]! || a - b);
+      candidates.push({ name: 'logistic', w: imp }, { name: 'logistic-sqrt', w: imp.map(Math.sqrt) });
+      for (const n of [4, 8]) if (n < d) candidates.push({ name: `logistic-top${n}`, w: imp.map((x, f) => (rank.indexOf(f) < n ? x : 0)) });
+    }
+    let best = Infinity;
+    for (const c of candidates) {
+      const model = yield* build(c.w, searchRows, searchVectors);
+      const { loss } = yield* evaluate(model, held);
+      const l = Math.min(...loss);
+      if (l < best - 1e-12) {
+        best = l;
+        weights = c.w;
+        candidate = c.name;
+      }
+    }
+  }
+
+  const final = yield* build(weights, indexRows, indexVectors);
+  let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
+  let heldOutLogLoss: number | null = null;
+  let heldVotes: number[][] = [];
+  if (calibrationRows.length > 0) {
+    const { loss, votes } = yield* evaluate(final, calibrationRows);
+    const g = loss.indexOf(Math.min(...loss));
+    k = kGrid[g]!;
+    heldOutLogLoss = loss[g]!;
+    heldVotes = votes.map((v) => v[g]!);
+  }
+  const kUsed = Math.min(k, indexRows.length);
+  const labels: LabelFit[] = [];
+  for (const [j, name] of spec.labels.entries()) {
+    yield;
+    const { calibration, cells } = fitLabelCalibration(
+      calibrationRows.map((r, i) => ({ positives: heldVotes[i]![j]!, k: kUsed, label: labelsOf(r)[j]! })),
+      { baseRate: baseRates[j]!, priorStrength: m, minSamples },
+    );
+    labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells });
+  }
+  const metric: LearnedMetric = {
+    weights: Object.fromEntries(spec.featureKeys.map((key, j) => [key, round6(weights[j]!)])),
+    k,
+    heldOutLogLoss,
+    heldOutRows: calibrationRows.length,
+    candidate,
+  };
+  return {
+    corpusSize: corpus.length,
+    indexSize: final.index.size,
+    indexRows,
+    // Every held-out row, thinned or not, so the version covers the whole corpus.
+    calibrationRows: split.calibrationRows,
+    labels,
+    metric,
+    query(vector) {
+      const found = final.index.query(final.project(vector), k);
+      const wp = weightedPositives(found, labelsOf, nLabels);
+      return { neighbours: found, scores: labels.map((l, j) => labelScore(l, wp[j]!, found.length)) };
+    },
+  };
+}
+
+/** Distance-weighted positive count per label: votes ∝ 1/(d + mean d), normalised to sum to the neighbour count. */
+export function weightedPositives<R>(found: readonly KnnNeighbour<R>[], labelsOf: (r: R) => readonly boolean[], nLabels: number): number[] {
+  const out = new Array<number>(nLabels).fill(0);
+  if (found.length === 0) return out;
+  const mean = found.reduce((s, n) => s + n.distance, 0) / found.length;
+  const raw = found.map((n) => (mean > 0 ? 1 / (n.distance + mean) : 1));
+  const scale = found.length / raw.reduce((s, x) => s + x, 0);
+  for (const [i, n] of found.entries()) labelsOf(n.label).forEach((y, j) => (out[j]! += y ? raw[i]! * scale : 0));
+  // Rounding can carry a sum of all-positive votes a hair past the neighbour count.
+  return out.map((x) => Math.min(x, found.length));
+}
+
+/** Every ⌈n/max⌉-th row, so the search sees the whole held-out period, not only its start. */
+function thin<R>(rows: readonly R[], max: number): R[] {
+  if (rows.length <= max) return [...rows];
+  const step = rows.length / max;
+  return Array.from({ length: max }, (_, i) => rows[Math.floor(i * step)]!);
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

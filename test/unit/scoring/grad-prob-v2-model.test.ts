@@ -1,0 +1,102 @@
+import type { CorpusRow } from '../../../domain/scoring/grad-prob-model';
+import { fitGradProbV2Model } from '../../../domain/scoring/grad-prob-v2-model';
+import { modelFamily } from '../../../domain/scoring/knn-label-model';
+import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../../domain/scoring/launch-features';
+import type { MintFeatures } from '../../../domain/scoring/mint-features';
+import { SeededRandom } from '../../../ingest/simulator/seeded-random';
+
+const T0 = Date.parse('2026-10-01T00:00:00Z');
+
+/** Launch features with every value random, except `logSwaps` and `vSolSol`, which carry the label. */
+function launch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
+  const f = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
+  f.vSolSol = graduated ? rng.uniform(36, 50) : rng.uniform(30, 42);
+  f.logSwaps = graduated ? rng.uniform(1, 2.5) : rng.uniform(2, 4);
+  return f;
+}
+
+const v1 = (vSolSol: number): Omit<MintFeatures, 'launch'> => ({
+  vSolSol,
+  vSolGrowthSol: vSolSol - 30,
+  logTrades: 2,
+  logUniqueBuyers: 1.5,
+  topBuyerShare: 0.3,
+  currentMult: (vSolSol / 30) ** 2,
+  buyCount: 5,
+  sellCount: 2,
+  uniqueBuyers: 4,
+  creatorSold: false,
+});
+
+function corpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
+  const rng = new SeededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const g = rng.chance(gradShare);
+    const l = launch(rng, g);
+    return {
+      mint: `mint-${String(i).padStart(5, '0')}`,
+      ageBucket: 30,
+      features: { ...v1(l.vSolSol), launch: l },
+      graduated: g,
+      observedAt: new Date(T0 + i * 60_000),
+      resolvedAt: new Date(T0 + i * 60_000 + (g ? 300_000 : 86_400_000)),
+    };
+  });
+}
+
+describe('grad_prob knn-v2 (learned metric)', () => {
+  const rows = corpus(3000, 7);
+  const model = fitGradProbV2Model(rows, { ageBucket: 30 });
+
+  it('chooses weights and k by held-out log loss, and puts them in the version', () => {
+    expect(model.metric.heldOutRows).toBe(900);
+    expect(model.metric.heldOutLogLoss).toBeGreaterThan(0);
+    expect([10, 25, 50, 100]).toContain(model.metric.k);
+    expect(model.version).toMatch(new RegExp(`^knn-v2@30:3000:k${model.metric.k}:[0-9a-f]{14}$`));
+    expect(modelFamily(model.version)).toBe('knn-v2');
+    // The two informative features outweigh every noise feature unless the uniform metric won.
+    if (model.metric.candidate !== 'uniform') {
+      const w = model.metric.weights;
+      const noise = LAUNCH_FEATURE_KEYS.filter((k) => k !== 'vSolSol' && k !== 'logSwaps').map((k) => w[k]!);
+      expect(Math.min(w.vSolSol!, w.logSwaps!)).toBeGreaterThan(Math.max(...noise));
+    }
+  });
+
+  it('beats the uniform metric on held-out log loss when noise features dominate', () => {
+    const uniform = fitGradProbV2Model(rows, { ageBucket: 30, kGrid: [model.metric.k], searchIndexRows: 1 });
+    expect(model.metric.heldOutLogLoss!).toBeLessThanOrEqual(uniform.metric.heldOutLogLoss! + 1e-12);
+  });
+
+  it('scores on a continuum, not on multiples of 1/k, ranks graduates first, and stays inside (0, 1)', () => {
+    const rng = new SeededRandom(99);
+    const probe = Array.from({ length: 400 }, () => {
+      const g = rng.chance(0.5);
+      const l = launch(rng, g);
+      return { g, s: model.score({ ...v1(l.vSolSol), launch: l }) };
+    });
+    const raws = new Set(probe.map((p) => p.s.raw));
+    const steps = new Set(probe.map((p) => Math.round(p.s.raw * p.s.k)));
+    expect(raws.size).toBeGreaterThan(steps.size * 2);
+    for (const p of probe) expect(p.s.prob > 0 && p.s.prob < 1).toBe(true);
+    const meanG = probe.filter((p) => p.g).reduce((a, p) => a + p.s.prob, 0) / probe.filter((p) => p.g).length;
+    const meanD = probe.filter((p) => !p.g).reduce((a, p) => a + p.s.prob, 0) / probe.filter((p) => !p.g).length;
+    expect(meanG).toBeGreaterThan(meanD * 2);
+  });
+
+  it('is deterministic, and leaves out rows logged before the launch features existed', () => {
+    expect(fitGradProbV2Model(rows, { ageBucket: 30 }).version).toBe(model.version);
+    const old = rows.slice(0, 100).map((r) => ({ ...r, features: v1(r.features.vSolSol) }));
+    const mixed = fitGradProbV2Model([...old, ...rows.slice(100)], { ageBucket: 30 });
+    expect(mixed.corpusSize).toBe(2900);
+    expect(() => mixed.score(v1(40))).toThrow(RangeError);
+  });
+
+  it('falls back to the uniform metric without a held-out slice, and to the prior on an empty corpus', () => {
+    const small = fitGradProbV2Model(rows.slice(0, 100), { ageBucket: 30 });
+    expect(small.metric).toMatchObject({ candidate: 'uniform', heldOutLogLoss: null, heldOutRows: 0 });
+    const empty = fitGradProbV2Model([], { ageBucket: 30 });
+    const s = empty.score(rows[0]!.features);
+    expect(s.k).toBe(0);
+    expect(s.prob).toBeCloseTo(0.01, 12);
+  });
+});
