@@ -1,7 +1,7 @@
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
 import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } from '../../domain/accuracy/accuracy-headline';
-import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
+import { buildAccuracyReport, lastDaysBaseRate, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import type { Knex } from '../../platform/db';
@@ -32,9 +32,10 @@ export function createAccuracyActivities(d: AccuracyDeps) {
         d.accuracyStore.headlineCalls(reads.callsFrom, CALL_MIN_PROB, LABEL_VERSION),
       ]);
       const survivalGate = evaluateSurvivalGate(prevGate, survivalForward(predictions, sustainLabels(checkpoints)), now);
+      const headline = buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] });
       const report = {
         ...buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions }),
-        headline: buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] }),
+        headline: { ...headline, last_30d: { ...headline.last_30d, ...lastDaysBaseRate(predictions, now) } },
       };
       await d.db.transaction(async (trx) => {
         await d.gateStore.write(trx, SURVIVAL_GATE.name, survivalGate);

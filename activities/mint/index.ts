@@ -7,6 +7,7 @@ import { createLiveStore } from '../../db/mint/live-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
+import { createScoreSkipStore } from '../../db/mint/score-skip-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { buildCompositeEvaluator } from '../../models/signals/build-composite-evaluator';
@@ -22,6 +23,7 @@ export const mintActivities = defineActivityArea({
     indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
+    scoreSkipStore: createScoreSkipStore(db),
     outcomeStore: createOutcomeStore(db),
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     mintScorer: createKnnMintScorer({
@@ -29,6 +31,7 @@ export const mintActivities = defineActivityArea({
       modelFitStore: createModelFitStore(db),
       refitEveryS: cfg.mint.modelRefitEveryS,
       corpusLimit: cfg.mint.corpusLimit,
+      minServingCorpus: cfg.mint.minServingCorpus,
       log,
       now: () => now().getTime(),
     }),

@@ -2,6 +2,7 @@ import type { PriceClient } from '../../clients/jupiter-price-client';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
+import type { ScoreSkipStore, SkipReason } from '../../db/mint/score-skip-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -14,6 +15,7 @@ import type { MintScorer } from '../../models/mint/mint-scorer';
 export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
+  scoreSkipStore: ScoreSkipStore;
   outcomeStore: OutcomeStore;
   readModel: LiveReadModel;
   mintScorer: MintScorer;
@@ -22,7 +24,11 @@ export type MintDeps = {
   now: () => Date;
 };
 
-export type ScoreResult = { predictionId: number; gradProb: number; inserted: boolean } | { refused: 'ledger_hour_sealed' };
+export type ScoreResult =
+  | { predictionId: number; gradProb: number; inserted: boolean }
+  | { refused: 'ledger_hour_sealed' }
+  /** No prediction logged for this moment, with the reason (score_skips). */
+  | { skipped: SkipReason };
 
 export function createMintActivities(d: MintDeps) {
   const mustGetMint = async (mint: string) => {
@@ -35,11 +41,33 @@ export function createMintActivities(d: MintDeps) {
   return {
     /**
      * Scores a mint at `asOf` from its facts up to then with every model, and logs the immutable prediction
-     * once, with what else was known at that moment (rug flags, creator record, signals).
+     * once, with what else was known at that moment (rug flags, creator record, signals). Logs none, and records the
+     * moment as skipped instead, when the curve had already completed by `asOf` (a number then is a lookup, not a
+     * forecast) or when the model was fitted on an empty or warming corpus (its number is a prior).
      */
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<ScoreResult> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
+      const skip = (reason: SkipReason, o: Partial<Parameters<ScoreSkipStore['record']>[0]> = {}) =>
+        d.scoreSkipStore.record({
+          mint: input.mint,
+          ageBucket: input.bucket,
+          asOf,
+          recordedAt: d.now(),
+          reason,
+          graduatedAt: null,
+          modelVersion: null,
+          features: null,
+          rugFeatures: null,
+          priceSol: null,
+          ...o,
+        });
+      // A retry after a skip was recorded answers the same skip (a model fitted meanwhile must not turn it into a score).
+      const earlier = (await d.scoreSkipStore.byMint(input.mint)).find((x) => x.ageBucket === input.bucket);
+      if (earlier) return { skipped: earlier.reason };
+      if (create.graduatedAt && create.graduatedAt.getTime() <= asOf.getTime()) {
+        return { skipped: await skip('graduated', { graduatedAt: create.graduatedAt }) };
+      }
       const { tape, trades, freshness, creator } = await d.readModel.scoringView(create, asOf);
       const s = await d.mintScorer.score({
         create,
@@ -49,6 +77,15 @@ export function createMintActivities(d: MintDeps) {
         ageS: (asOf.getTime() - create.at.getTime()) / 1000,
         freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
       });
+      if (!s.servable) {
+        const reason = await skip('model_warming', {
+          modelVersion: s.modelVersions.grad_prob,
+          features: s.features,
+          rugFeatures: s.rugFeatures,
+          priceSol: tape.price,
+        });
+        return { skipped: reason };
+      }
       const r = await d.predictionStore.insertUnlessSealed({
         mint: input.mint,
         ageBucket: input.bucket,
@@ -118,11 +155,13 @@ export function createMintActivities(d: MintDeps) {
       const checkpoints = await d.outcomeStore.checkpoints(input.mint);
       const checkpointPrices = checkpoints.flatMap((c) => (c.priceSol === null ? [] : [c.priceSol]));
       const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt: create.graduatedAt, checkpointPricesSol: checkpointPrices, checkpoints });
-      const predictions = await d.predictionStore.byMint(input.mint);
-      const perPrediction = predictions.map((p) => ({
-        predictionId: p.id,
-        peakMult24h: peakMultFrom(p.priceSol, p.asOf, trades, horizonAt, outcome.graduated ? checkpointPrices : []),
-      }));
+      const [predictions, skips] = await Promise.all([d.predictionStore.byMint(input.mint), d.scoreSkipStore.byMint(input.mint)]);
+      const peakAfter = (priceSol: number, at: Date) => peakMultFrom(priceSol, at, trades, horizonAt, outcome.graduated ? checkpointPrices : []);
+      const perPrediction = predictions.map((p) => ({ predictionId: p.id, peakMult24h: peakAfter(p.priceSol, p.asOf) }));
+      // Warming observations join the corpus with the same runner label a prediction gets.
+      await d.scoreSkipStore.recordPeakMults(
+        skips.flatMap((x) => (x.reason === 'model_warming' && x.priceSol !== null ? [{ skipId: x.id, peakMult24h: peakAfter(x.priceSol, x.asOf) }] : [])),
+      );
       await d.outcomeStore.recordOutcome(input.mint, create.creator, outcome, perPrediction, d.now());
       const first = perPrediction[0];
       return { graduated: outcome.graduated, peakMult24h: first ? first.peakMult24h : null, rugged: outcome.rugged };

@@ -2698,7 +2698,45 @@ export interface components {
       graduated: number;
       /** @description graduated / n; null while n is 0. */
       precision: number | null;
+      /**
+       * @description The period's base rate: the share of the same predictions (this family, both ages, the report's window) whose
+       *     mint graduated, the precision a random pick would have. Absent from reports computed before it existed.
+       */
+      base_rate?: number | null;
+      /** @description precision / base_rate; null while either is null or the base rate is 0. */
+      lift?: number | null;
     };
+    /**
+     * @description Resolved forward predictions of one age whose virtual SOL when scored lies in [v_sol_lo, v_sol_hi): the graduation
+     *     rate of all of them (`base_rate`) and of those scored at or above each level, with the lift between the two,
+     *     i.e. what the score adds to knowing where the curve stood.
+     */
+    VsolLiftBand: {
+      v_sol_lo: number;
+      /** @description Null for the open top band. */
+      v_sol_hi: number | null;
+      n: number;
+      graduated: number;
+      base_rate: number | null;
+      thresholds: {
+        /** @enum {number} */
+        min_prob: 0.05 | 0.1 | 0.25 | 0.5 | 0.7;
+        n: number;
+        graduated: number;
+        precision: number | null;
+        /** @description precision / the band's base_rate; null while either is null or the base rate is 0. */
+        lift: number | null;
+      }[];
+    };
+    /**
+     * @description Area under the precision-recall curve (average precision, ties taken together); its no-skill value is
+     *     `base_rate`. Null without a positive; absent from reports computed before it existed.
+     */
+    Auprc: number | null;
+    /** @description Mean log loss in nats, probabilities clipped to [1e-6, 1 - 1e-6]; null while n is 0; absent from reports computed before it existed. */
+    LogLoss: number | null;
+    /** @description Share of these predictions whose outcome happened (the period's base rate); null while n is 0; absent from reports computed before it existed. */
+    BaseRate: number | null;
     ModelAccuracy: {
       /** @description Model family (algorithm and label definitions), e.g. `knn-v1`. */
       model_version: string;
@@ -2714,8 +2752,17 @@ export interface components {
       expected_calibration_error: number | null;
       /** @description One cell per age bucket x confidence band, each with its n. */
       calibration: components['schemas']['CalibrationCell'][];
-      /** @description Precision and count at the 0.5, 0.7 and 0.9 bands. */
+      /** @description Precision and count at the 0.5, 0.7 and 0.9 bands, each beside the period's base rate. */
       threshold_bands: components['schemas']['ThresholdBand'][];
+      auprc?: components['schemas']['Auprc'];
+      log_loss?: components['schemas']['LogLoss'];
+      base_rate?: components['schemas']['BaseRate'];
+      /** @description Per age bucket, lift within virtual-SOL bands (absent from reports computed before it existed). */
+      lift_by_vsol?: {
+        /** @enum {integer} */
+        age_bucket: 30 | 60;
+        bands: components['schemas']['VsolLiftBand'][];
+      }[];
     };
     /** @description Forward accuracy of one binary target of rug_prob (`rugged`) or the runner odds (`2x` … `20x` from the call). */
     ForwardAccuracy: {
@@ -2729,6 +2776,9 @@ export interface components {
       auc: number | null;
       expected_calibration_error: number | null;
       calibration: components['schemas']['CalibrationCell'][];
+      auprc?: components['schemas']['Auprc'];
+      log_loss?: components['schemas']['LogLoss'];
+      base_rate?: components['schemas']['BaseRate'];
     };
     Accuracy: {
       /** Format: date-time */
@@ -2803,6 +2853,14 @@ export interface components {
       /** @description Share of the calls whose mint graduated within 24 h; null without any call. */
       hit_rate: number | null;
       n_resolved: number;
+      /**
+       * @description `last_30d` only: of every mint scored in the same 30 days (within the report's window), the share that
+       *     graduated, per mint from its first forward call; the no-skill hit rate the calls' `hit_rate` is read against.
+       *     Null without a scored mint; absent from reports computed before it existed.
+       */
+      base_rate?: number | null;
+      /** @description `last_30d` only: the mints behind `base_rate`. */
+      base_rate_n_mints?: number;
     };
     /**
      * @description The headline figures in the shape the published CLI (`goracle` 0.3.0, `accuracy`) reads. A call is a mint's

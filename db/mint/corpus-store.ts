@@ -3,6 +3,7 @@ import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import { RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { graduatedBy } from './before-graduation';
 import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
 
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
@@ -23,6 +24,9 @@ export type ModelCorpusRecord = CorpusRecord & {
 export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest: Date | null; history: HistorySummary[] };
 
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
+
+/** domain/scoring/knn-label-model.ts `modelFamily` in SQL: the name before `@` and the corpus tags at the end. */
+const MODEL_FAMILY_SQL = `split_part(p.model_version, '@', 1) || coalesce(substring(p.model_version from '((\\+[a-z]+)+)$'), '')`;
 
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
 const EDGES = CONFIDENCE_BANDS.slice(1).map((b) => b.lo);
@@ -77,11 +81,63 @@ export function createCorpusStore(db: Knex) {
   }
 
   async function liveCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const [scored, warming] = await Promise.all([
+      scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+      warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+    ]);
+    if (warming.length === 0) return scored;
+    return [...scored, ...warming].sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()).slice(0, limit);
+  }
+
+  /**
+   * The deployment's own mints observed while its model was warming (score_skips): no score was logged for them, but
+   * what was seen then is a corpus row like any other once the mint resolved, so a deployment without history grows
+   * the corpus its first real model is fitted from.
+   */
+  async function warmingCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const rows = await db('score_skips as p')
+      .join('mint_outcomes as o', 'o.mint', 'p.mint')
+      .where('p.age_bucket', ageBucket)
+      .where('p.reason', 'model_warming')
+      .whereNotNull('p.features')
+      .where('o.label_version', labelVersion)
+      .whereNotExists(graduatedBy(db, 'p'))
+      .orderBy('p.as_of', 'desc')
+      .limit(limit)
+      .select(
+        'p.mint',
+        'p.features',
+        'p.rug_features',
+        'p.as_of',
+        'p.peak_mult_24h',
+        'o.graduated',
+        'o.rugged',
+        'o.rug_label_version',
+        'o.sustained_30m',
+        'o.resolved_at',
+      );
+    return rows.map((r) => ({
+      mint: r.mint,
+      features: r.features,
+      rugFeatures: r.rug_features ?? null,
+      graduated: r.graduated,
+      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+      sustained30m: r.sustained_30m ?? null,
+      peakMult: r.peak_mult_24h ?? null,
+      resolvedAt: r.resolved_at,
+      observedAt: r.as_of,
+      source: 'live' as const,
+    }));
+  }
+
+  async function scoredCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('predictions as p')
       .join('mint_outcomes as o', 'o.mint', 'p.mint')
       .leftJoin('prediction_outcomes as po', 'po.prediction_id', 'p.id')
       .where('p.age_bucket', ageBucket)
       .where('o.label_version', labelVersion)
+      // A row taken at or after graduation describes a graduate, not a launch that might graduate.
+      .whereNotExists(graduatedBy(db, 'p'))
       // Newest by observation time, not resolution time: graduates resolve sooner than duds, so a cut by
       // resolution time would over-represent graduates. Every row here is final (resolved at the horizon).
       .orderBy('p.as_of', 'desc')
@@ -115,6 +171,9 @@ export function createCorpusStore(db: Knex) {
   return {
     modelCorpus,
 
+    /** Seeded history still being written: a model fitted now would be fitted on part of it. */
+    seedingInProgress: () => createHistoryStore(db).seedingInProgress(),
+
     /**
      * The mints this deployment resolved at 24 h, and the history beside them. A backfilled mint has an outcome row
      * too (for the wallet index and creator records): it is counted once, as history.
@@ -136,11 +195,18 @@ export function createCorpusStore(db: Knex) {
       return rows.map((r) => ({ mint: r.mint, features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt }));
     },
 
-    /** Forward accuracy per confidence cell: resolved live predictions at this age, by the band they were in. */
-    async forwardCells(ageBucket: number): Promise<ForwardCell[]> {
+    /**
+     * Forward accuracy per confidence cell: resolved live predictions at this age of one model family (the serving
+     * one: another family's bands mean something else), taken before graduation and logged before resolution, by
+     * the band they were in.
+     */
+    async forwardCells(ageBucket: number, family: string): Promise<ForwardCell[]> {
       const rows = await db('predictions as p')
         .join('prediction_outcomes as o', 'o.prediction_id', 'p.id')
         .where('p.age_bucket', ageBucket)
+        .whereRaw(`${MODEL_FAMILY_SQL} = ?`, [family])
+        .whereRaw('p.predicted_at < o.resolved_at')
+        .whereNotExists(graduatedBy(db, 'p'))
         .groupByRaw('1')
         .select(
           db.raw('width_bucket(p.grad_prob, ?::float8[]) as bucket', [`{${EDGES.join(',')}}`]),

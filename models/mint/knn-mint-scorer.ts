@@ -9,6 +9,7 @@ import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model'
 import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
 import { isScoreAge, type ScoreAge } from '../../domain/scoring/score-age';
 import { runStepsAsync } from '../../domain/scoring/stepwise';
+import { modelFamily } from '../../domain/scoring/knn-label-model';
 import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/survival-model';
 import type { Logger } from '../../platform/logger';
 import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
@@ -21,6 +22,11 @@ type AgeModels = {
   cells: ForwardCell[];
   corpusRows: number;
   fittedAt: number;
+  /**
+   * False when grad_prob was fitted on fewer than `minServingCorpus` rows or while seeded history was still being
+   * written: its number is then a prior, not a score, and the scoring activity logs no prediction from it.
+   */
+  servable: boolean;
   /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
 };
@@ -35,6 +41,11 @@ export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) =>
 
 /** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used soon. */
 export const WARMING_REFIT_S = 30;
+/**
+ * A score that finds its model not servable refits first when the fit is older than this: the first mints after the
+ * seeded history lands are scored by a model fitted on all of it, not skipped until the next background refit.
+ */
+export const WARMING_RECHECK_S = 5;
 
 /**
  * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
@@ -53,6 +64,8 @@ export type KnnMintScorerDeps = {
   now: () => number;
   /** Rows of the first fit after a start (default COLD_START_CORPUS). */
   coldStartCorpus?: number;
+  /** Below this many grad_prob corpus rows no score is logged (default MIN_GRAD_CORPUS). */
+  minServingCorpus?: number;
 };
 
 /** Lifecycle timings are configurable, but models exist only for the published ages. */
@@ -83,6 +96,9 @@ export function createKnnMintScorer(
 
   async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
+    // Read before the corpus: a run completing in between leaves this fit marked not servable, and the next score
+    // refits from all of it.
+    const seeding = await d.corpusStore.seedingInProgress();
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
     const grad = await runStepsAsync(
       fitGradProbModelSteps(
@@ -94,11 +110,12 @@ export function createKnnMintScorer(
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
-    const cells = await d.corpusStore.forwardCells(age);
+    const tag = corpusTag(rows);
+    // The inline calibration record of a score: forward cells of the family serving it, never pooled across families.
+    const cells = await d.corpusStore.forwardCells(age, modelFamily(grad.version + tag));
     const fittedAt = d.now();
     const fitMs = fittedAt - started;
     const at = new Date(fittedAt);
-    const tag = corpusTag(rows);
     const versions = {
       grad_prob: grad.version + tag,
       rug_prob: rug.version + tag,
@@ -143,7 +160,8 @@ export function createKnnMintScorer(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
       'models fitted',
     );
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions };
+    const servable = !seeding && grad.corpusSize >= (d.minServingCorpus ?? MIN_GRAD_CORPUS);
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, servable };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -164,7 +182,7 @@ export function createKnnMintScorer(
 
   async function current(age: number): Promise<AgeModels> {
     const f = fitted.get(age);
-    if (!f) {
+    if (!f || (!f.servable && d.now() - f.fittedAt > WARMING_RECHECK_S * 1000)) {
       // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
       const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
       const cold = await refit(age, coldLimit);
@@ -195,6 +213,7 @@ export function createKnnMintScorer(
       const band = confidenceBand(s.prob);
       const cell = m.cells.find((c) => c.lo === band.lo);
       return {
+        servable: m.servable,
         gradProb: s.prob,
         rawGradProb: s.raw,
         features,

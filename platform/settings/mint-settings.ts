@@ -11,6 +11,12 @@ export const mintSettings = defineSettings(
     LIVE_STALE_AFTER_S: z.coerce.number().int().min(5).max(3600).default(20),
     MODEL_REFIT_EVERY_S: z.coerce.number().int().min(10).max(86_400).default(600),
     CORPUS_LIMIT: z.coerce.number().int().min(100).max(5_000_000).default(200_000),
+    /**
+     * Below this many grad_prob corpus rows (at the age scored) a scoring moment logs no prediction: it is recorded as
+     * skipped (`model_warming`) with what was observed, which joins the corpus once the mint resolves. 200 is the
+     * model's own warming line; 0 serves the prior of an empty corpus (tests that run lifecycles without a corpus).
+     */
+    MODEL_MIN_SERVING_CORPUS: z.coerce.number().int().min(0).max(1_000_000).default(200),
   },
   (e) => ({
     mint: {
@@ -20,6 +26,7 @@ export const mintSettings = defineSettings(
       liveStaleAfterS: e.LIVE_STALE_AFTER_S,
       modelRefitEveryS: e.MODEL_REFIT_EVERY_S,
       corpusLimit: e.CORPUS_LIMIT,
+      minServingCorpus: e.MODEL_MIN_SERVING_CORPUS,
     },
   }),
 );

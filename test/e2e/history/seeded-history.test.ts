@@ -2,6 +2,7 @@ import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
+import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { syntheticHistoryPlan, type SyntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
 import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
@@ -81,7 +82,7 @@ describe('seeded history', () => {
     expect(m.versions.rug_prob).toMatch(/\+synthetic$/);
     const probs = new Set(rows.slice(0, 200).map((r) => m.grad.score(r.features).prob.toFixed(3)));
     expect(probs.size).toBeGreaterThan(5);
-    for (const c of await corpus.forwardCells(60)) expect(c.n).toBe(0);
+    for (const c of await corpus.forwardCells(60, modelFamily(m.versions.grad_prob))) expect(c.n).toBe(0);
   }, 120_000);
 
   it('is stated on /api/scope: how many synthetic mints, from when, and the tagged model versions', async () => {
