@@ -1,5 +1,6 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createShadowStore } from '../../db/accuracy/shadow-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createIncrementalLiveModel } from '../../db/mint/incremental-live-model';
 import { createLiveReadModel } from '../../db/mint/live-read-model';
@@ -24,6 +25,7 @@ export const mintActivities = defineActivityArea({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     scoreSkipStore: createScoreSkipStore(db),
+    shadowStore: createShadowStore(db),
     outcomeStore: createOutcomeStore(db),
     readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     mintScorer: createKnnMintScorer({
@@ -32,6 +34,10 @@ export const mintActivities = defineActivityArea({
       refitEveryS: cfg.mint.modelRefitEveryS,
       corpusLimit: cfg.mint.corpusLimit,
       minServingCorpus: cfg.mint.minServingCorpus,
+      gradVersions: {
+        configured: [cfg.mint.champion, ...cfg.mint.challengers],
+        currentChampion: () => createShadowStore(db).currentChampion(cfg.mint.champion),
+      },
       log,
       now: () => now().getTime(),
     }),

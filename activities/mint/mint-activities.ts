@@ -2,6 +2,8 @@ import type { PriceClient } from '../../clients/jupiter-price-client';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
+import type { ShadowStore } from '../../db/accuracy/shadow-store';
+import { LedgerHourSealedError } from '../../db/ledger/ledger-seal-store';
 import type { ScoreSkipStore, SkipReason } from '../../db/mint/score-skip-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
@@ -16,6 +18,7 @@ export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   scoreSkipStore: ScoreSkipStore;
+  shadowStore: ShadowStore;
   outcomeStore: OutcomeStore;
   readModel: LiveReadModel;
   mintScorer: MintScorer;
@@ -110,6 +113,23 @@ export function createMintActivities(d: MintDeps) {
       });
       // The ledger already sealed the hour of this timestamp: a score this late is skipped, not retried.
       if ('refused' in r) return r;
+      // Every challenger's score of the same moment, logged beside the served one and committed like it.
+      await d.shadowStore
+        .insertShadow(
+          s.shadowScores.map((x) => ({
+            mint: input.mint,
+            ageBucket: input.bucket,
+            modelName: x.modelName,
+            modelVersion: x.modelVersion,
+            asOf,
+            predictedAt: d.now(),
+            gradProb: x.gradProb,
+          })),
+        )
+        .catch((e: unknown) => {
+          // Sealed in between: the shadow scores of this moment are too late to log, like a served one would be.
+          if (!(e instanceof LedgerHourSealedError)) throw e;
+        });
       return { predictionId: r.id, gradProb: r.gradProb, inserted: r.inserted };
     },
 

@@ -2008,7 +2008,7 @@ export interface components {
       rows: components['schemas']['CompositePrediction'][];
     };
     /** @enum {string} */
-    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict';
+    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict' | 'shadow' | 'promotion';
     /**
      * @description The commit's root published on Solana as an SPL Memo (program `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr`)
      *     with the text `memo`, signed by `signer`: the transaction's block time proves the root existed by then.
@@ -2843,6 +2843,75 @@ export interface components {
         };
       };
       headline?: components['schemas']['AccuracyHeadline'];
+      shadow_models?: components['schemas']['ShadowModels'];
+    };
+    /**
+     * @description The grad_prob model version serving (`champion`) and every challenger scoring the same mints in shadow (logged
+     *     forward, never served, committed to the audit ledger on track `shadow`), side by side per age on their resolved
+     *     forward scores in the window; and the latest decisions of the pre-registered promotion rule (track
+     *     `promotion`). Absent from reports computed before it existed.
+     */
+    ShadowModels: {
+      rule: {
+        /** @description e.g. `shadow-promotion-v1`. */
+        id: string;
+        /** @description SHA-256 of the rule document's bytes, as stored with every decision. */
+        sha256: string;
+        /** @description The rule document's path in the repository. */
+        document: string;
+      };
+      /** @description The version serving now (the latest promoted challenger, or the configured champion). */
+      champion: string;
+      /** @description The champion first, then each challenger. */
+      models: {
+        model_name: string;
+        /** @enum {string} */
+        role: 'champion' | 'challenger';
+        per_age: {
+          /** @enum {integer} */
+          age_bucket: 30 | 60;
+          n: number;
+          base_rate: components['schemas']['BaseRate'];
+          log_loss: components['schemas']['LogLoss'];
+          brier: number | null;
+          auc: number | null;
+          auprc: components['schemas']['Auprc'];
+        }[];
+      }[];
+      /** @description The latest decisions, newest first (every decision is stored and committed). */
+      decisions: components['schemas']['PromotionDecision'][];
+    };
+    PromotionDecision: {
+      /** @description The decision's row id (its ledger leaf id on track `promotion`). */
+      id: number;
+      /** Format: date-time */
+      decided_at: string;
+      /**
+       * Format: date-time
+       * @description Evidence up to this time (the start of the run's UTC hour).
+       */
+      window_end: string;
+      champion: string;
+      challenger: string;
+      /** @enum {string} */
+      decision: 'promote' | 'keep' | 'insufficient_data';
+      /** @description Resolved mints scored forward by both versions. */
+      n: number;
+      positives: number;
+      /** @description Mean per-mint (challenger - champion) log loss; negative favours the challenger. */
+      mean_diff: number | null;
+      /** @description One-sided 95% upper bound of mean_diff; the challenger is promoted only while it is below 0. */
+      upper_bound: number | null;
+      per_age: {
+        /** @enum {integer} */
+        age_bucket: 30 | 60;
+        n: number;
+        positives: number;
+        champion_log_loss: number | null;
+        challenger_log_loss: number | null;
+      }[];
+      /** @description SHA-256 of the decision's evidence as canonical JSON. */
+      evidence_sha256: string;
     };
     HeadlineFigure: {
       /**
@@ -3867,10 +3936,11 @@ export interface components {
      * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
      *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
      *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-     *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-     *     commits, newest first, at `/api/perps/ledger/commits`).
+     *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+     *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+     *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
      */
-    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict' | 'perps';
+    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict' | 'perps' | 'shadow' | 'promotion';
     /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */
     PredictionIdPath: number;
     /** @description Subscription identifier. */
@@ -4724,8 +4794,9 @@ export interface operations {
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
          *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-         *     commits, newest first, at `/api/perps/ledger/commits`).
+         *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+         *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
         /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. At most the last second of year 9999. */
@@ -4759,8 +4830,9 @@ export interface operations {
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
          *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-         *     commits, newest first, at `/api/perps/ledger/commits`).
+         *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+         *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
       };

@@ -2,7 +2,8 @@ import type { ModelFit, ModelFitStore } from '../../db/accuracy/model-fit-store'
 import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/corpus-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
+import { gradModelFitter, shadowVersions } from '../../domain/scoring/grad-model-versions';
+import { MIN_GRAD_CORPUS, MODEL_NAME, type GradProbModel } from '../../domain/scoring/grad-prob-model';
 import { computeFeatures } from '../../domain/scoring/mint-features';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
@@ -29,6 +30,9 @@ type AgeModels = {
   servable: boolean;
   /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
+  /** The serving version's name, and the other configured versions fitted on the same rows to score in shadow. */
+  champion: string;
+  shadows: { name: string; version: string; model: GradProbModel }[];
 };
 
 /**
@@ -66,6 +70,8 @@ export type KnnMintScorerDeps = {
   coldStartCorpus?: number;
   /** Below this many grad_prob corpus rows no score is logged (default MIN_GRAD_CORPUS). */
   minServingCorpus?: number;
+  /** grad_prob model versions by name (domain/scoring/grad-model-versions.ts): the configured champion and challengers. */
+  gradVersions?: { configured: readonly string[]; currentChampion: () => Promise<string> };
 };
 
 /** Lifecycle timings are configurable, but models exist only for the published ages. */
@@ -91,6 +97,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function createKnnMintScorer(
   d: KnnMintScorerDeps,
 ): MintScorer & { refit(ageS: number): Promise<AgeModels>; startRefitLoop(ages: readonly number[]): () => void } {
+  // Every configured version must exist: an unknown name stops the worker here, not at the first score.
+  for (const name of d.gradVersions?.configured ?? []) gradModelFitter(name);
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
 
@@ -100,13 +108,14 @@ export function createKnnMintScorer(
     // refits from all of it.
     const seeding = await d.corpusStore.seedingInProgress();
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
-    const grad = await runStepsAsync(
-      fitGradProbModelSteps(
-        rows.map((r) => ({ ...r, ageBucket: age })),
-        { ageBucket: age },
-      ),
-      yieldToEventLoop,
-    );
+    // The champion is read at every fit, so a promotion serves from each worker's next refit.
+    const champion = d.gradVersions ? await d.gradVersions.currentChampion() : MODEL_NAME;
+    const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
+    const grad = await runStepsAsync(gradModelFitter(champion)(gradRows, { ageBucket: age }), yieldToEventLoop);
+    const shadowFits: { name: string; model: GradProbModel }[] = [];
+    for (const name of shadowVersions(champion, d.gradVersions?.configured ?? [])) {
+      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(gradRows, { ageBucket: age }), yieldToEventLoop) });
+    }
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync(fitRunnerModelSteps(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
@@ -161,7 +170,8 @@ export function createKnnMintScorer(
       'models fitted',
     );
     const servable = !seeding && grad.corpusSize >= (d.minServingCorpus ?? MIN_GRAD_CORPUS);
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, servable };
+    const shadows = shadowFits.map((f) => ({ name: f.name, version: f.model.version + tag, model: f.model }));
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, servable, champion, shadows };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -229,6 +239,7 @@ export function createKnnMintScorer(
         runnerOdds: m.runner.score(features),
         survivalProb: m.survival.score(features),
         modelVersions: m.versions,
+        shadowScores: m.shadows.map((x) => ({ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob })),
       };
     },
   };

@@ -33,6 +33,8 @@ export type MintScore = {
   /** Logged, published only while the survival gate is live; null while warming. */
   survivalProb: number | null;
   modelVersions: ModelVersions;
+  /** Every challenger version's grad_prob for the same features: logged in shadow, never served. */
+  shadowScores: { modelName: string; modelVersion: string; gradProb: number }[];
 };
 
 export type ScoreRequest = {

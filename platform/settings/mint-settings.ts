@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineSettings } from './settings';
+import { csv, defineSettings } from './settings';
 
 /** The mint pipeline: the live list's window, size, refresh and staleness; the models' refit period and corpus. */
 export const mintSettings = defineSettings(
@@ -17,6 +17,13 @@ export const mintSettings = defineSettings(
      * model's own warming line; 0 serves the prior of an empty corpus (tests that run lifecycles without a corpus).
      */
     MODEL_MIN_SERVING_CORPUS: z.coerce.number().int().min(0).max(1_000_000).default(200),
+    /**
+     * The grad_prob model version that serves until the promotion rule promotes another (by name, from
+     * domain/scoring/grad-model-versions.ts; an unknown name stops the worker at start).
+     */
+    MODEL_CHAMPION: z.string().trim().min(1).default('knn-v1'),
+    /** Model versions scoring every mint in shadow (comma-separated names; empty: none). Each costs one more grad_prob fit per refit. */
+    MODEL_CHALLENGERS: z.string().default('knn-v1-k25'),
   },
   (e) => ({
     mint: {
@@ -27,6 +34,8 @@ export const mintSettings = defineSettings(
       modelRefitEveryS: e.MODEL_REFIT_EVERY_S,
       corpusLimit: e.CORPUS_LIMIT,
       minServingCorpus: e.MODEL_MIN_SERVING_CORPUS,
+      champion: e.MODEL_CHAMPION,
+      challengers: csv(e.MODEL_CHALLENGERS),
     },
   }),
 );
