@@ -31,6 +31,24 @@ const MODEL_FAMILY_SQL = `split_part(p.model_version, '@', 1) || coalesce(substr
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
 const EDGES = CONFIDENCE_BANDS.slice(1).map((b) => b.lo);
 
+/** A corpus row as the three sources select it (their columns named alike). */
+const toCorpusRecord = (r: any, rugLabelVersion: string, source: ModelCorpusRecord['source']): ModelCorpusRecord => ({
+  mint: r.mint,
+  features: r.features,
+  rugFeatures: r.rug_features ?? null,
+  graduated: r.graduated,
+  rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+  sustained30m: r.sustained_30m ?? null,
+  peakMult: r.peak_mult_24h ?? null,
+  resolvedAt: r.resolved_at,
+  observedAt: r.as_of,
+  source,
+});
+
+/** The newest `limit` of two sources by observation time. */
+const newestOf = (a: ModelCorpusRecord[], b: ModelCorpusRecord[], limit: number) =>
+  b.length === 0 ? a : [...a, ...b].sort((x, y) => y.observedAt.getTime() - x.observedAt.getTime()).slice(0, limit);
+
 export function createCorpusStore(db: Knex) {
   /**
    * Resolved mints observed at `ageBucket`, newest first, with every model's label: the features are the
@@ -42,10 +60,8 @@ export function createCorpusStore(db: Knex) {
       liveCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
       historyCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
     ]);
-    if (history.length === 0) return live;
-    // The newest `limit` of both by observation time: as this deployment resolves its own mints, they push the
-    // older history out of the corpus.
-    return [...live, ...history].sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()).slice(0, limit);
+    // As this deployment resolves its own mints, they push the older history out of the corpus.
+    return newestOf(live, history, limit);
   }
 
   async function historyCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
@@ -66,18 +82,7 @@ export function createCorpusStore(db: Knex) {
         'resolved_at',
         'peak_mult_24h',
       );
-    return rows.map((r) => ({
-      mint: r.mint,
-      features: r.features,
-      rugFeatures: r.rug_features,
-      graduated: r.graduated,
-      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
-      sustained30m: r.sustained_30m ?? null,
-      peakMult: r.peak_mult_24h,
-      resolvedAt: r.resolved_at,
-      observedAt: r.as_of,
-      source: r.source,
-    }));
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, r.source));
   }
 
   async function liveCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
@@ -85,8 +90,7 @@ export function createCorpusStore(db: Knex) {
       scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
       warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
     ]);
-    if (warming.length === 0) return scored;
-    return [...scored, ...warming].sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()).slice(0, limit);
+    return newestOf(scored, warming, limit);
   }
 
   /**
@@ -116,18 +120,7 @@ export function createCorpusStore(db: Knex) {
         'o.sustained_30m',
         'o.resolved_at',
       );
-    return rows.map((r) => ({
-      mint: r.mint,
-      features: r.features,
-      rugFeatures: r.rug_features ?? null,
-      graduated: r.graduated,
-      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
-      sustained30m: r.sustained_30m ?? null,
-      peakMult: r.peak_mult_24h ?? null,
-      resolvedAt: r.resolved_at,
-      observedAt: r.as_of,
-      source: 'live' as const,
-    }));
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
   }
 
   async function scoredCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
@@ -154,18 +147,7 @@ export function createCorpusStore(db: Knex) {
         'o.resolved_at',
         'po.peak_mult_24h',
       );
-    return rows.map((r) => ({
-      mint: r.mint,
-      features: r.features,
-      rugFeatures: r.rug_features ?? null,
-      graduated: r.graduated,
-      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
-      sustained30m: r.sustained_30m ?? null,
-      peakMult: r.peak_mult_24h ?? null,
-      resolvedAt: r.resolved_at,
-      observedAt: r.as_of,
-      source: 'live' as const,
-    }));
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
   }
 
   return {

@@ -2,27 +2,18 @@ import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { SHADOW_ROW_SOURCE } from '../../../db/ledger/shadow-row-source';
 import { PROMOTION_ROW_SOURCE } from '../../../db/ledger/promotion-row-source';
 import { createShadowStore } from '../../../db/accuracy/shadow-store';
-import type { CreateEvent, TradeEvent } from '../../../domain/mint/launch-events';
 import { readLeafPayload } from '../../../domain/ledger/ledger-tracks';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
 import { createLogger } from '../../../platform/logger';
 import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
-import { mintWorkflowId, type LifecycleState, type LifecycleTiming } from '../../../workflows/mint/mint-lifecycle-contract';
+import { mintWorkflowId, type LifecycleState } from '../../../workflows/mint/mint-lifecycle-contract';
+import { launchNow, quickTiming } from '../../support/lifecycle-launch';
 import { SHADOW_PROMOTION_WORKFLOW, type ShadowPromotionRunResult } from '../../../workflows/accuracy/shadow-promotion-contract';
 import { seedShadowEvidence } from '../../support/shadow-fixtures';
 import { createTestDatabase } from '../../support/test-db';
 import { startWorker, uniqueId } from '../../support/worker-harness';
 
-const TIMING: LifecycleTiming = {
-  scores: [
-    { bucket: 30, afterS: 1 },
-    { bucket: 60, afterS: 2 },
-  ],
-  maxLatenessS: 30,
-  resolveAfterS: 3,
-  checkpointsS: [],
-  checkpointRetry: { initialIntervalS: 0.1, maximumAttempts: 1 },
-};
+const TIMING = quickTiming(3);
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
@@ -43,9 +34,6 @@ afterAll(async () => {
   await t.drop();
 });
 
-const b58 = (prefix: string, len: number) => (prefix + '1'.repeat(len)).slice(0, len).replace(/[0OIl]/g, 'x');
-const addr = (tag: string) => b58(uniqueId(tag).replace(/[^1-9A-HJ-NP-Za-km-z]/g, 'z'), 44);
-
 const judge = () =>
   w.client.workflow.execute<() => Promise<ShadowPromotionRunResult>>(SHADOW_PROMOTION_WORKFLOW, {
     taskQueue: w.taskQueue,
@@ -60,42 +48,8 @@ describe('shadow models on the real Temporal server', () => {
       log: createLogger('silent', 'ingest-test'),
       now: () => new Date(),
     });
-    const mint = addr('mint');
-    const at = new Date();
-    const create: CreateEvent = {
-      kind: 'create',
-      signature: b58(uniqueId('sig'), 88),
-      ordinal: 0,
-      slot: 1000,
-      at,
-      source: 'test',
-      mint,
-      name: 'Test',
-      symbol: 'TST',
-      uri: 'https://example.invalid/t.json',
-      bondingCurve: addr('curve'),
-      creator: addr('creator'),
-      mayhem: false,
-      vSolLamports: 30_000_000_000,
-      vTokensRaw: 1_073_000_000_000_000,
-    };
-    const vTok = Math.round((30_000_000_000 * 1_073_000_000_000_000) / 30_500_000_000);
-    const buy: TradeEvent = {
-      kind: 'trade',
-      signature: b58(uniqueId('sig'), 88),
-      ordinal: 0,
-      slot: 1001,
-      at: new Date(at.getTime() + 200),
-      source: 'test',
-      mint,
-      trader: addr('buyer'),
-      isBuy: true,
-      solLamports: 500_000_000,
-      tokensRaw: 1_073_000_000_000_000 - vTok,
-      vSolLamports: 30_500_000_000,
-      vTokensRaw: vTok,
-    };
-    await pipeline.handle([create, buy]);
+    const { mint, create, buy } = launchNow();
+    await pipeline.handle([create, buy(200, 500_000_000)]);
     const state: LifecycleState = await w.client.workflow.getHandle(mintWorkflowId(mint)).result();
     expect(state.scores.map((s) => s.status)).toEqual(['scored', 'scored']);
 

@@ -1,28 +1,19 @@
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/mint/launch-events';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
 import { MIN_GRAD_CORPUS } from '../../../domain/scoring/grad-prob-model';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
 import { createLogger } from '../../../platform/logger';
 import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
-import { mintWorkflowId, type LifecycleState, type LifecycleTiming } from '../../../workflows/mint/mint-lifecycle-contract';
+import { mintWorkflowId, type LifecycleState } from '../../../workflows/mint/mint-lifecycle-contract';
+import { launchNow, quickTiming, testSignature } from '../../support/lifecycle-launch';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
-import { startWorker, uniqueId } from '../../support/worker-harness';
+import { startWorker } from '../../support/worker-harness';
 
-/** Scores at 1 s and 2 s (buckets 30 and 60), resolution at 4 s. */
-const TIMING: LifecycleTiming = {
-  scores: [
-    { bucket: 30, afterS: 1 },
-    { bucket: 60, afterS: 2 },
-  ],
-  maxLatenessS: 30,
-  resolveAfterS: 4,
-  checkpointsS: [],
-  checkpointRetry: { initialIntervalS: 0.1, maximumAttempts: 1 },
-};
+const TIMING = quickTiming(4);
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let w: Awaited<ReturnType<typeof startWorker>>;
@@ -47,50 +38,8 @@ afterAll(async () => {
   await t.drop();
 });
 
-const b58 = (prefix: string, len: number) => (prefix + '1'.repeat(len)).slice(0, len).replace(/[0OIl]/g, 'x');
-const addr = (tag: string) => b58(uniqueId(tag).replace(/[^1-9A-HJ-NP-Za-km-z]/g, 'z'), 44);
-const sig = () => b58(uniqueId('sig'), 88);
-
-function launch() {
-  const mint = addr('mint');
-  const at = new Date();
-  const create: CreateEvent = {
-    kind: 'create',
-    signature: sig(),
-    ordinal: 0,
-    slot: 1000,
-    at,
-    source: 'test',
-    mint,
-    name: 'Test',
-    symbol: 'TST',
-    uri: 'https://example.invalid/t.json',
-    bondingCurve: addr('curve'),
-    creator: addr('creator'),
-    mayhem: false,
-    vSolLamports: 30_000_000_000,
-    vTokensRaw: 1_073_000_000_000_000,
-  };
-  const buy = (afterMs: number, sol: number): TradeEvent => {
-    const vTok = Math.round((create.vSolLamports * create.vTokensRaw) / (create.vSolLamports + sol));
-    return {
-      kind: 'trade',
-      signature: sig(),
-      ordinal: 0,
-      slot: 1001,
-      at: new Date(at.getTime() + afterMs),
-      source: 'test',
-      mint,
-      trader: addr('buyer'),
-      isBuy: true,
-      solLamports: sol,
-      tokensRaw: create.vTokensRaw - vTok,
-      vSolLamports: create.vSolLamports + sol,
-      vTokensRaw: vTok,
-    };
-  };
-  return { mint, create, buy };
-}
+const sig = testSignature;
+const launch = launchNow;
 
 const result = (mint: string): Promise<LifecycleState> => w.client.workflow.getHandle(mintWorkflowId(mint)).result();
 
