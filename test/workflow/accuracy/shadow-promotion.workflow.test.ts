@@ -87,7 +87,12 @@ describe('shadow models on the real Temporal server', () => {
     // The same hour answers the stored decision (one per hour and challenger); the next hour's run judges again.
     expect((await judge()).decisions).toEqual([{ challenger: 'knn-v1-k25', decision: 'insufficient_data', n: 0, created: false }]);
     nextHour();
-    const promoted = await judge();
+    const promotionId = uniqueId('shadow-promotion');
+    const promoted = await w.client.workflow.execute<() => Promise<ShadowPromotionRunResult>>(SHADOW_PROMOTION_WORKFLOW, {
+      taskQueue: w.taskQueue,
+      workflowId: promotionId,
+    });
+    await w.maybeRecordHistory(promotionId, 'shadow-promotion-promote');
     expect(promoted.champion).toBe('knn-v1');
     expect(promoted.decisions).toEqual([{ challenger: 'knn-v1-k25', decision: 'promote', n: expect.any(Number), created: true }]);
     expect(promoted.decisions[0]!.n).toBeGreaterThanOrEqual(1500);
