@@ -2,18 +2,30 @@ import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
 import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } from '../../domain/accuracy/accuracy-headline';
-import { buildAccuracyReport, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
+import { buildAccuracyReport, lastDaysBaseRate, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
 import { runnerFromNowAccuracy } from '../../domain/accuracy/runner-from-now-accuracy';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import type { ShadowStore } from '../../db/accuracy/shadow-store';
+import type { RegisteredDocument } from '../../db/verdict/preregistration-document';
+import { buildShadowModelsSection } from '../../domain/accuracy/shadow-models-report';
+import { SHADOW_PROMOTION_V1 } from '../../domain/accuracy/shadow-promotion';
+import { shadowVersions } from '../../domain/scoring/grad-model-versions';
 
 export type AccuracyDeps = {
   accuracyStore: AccuracyStore;
   gateStore: GateStore;
   runnerNowStore: Pick<RunnerNowStore, 'resolvedSince'>;
+  shadowStore: ShadowStore;
+  /** MODEL_CHAMPION then MODEL_CHALLENGERS. */
+  configuredGradVersions: readonly string[];
+  promotionRuleDocument: () => RegisteredDocument;
   accuracyWindowDays: number;
   now: () => Date;
 };
+
+/** Decisions of the promotion rule shown on the page, newest first. */
+const SHOWN_DECISIONS = 50;
 
 export function createAccuracyActivities(d: AccuracyDeps) {
   return {
@@ -40,10 +52,25 @@ export function createAccuracyActivities(d: AccuracyDeps) {
         d.runnerNowStore.resolvedSince(since, LABEL_VERSION),
       ]);
       const survivalGate = evaluateSurvivalGate(prevGate, survivalForward(predictions, sustainLabels(checkpoints)), now);
+      const champion = await d.shadowStore.currentChampion(d.configuredGradVersions[0]!);
+      const challengers = shadowVersions(champion, d.configuredGradVersions);
+      const [modelScores, decisions] = await Promise.all([
+        d.shadowStore.forwardScores([champion, ...challengers], since, now, LABEL_VERSION),
+        d.shadowStore.recentDecisions(SHOWN_DECISIONS),
+      ]);
+      const doc = d.promotionRuleDocument();
+      const headline = buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] });
       const report = {
         ...buildAccuracyReport({ computedAt: now, windowDays: d.accuracyWindowDays, predictions, checkpoints, survivalGate, currentVersions }),
         runner_from_now: runnerFromNowAccuracy(fromNow),
-        headline: buildHeadline({ computedAt: now, monthsFrom: reads.monthsFrom, calls, carried: carried?.trajectory ?? [] }),
+        headline: { ...headline, last_30d: { ...headline.last_30d, ...lastDaysBaseRate(predictions, now) } },
+        shadow_models: buildShadowModelsSection({
+          rule: { id: SHADOW_PROMOTION_V1.id, sha256: doc.sha256, document: doc.path },
+          champion,
+          challengers,
+          scores: modelScores,
+          decisions,
+        }),
       };
       await d.accuracyStore.publish(report, { name: SURVIVAL_GATE.name, state: survivalGate });
       return { predictions: predictions.length, survivalGate: survivalGate.state, computedAt: report.computed_at };

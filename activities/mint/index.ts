@@ -1,11 +1,13 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createShadowStore } from '../../db/accuracy/shadow-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createMintStates } from '../../db/mint/mint-states';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createRunnerNowStore } from '../../db/mint/runner-now-store';
+import { createScoreSkipStore } from '../../db/mint/score-skip-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
@@ -16,6 +18,8 @@ export const mintActivities = defineActivityArea({
   deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => ({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
+    scoreSkipStore: createScoreSkipStore(db),
+    shadowStore: createShadowStore(db),
     outcomeStore: createOutcomeStore(db),
     mintStates: createMintStates(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
     runnerNowStore: createRunnerNowStore(db),
@@ -24,6 +28,11 @@ export const mintActivities = defineActivityArea({
       modelFitStore: createModelFitStore(db),
       refitEveryS: cfg.mint.modelRefitEveryS,
       corpusLimit: cfg.mint.corpusLimit,
+      minServingCorpus: cfg.mint.minServingCorpus,
+      gradVersions: {
+        configured: [cfg.mint.champion, ...cfg.mint.challengers],
+        currentChampion: () => createShadowStore(db).currentChampion(cfg.mint.champion),
+      },
       log,
       now: () => now().getTime(),
     }),

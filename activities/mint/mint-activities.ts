@@ -3,6 +3,9 @@ import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import type { RunnerNowStore } from '../../db/mint/runner-now-store';
+import type { ShadowStore } from '../../db/accuracy/shadow-store';
+import { LedgerHourSealedError } from '../../db/ledger/ledger-seal-store';
+import type { ScoreSkipStore, SkipReason } from '../../db/mint/score-skip-store';
 import { priceSol } from '../../domain/mint/launch-events';
 import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -16,6 +19,8 @@ import type { MintScorer } from '../../models/mint/mint-scorer';
 export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
+  scoreSkipStore: ScoreSkipStore;
+  shadowStore: ShadowStore;
   outcomeStore: OutcomeStore;
   mintStates: Pick<MintStates, 'scoringView'>;
   runnerNowStore: RunnerNowStore;
@@ -25,7 +30,11 @@ export type MintDeps = {
   now: () => Date;
 };
 
-export type ScoreResult = { predictionId: number; gradProb: number; inserted: boolean } | { refused: 'ledger_hour_sealed' };
+export type ScoreResult =
+  | { predictionId: number; gradProb: number; inserted: boolean }
+  | { refused: 'ledger_hour_sealed' }
+  /** No prediction logged for this moment, with the reason (score_skips). */
+  | { skipped: SkipReason };
 
 export function createMintActivities(d: MintDeps) {
   const mustGetMint = async (mint: string) => {
@@ -38,11 +47,33 @@ export function createMintActivities(d: MintDeps) {
   return {
     /**
      * Scores a mint at `asOf` from its facts up to then with every model, and logs the immutable prediction
-     * once, with what else was known at that moment (rug flags, creator record, signals).
+     * once, with what else was known at that moment (rug flags, creator record, signals). Logs none, and records the
+     * moment as skipped instead, when the curve had already completed by `asOf` (a number then is a lookup, not a
+     * forecast) or when the model was fitted on an empty or warming corpus (its number is a prior).
      */
     async scoreMint(input: { mint: string; bucket: number; asOf: string }): Promise<ScoreResult> {
       const asOf = new Date(input.asOf);
       const create = await mustGetMint(input.mint);
+      const skip = (reason: SkipReason, o: Partial<Parameters<ScoreSkipStore['record']>[0]> = {}) =>
+        d.scoreSkipStore.record({
+          mint: input.mint,
+          ageBucket: input.bucket,
+          asOf,
+          recordedAt: d.now(),
+          reason,
+          graduatedAt: null,
+          modelVersion: null,
+          features: null,
+          rugFeatures: null,
+          priceSol: null,
+          ...o,
+        });
+      // A retry after a skip was recorded answers the same skip (a model fitted meanwhile must not turn it into a score).
+      const earlier = (await d.scoreSkipStore.byMint(input.mint)).find((x) => x.ageBucket === input.bucket);
+      if (earlier) return { skipped: earlier.reason };
+      if (create.graduatedAt && create.graduatedAt.getTime() <= asOf.getTime()) {
+        return { skipped: await skip('graduated', { graduatedAt: create.graduatedAt }) };
+      }
       const { tape, trades, freshness, creator, launchContext } = await d.mintStates.scoringView(create, asOf);
       const s = await d.mintScorer.score({
         create,
@@ -53,6 +84,15 @@ export function createMintActivities(d: MintDeps) {
         freshAmongFirstBuyers: freshAmongFirstBuyers(tape, freshness),
         launchContext,
       });
+      if (!s.servable) {
+        const reason = await skip('model_warming', {
+          modelVersion: s.modelVersions.grad_prob,
+          features: s.features,
+          rugFeatures: s.rugFeatures,
+          priceSol: tape.price,
+        });
+        return { skipped: reason };
+      }
       const r = await d.predictionStore.insertUnlessSealed({
         mint: input.mint,
         ageBucket: input.bucket,
@@ -77,6 +117,23 @@ export function createMintActivities(d: MintDeps) {
       });
       // The ledger already sealed the hour of this timestamp: a score this late is skipped, not retried.
       if ('refused' in r) return r;
+      // Every challenger's score of the same moment, logged beside the served one and committed like it.
+      await d.shadowStore
+        .insertShadow(
+          s.shadowScores.map((x) => ({
+            mint: input.mint,
+            ageBucket: input.bucket,
+            modelName: x.modelName,
+            modelVersion: x.modelVersion,
+            asOf,
+            predictedAt: d.now(),
+            gradProb: x.gradProb,
+          })),
+        )
+        .catch((e: unknown) => {
+          // Sealed in between: the shadow scores of this moment are too late to log, like a served one would be.
+          if (!(e instanceof LedgerHourSealedError)) throw e;
+        });
       return { predictionId: r.id, gradProb: r.gradProb, inserted: r.inserted };
     },
 
@@ -122,13 +179,15 @@ export function createMintActivities(d: MintDeps) {
       const checkpoints = await d.outcomeStore.checkpoints(input.mint);
       const checkpointPrices = checkpoints.flatMap((c) => (c.priceSol === null ? [] : [c.priceSol]));
       const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt: create.graduatedAt, checkpointPricesSol: checkpointPrices, checkpoints });
-      const predictions = await d.predictionStore.byMint(input.mint);
-      const perPrediction = predictions.map((p) => ({
-        predictionId: p.id,
-        peakMult24h: peakMultFrom(p.priceSol, p.asOf, trades, horizonAt, outcome.graduated ? checkpointPrices : []),
-      }));
-      const resolvedAt = d.now();
+      const [predictions, skips] = await Promise.all([d.predictionStore.byMint(input.mint), d.scoreSkipStore.byMint(input.mint)]);
       const dexPeaks = outcome.graduated ? checkpointPrices : [];
+      const peakAfter = (priceSol: number, at: Date) => peakMultFrom(priceSol, at, trades, horizonAt, dexPeaks);
+      const perPrediction = predictions.map((p) => ({ predictionId: p.id, peakMult24h: peakAfter(p.priceSol, p.asOf) }));
+      // Warming observations join the corpus with the same runner label a prediction gets.
+      await d.scoreSkipStore.recordPeakMults(
+        skips.flatMap((x) => (x.reason === 'model_warming' && x.priceSol !== null ? [{ skipId: x.id, peakMult24h: peakAfter(x.priceSol, x.asOf) }] : [])),
+      );
+      const resolvedAt = d.now();
       // The from-now runner model's corpus rows and the outcome of every from-now odds the live list published, from
       // the same trades: each row's label is the peak after its own moment over the price then.
       const grid = runnerObservations({ create, tradesAnyOrder: trades, graduatedAt: create.graduatedAt, horizonAt, checkpointPricesSol: dexPeaks });
@@ -138,7 +197,7 @@ export function createMintActivities(d: MintDeps) {
         input.mint,
         outcome.labelVersion,
         resolvedAt,
-        published.map((p) => ({ gridAgeS: p.gridAgeS, peakMult: peakMultFrom(p.priceSol, p.publishedAt, trades, horizonAt, dexPeaks) })),
+        published.map((p) => ({ gridAgeS: p.gridAgeS, peakMult: peakAfter(p.priceSol, p.publishedAt) })),
       );
       await d.outcomeStore.recordOutcome(input.mint, create.creator, outcome, perPrediction, resolvedAt);
       const first = perPrediction[0];

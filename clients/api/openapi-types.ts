@@ -2117,7 +2117,7 @@ export interface components {
       rows: components['schemas']['CompositePrediction'][];
     };
     /** @enum {string} */
-    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict';
+    LedgerTrack: 'grad_prob' | 'composite' | 'perps' | 'verdict' | 'shadow' | 'promotion';
     /**
      * @description The commit's root published on Solana as an SPL Memo (program `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr`)
      *     with the text `memo`, signed by `signer`: the transaction's block time proves the root existed by then.
@@ -2825,7 +2825,45 @@ export interface components {
       graduated: number;
       /** @description graduated / n; null while n is 0. */
       precision: number | null;
+      /**
+       * @description The period's base rate: the share of the same predictions (this family, both ages, the report's window) whose
+       *     mint graduated, the precision a random pick would have. Absent from reports computed before it existed.
+       */
+      base_rate?: number | null;
+      /** @description precision / base_rate; null while either is null or the base rate is 0. */
+      lift?: number | null;
     };
+    /**
+     * @description Resolved forward predictions of one age whose virtual SOL when scored lies in [v_sol_lo, v_sol_hi): the graduation
+     *     rate of all of them (`base_rate`) and of those scored at or above each level, with the lift between the two,
+     *     i.e. what the score adds to knowing where the curve stood.
+     */
+    VsolLiftBand: {
+      v_sol_lo: number;
+      /** @description Null for the open top band. */
+      v_sol_hi: number | null;
+      n: number;
+      graduated: number;
+      base_rate: number | null;
+      thresholds: {
+        /** @enum {number} */
+        min_prob: 0.05 | 0.1 | 0.25 | 0.5 | 0.7;
+        n: number;
+        graduated: number;
+        precision: number | null;
+        /** @description precision / the band's base_rate; null while either is null or the base rate is 0. */
+        lift: number | null;
+      }[];
+    };
+    /**
+     * @description Area under the precision-recall curve (average precision, ties taken together); its no-skill value is
+     *     `base_rate`. Null without a positive; absent from reports computed before it existed.
+     */
+    Auprc: number | null;
+    /** @description Mean log loss in nats, probabilities clipped to [1e-6, 1 - 1e-6]; null while n is 0; absent from reports computed before it existed. */
+    LogLoss: number | null;
+    /** @description Share of these predictions whose outcome happened (the period's base rate); null while n is 0; absent from reports computed before it existed. */
+    BaseRate: number | null;
     ModelAccuracy: {
       /** @description Model family (algorithm and label definitions), e.g. `knn-v1`. */
       model_version: string;
@@ -2841,8 +2879,17 @@ export interface components {
       expected_calibration_error: number | null;
       /** @description One cell per age bucket x confidence band, each with its n. */
       calibration: components['schemas']['CalibrationCell'][];
-      /** @description Precision and count at the 0.5, 0.7 and 0.9 bands. */
+      /** @description Precision and count at the 0.5, 0.7 and 0.9 bands, each beside the period's base rate. */
       threshold_bands: components['schemas']['ThresholdBand'][];
+      auprc?: components['schemas']['Auprc'];
+      log_loss?: components['schemas']['LogLoss'];
+      base_rate?: components['schemas']['BaseRate'];
+      /** @description Per age bucket, lift within virtual-SOL bands (absent from reports computed before it existed). */
+      lift_by_vsol?: {
+        /** @enum {integer} */
+        age_bucket: 30 | 60;
+        bands: components['schemas']['VsolLiftBand'][];
+      }[];
     };
     /** @description Forward accuracy of one binary target of rug_prob (`rugged`) or the runner odds (`2x` … `20x` from the call). */
     ForwardAccuracy: {
@@ -2856,6 +2903,9 @@ export interface components {
       auc: number | null;
       expected_calibration_error: number | null;
       calibration: components['schemas']['CalibrationCell'][];
+      auprc?: components['schemas']['Auprc'];
+      log_loss?: components['schemas']['LogLoss'];
+      base_rate?: components['schemas']['BaseRate'];
     };
     Accuracy: {
       /** Format: date-time */
@@ -2944,6 +2994,75 @@ export interface components {
         };
       };
       headline?: components['schemas']['AccuracyHeadline'];
+      shadow_models?: components['schemas']['ShadowModels'];
+    };
+    /**
+     * @description The grad_prob model version serving (`champion`) and every challenger scoring the same mints in shadow (logged
+     *     forward, never served, committed to the audit ledger on track `shadow`), side by side per age on their resolved
+     *     forward scores in the window; and the latest decisions of the pre-registered promotion rule (track
+     *     `promotion`). Absent from reports computed before it existed.
+     */
+    ShadowModels: {
+      rule: {
+        /** @description e.g. `shadow-promotion-v1`. */
+        id: string;
+        /** @description SHA-256 of the rule document's bytes, as stored with every decision. */
+        sha256: string;
+        /** @description The rule document's path in the repository. */
+        document: string;
+      };
+      /** @description The version serving now (the latest promoted challenger, or the configured champion). */
+      champion: string;
+      /** @description The champion first, then each challenger. */
+      models: {
+        model_name: string;
+        /** @enum {string} */
+        role: 'champion' | 'challenger';
+        per_age: {
+          /** @enum {integer} */
+          age_bucket: 30 | 60;
+          n: number;
+          base_rate: components['schemas']['BaseRate'];
+          log_loss: components['schemas']['LogLoss'];
+          brier: number | null;
+          auc: number | null;
+          auprc: components['schemas']['Auprc'];
+        }[];
+      }[];
+      /** @description The latest decisions, newest first (every decision is stored and committed). */
+      decisions: components['schemas']['PromotionDecision'][];
+    };
+    PromotionDecision: {
+      /** @description The decision's row id (its ledger leaf id on track `promotion`). */
+      id: number;
+      /** Format: date-time */
+      decided_at: string;
+      /**
+       * Format: date-time
+       * @description Evidence up to this time (the start of the run's UTC hour).
+       */
+      window_end: string;
+      champion: string;
+      challenger: string;
+      /** @enum {string} */
+      decision: 'promote' | 'keep' | 'insufficient_data';
+      /** @description Resolved mints scored forward by both versions. */
+      n: number;
+      positives: number;
+      /** @description Mean per-mint (challenger - champion) log loss; negative favours the challenger. */
+      mean_diff: number | null;
+      /** @description One-sided 95% upper bound of mean_diff; the challenger is promoted only while it is below 0. */
+      upper_bound: number | null;
+      per_age: {
+        /** @enum {integer} */
+        age_bucket: 30 | 60;
+        n: number;
+        positives: number;
+        champion_log_loss: number | null;
+        challenger_log_loss: number | null;
+      }[];
+      /** @description SHA-256 of the decision's evidence as canonical JSON. */
+      evidence_sha256: string;
     };
     HeadlineFigure: {
       /**
@@ -2954,6 +3073,14 @@ export interface components {
       /** @description Share of the calls whose mint graduated within 24 h; null without any call. */
       hit_rate: number | null;
       n_resolved: number;
+      /**
+       * @description `last_30d` only: of every mint scored in the same 30 days (within the report's window), the share that
+       *     graduated, per mint from its first forward call; the no-skill hit rate the calls' `hit_rate` is read against.
+       *     Null without a scored mint; absent from reports computed before it existed.
+       */
+      base_rate?: number | null;
+      /** @description `last_30d` only: the mints behind `base_rate`. */
+      base_rate_n_mints?: number;
     };
     /**
      * @description The headline figures in the shape the published CLI (`goracle` 0.3.0, `accuracy`) reads. A call is a mint's
@@ -3977,10 +4104,11 @@ export interface components {
      * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
      *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
      *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-     *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-     *     commits, newest first, at `/api/perps/ledger/commits`).
+     *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+     *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+     *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
      */
-    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict' | 'perps';
+    LedgerTrackQuery: 'grad_prob' | 'composite' | 'verdict' | 'perps' | 'shadow' | 'promotion';
     /** @description Prediction identifier, as logged in `/api/predictions/by_mint/{mint}`. */
     PredictionIdPath: number;
     /** @description Subscription identifier. */
@@ -4834,8 +4962,9 @@ export interface operations {
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
          *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-         *     commits, newest first, at `/api/perps/ledger/commits`).
+         *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+         *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
         /** @description Unix seconds; only commits whose hour starts after it (exclusive), oldest first. No upper bound beyond the largest exact JSON integer; a value past the last second of year 9999 is read as that second (no commit can follow it). */
@@ -4869,8 +4998,9 @@ export interface operations {
          * @description The ledger track: `grad_prob` (every logged graduation-probability prediction), `composite` (every
          *     tiered first cross of the composite signal, placed by its cross time; a cross still untiered when its hour
          *     is sealed is never published and never committed), `verdict` (the locked verdict of a pre-registration,
-         *     `/api/verdict`) or `perps` (every smart-money entry of the perps observatory, by its entry id; the same
-         *     commits, newest first, at `/api/perps/ledger/commits`).
+         *     `/api/verdict`), `perps` (every smart-money entry of the perps observatory, by its entry id; the same
+         *     commits, newest first, at `/api/perps/ledger/commits`), `shadow` (every challenger model version's forward
+         *     score, logged and never served) or `promotion` (every decision of the shadow promotion rule, `/api/accuracy`).
          */
         track?: components['parameters']['LedgerTrackQuery'];
       };

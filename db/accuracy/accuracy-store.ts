@@ -3,6 +3,7 @@ import type { HeadlineCall } from '../../domain/accuracy/accuracy-headline';
 import type { CheckpointRow, CurrentVersions, ForwardPrediction } from '../../domain/accuracy/accuracy-report';
 import type { GateState } from '../../domain/accuracy/survival-gate';
 import { createGateStore } from './gate-store';
+import { graduatedBy } from '../mint/before-graduation';
 
 export const ACCURACY_REPORT = 'accuracy';
 
@@ -10,8 +11,9 @@ export const ACCURACY_REPORT = 'accuracy';
 export function createAccuracyStore(db: Knex) {
   return {
     /**
-     * Resolved forward predictions logged since `since`: each row was logged before its outcome was resolved
-     * (checked, not assumed), under `labelVersion`; `rugged` is null where another rug definition labelled it.
+     * Resolved forward predictions logged since `since`: each row was logged before its outcome was resolved and
+     * taken before its mint graduated (both checked, not assumed), under `labelVersion`; `rugged` is null where
+     * another rug definition labelled it.
      */
     async forwardPredictions(since: Date, labelVersion: string, rugLabelVersion: string): Promise<ForwardPrediction[]> {
       const rows = await db('predictions as p')
@@ -19,10 +21,12 @@ export function createAccuracyStore(db: Knex) {
         .join('mint_outcomes as o', 'o.mint', 'p.mint')
         .where('p.predicted_at', '>=', since)
         .whereRaw('p.predicted_at < po.resolved_at')
+        .whereNotExists(graduatedBy(db, 'p'))
         .where('po.label_version', labelVersion)
         .where('o.label_version', labelVersion)
         .select(
           'p.mint',
+          db.raw(`(p.features->>'vSolSol')::float8 AS v_sol_sol`),
           'p.age_bucket',
           'p.predicted_at',
           'p.grad_prob',
@@ -50,12 +54,13 @@ export function createAccuracyStore(db: Knex) {
         graduated: r.graduated,
         rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
         peakMult: r.peak_mult_24h,
+        vSolSol: r.v_sol_sol === null ? null : Number(r.v_sol_sol),
       }));
     },
 
     /**
      * Calls logged since `since`: per mint its first forward prediction (lowest age bucket) at or above `minProb`,
-     * logged before its outcome resolved, with the outcome and the runway from the call's score to graduation.
+     * logged before its outcome resolved and taken before its mint graduated, with the outcome and the runway from the call's score to graduation.
      */
     async headlineCalls(since: Date, minProb: number, labelVersion: string): Promise<HeadlineCall[]> {
       // A mint's two buckets are scored within a minute: reading from a little earlier finds its first call even when
@@ -70,6 +75,7 @@ export function createAccuracyStore(db: Knex) {
             .where('p.predicted_at', '>=', new Date(since.getTime() - 300_000))
             .where('p.grad_prob', '>=', minProb)
             .whereRaw('p.predicted_at < po.resolved_at')
+            .whereNotExists(graduatedBy(db, 'p'))
             .where('po.label_version', labelVersion)
             .where('o.label_version', labelVersion)
             .distinctOn('p.mint')

@@ -4,13 +4,22 @@ import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
 import { PERPS_ROW_SOURCE } from './perps-row-source';
+import { PROMOTION_ROW_SOURCE } from './promotion-row-source';
+import { SHADOW_ROW_SOURCE } from './shadow-row-source';
 import { VERDICT_ROW_SOURCE } from './verdict-row-source';
 
 /**
  * The tracks being committed, each by its row source (ledger-row-source.ts says what a new track adds). A track
  * registered in domain/ledger/ledger-tracks.ts without a row source here has no commits yet; /api/scope says so.
  */
-export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [GRAD_PROB_ROW_SOURCE, COMPOSITE_ROW_SOURCE, VERDICT_ROW_SOURCE, PERPS_ROW_SOURCE];
+export const LEDGER_ROW_SOURCES: readonly LedgerRowSource[] = [
+  GRAD_PROB_ROW_SOURCE,
+  COMPOSITE_ROW_SOURCE,
+  VERDICT_ROW_SOURCE,
+  PERPS_ROW_SOURCE,
+  SHADOW_ROW_SOURCE,
+  PROMOTION_ROW_SOURCE,
+];
 
 /** One track's rows over one database, as the commit activities and the proof route read them. */
 export type LedgerRows = {

@@ -3,6 +3,7 @@ import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import { RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { graduatedBy } from './before-graduation';
 import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
 
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
@@ -24,8 +25,29 @@ export type CorpusSummary = { resolvedMints: number; oldest: Date | null; newest
 
 export type ForwardCell = { lo: number; hi: number; n: number; graduated: number };
 
+/** domain/scoring/knn-label-model.ts `modelFamily` in SQL: the name before `@` and the corpus tags at the end. */
+const MODEL_FAMILY_SQL = `split_part(p.model_version, '@', 1) || coalesce(substring(p.model_version from '((\\+[a-z]+)+)$'), '')`;
+
 /** Band boundaries for width_bucket: [0.05, 0.1, …, 0.9]; bucket i (1-based) is CONFIDENCE_BANDS[i-1]. */
 const EDGES = CONFIDENCE_BANDS.slice(1).map((b) => b.lo);
+
+/** A corpus row as the three sources select it (their columns named alike). */
+const toCorpusRecord = (r: any, rugLabelVersion: string, source: ModelCorpusRecord['source']): ModelCorpusRecord => ({
+  mint: r.mint,
+  features: r.features,
+  rugFeatures: r.rug_features ?? null,
+  graduated: r.graduated,
+  rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
+  sustained30m: r.sustained_30m ?? null,
+  peakMult: r.peak_mult_24h ?? null,
+  resolvedAt: r.resolved_at,
+  observedAt: r.as_of,
+  source,
+});
+
+/** The newest `limit` of two sources by observation time. */
+const newestOf = (a: ModelCorpusRecord[], b: ModelCorpusRecord[], limit: number) =>
+  b.length === 0 ? a : [...a, ...b].sort((x, y) => y.observedAt.getTime() - x.observedAt.getTime()).slice(0, limit);
 
 export function createCorpusStore(db: Knex) {
   /**
@@ -38,10 +60,8 @@ export function createCorpusStore(db: Knex) {
       liveCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
       historyCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
     ]);
-    if (history.length === 0) return live;
-    // The newest `limit` of both by observation time: as this deployment resolves its own mints, they push the
-    // older history out of the corpus.
-    return [...live, ...history].sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()).slice(0, limit);
+    // As this deployment resolves its own mints, they push the older history out of the corpus.
+    return newestOf(live, history, limit);
   }
 
   async function historyCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
@@ -62,26 +82,55 @@ export function createCorpusStore(db: Knex) {
         'resolved_at',
         'peak_mult_24h',
       );
-    return rows.map((r) => ({
-      mint: r.mint,
-      features: r.features,
-      rugFeatures: r.rug_features,
-      graduated: r.graduated,
-      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
-      sustained30m: r.sustained_30m ?? null,
-      peakMult: r.peak_mult_24h,
-      resolvedAt: r.resolved_at,
-      observedAt: r.as_of,
-      source: r.source,
-    }));
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, r.source));
   }
 
   async function liveCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const [scored, warming] = await Promise.all([
+      scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+      warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+    ]);
+    return newestOf(scored, warming, limit);
+  }
+
+  /**
+   * The deployment's own mints observed while its model was warming (score_skips): no score was logged for them, but
+   * what was seen then is a corpus row like any other once the mint resolved, so a deployment without history grows
+   * the corpus its first real model is fitted from.
+   */
+  async function warmingCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+    const rows = await db('score_skips as p')
+      .join('mint_outcomes as o', 'o.mint', 'p.mint')
+      .where('p.age_bucket', ageBucket)
+      .where('p.reason', 'model_warming')
+      .whereNotNull('p.features')
+      .where('o.label_version', labelVersion)
+      .whereNotExists(graduatedBy(db, 'p'))
+      .orderBy('p.as_of', 'desc')
+      .limit(limit)
+      .select(
+        'p.mint',
+        'p.features',
+        'p.rug_features',
+        'p.as_of',
+        'p.peak_mult_24h',
+        'o.graduated',
+        'o.rugged',
+        'o.rug_label_version',
+        'o.sustained_30m',
+        'o.resolved_at',
+      );
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
+  }
+
+  async function scoredCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('predictions as p')
       .join('mint_outcomes as o', 'o.mint', 'p.mint')
       .leftJoin('prediction_outcomes as po', 'po.prediction_id', 'p.id')
       .where('p.age_bucket', ageBucket)
       .where('o.label_version', labelVersion)
+      // A row taken at or after graduation describes a graduate, not a launch that might graduate.
+      .whereNotExists(graduatedBy(db, 'p'))
       // Newest by observation time, not resolution time: graduates resolve sooner than duds, so a cut by
       // resolution time would over-represent graduates. Every row here is final (resolved at the horizon).
       .orderBy('p.as_of', 'desc')
@@ -98,22 +147,14 @@ export function createCorpusStore(db: Knex) {
         'o.resolved_at',
         'po.peak_mult_24h',
       );
-    return rows.map((r) => ({
-      mint: r.mint,
-      features: r.features,
-      rugFeatures: r.rug_features ?? null,
-      graduated: r.graduated,
-      rugged: r.rug_label_version === rugLabelVersion ? r.rugged : null,
-      sustained30m: r.sustained_30m ?? null,
-      peakMult: r.peak_mult_24h ?? null,
-      resolvedAt: r.resolved_at,
-      observedAt: r.as_of,
-      source: 'live' as const,
-    }));
+    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
   }
 
   return {
     modelCorpus,
+
+    /** Seeded history still being written: a model fitted now would be fitted on part of it. */
+    seedingInProgress: () => createHistoryStore(db).seedingInProgress(),
 
     /**
      * The mints this deployment resolved at 24 h, and the history beside them. A backfilled mint has an outcome row
@@ -136,11 +177,18 @@ export function createCorpusStore(db: Knex) {
       return rows.map((r) => ({ mint: r.mint, features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt }));
     },
 
-    /** Forward accuracy per confidence cell: resolved live predictions at this age, by the band they were in. */
-    async forwardCells(ageBucket: number): Promise<ForwardCell[]> {
+    /**
+     * Forward accuracy per confidence cell: resolved live predictions at this age of one model family (the serving
+     * one: another family's bands mean something else), taken before graduation and logged before resolution, by
+     * the band they were in.
+     */
+    async forwardCells(ageBucket: number, family: string): Promise<ForwardCell[]> {
       const rows = await db('predictions as p')
         .join('prediction_outcomes as o', 'o.prediction_id', 'p.id')
         .where('p.age_bucket', ageBucket)
+        .whereRaw(`${MODEL_FAMILY_SQL} = ?`, [family])
+        .whereRaw('p.predicted_at < o.resolved_at')
+        .whereNotExists(graduatedBy(db, 'p'))
         .groupByRaw('1')
         .select(
           db.raw('width_bucket(p.grad_prob, ?::float8[]) as bucket', [`{${EDGES.join(',')}}`]),

@@ -18,6 +18,12 @@ export function createHistoryStore(db: Knex) {
       return r !== undefined;
     },
 
+    /** A run of seeded (simulated) history begun and not completed: its corpus is still being written. */
+    async seedingInProgress(): Promise<boolean> {
+      const r = await db('history_runs').where({ source: 'synthetic' }).whereNull('completed_at').first('run_id');
+      return r !== undefined;
+    },
+
     async begin(runId: string, source: HistorySource, now: Date): Promise<void> {
       await db('history_runs').insert({ run_id: runId, source, started_at: now }).onConflict('run_id').ignore();
     },

@@ -12,7 +12,7 @@ export const PREREGISTRATION_DIR = path.resolve(__dirname, '..', '..', 'docs', '
 export type RegisteredDocument = { path: string; sha256: string; title: string };
 
 /** Reads the registration's document once per process; a missing document stops the caller (never a made-up hash). */
-export function readRegisteredDocument(p: Preregistration, dir = PREREGISTRATION_DIR): RegisteredDocument {
+export function readRegisteredDocument(p: Pick<Preregistration, 'id'>, dir = PREREGISTRATION_DIR): RegisteredDocument {
   const file = path.join(dir, `${p.id}.md`);
   const bytes = fs.readFileSync(file);
   const title = /^# (.+)$/m.exec(bytes.toString('utf8'))?.[1] ?? p.id;

@@ -1,7 +1,8 @@
 import { sustained30m, SUSTAIN_SHARE, type CheckpointObservation } from '../mint/outcome-labels';
 import { modelFamily } from '../scoring/knn-label-model';
 import { RUNNER_TIERS, tierKey } from '../scoring/runner-model';
-import { auc, brier, calibrationCells, expectedCalibrationError, thresholdBands, type Scored } from './forward-metrics';
+import { auc, auprc, baseRate, brier, calibrationCells, expectedCalibrationError, logLoss, thresholdBands, type Scored } from './forward-metrics';
+import { vsolLift } from './vsol-lift';
 import type { GateState } from './survival-gate';
 
 /**
@@ -26,6 +27,8 @@ export type ForwardPrediction = {
   rugged: boolean | null;
   /** Peak price within 24 h after the prediction ÷ the price at the prediction. */
   peakMult: number;
+  /** Virtual SOL when scored (the logged feature); absent on rows read before it was selected. */
+  vSolSol?: number | null;
 };
 
 export type CheckpointRow = CheckpointObservation & { mint: string };
@@ -79,7 +82,10 @@ export function survivalForward(predictions: readonly ForwardPrediction[], label
   return out;
 }
 
-type Tagged = Scored & { family: string; ageBucket: number; predictedAt: Date };
+type Tagged = Scored & { family: string; ageBucket: number; predictedAt: Date; vSolSol: number | null };
+
+/** What every forward figure carries beside AUC and Brier: ranking at the top, the proper score, and the base rate. */
+const ranking = (xs: readonly Tagged[]) => ({ auprc: auprc(xs), log_loss: logLoss(xs), base_rate: baseRate(xs) });
 
 function cellsByAge(xs: readonly Tagged[]) {
   return AGES.flatMap((age) =>
@@ -109,9 +115,22 @@ function forwardAccuracy(family: string, target: string, xs: readonly Tagged[]) 
     positives: xs.filter((x) => x.label).length,
     brier: brier(xs),
     auc: auc(xs),
+    ...ranking(xs),
     expected_calibration_error: expectedCalibrationError(xs),
     calibration: cellsByAge(xs),
   };
+}
+
+/**
+ * The headline's base rate: of every mint scored in the last 30 days (within the window read), the share that
+ * graduated, per mint from its first forward call; the hit rate of calls at ≥ 0.7 is read against it.
+ */
+export function lastDaysBaseRate(predictions: readonly ForwardPrediction[], now: Date, days = 30): { base_rate: number | null; base_rate_n_mints: number } {
+  const from = now.getTime() - days * 86_400_000;
+  const mints = new Map<string, boolean>();
+  for (const p of predictions) if (p.predictedAt.getTime() >= from) mints.set(p.mint, p.graduated);
+  const n = mints.size;
+  return { base_rate: n ? [...mints.values()].filter(Boolean).length / n : null, base_rate_n_mints: n };
 }
 
 export function buildAccuracyReport(i: AccuracyInput) {
@@ -121,6 +140,7 @@ export function buildAccuracyReport(i: AccuracyInput) {
     family,
     ageBucket: p.ageBucket,
     predictedAt: p.predictedAt,
+    vSolSol: p.vSolSol ?? null,
   });
   const grad = i.predictions.map((p) => tag(p, modelFamily(p.gradVersion), p.gradProb, p.graduated));
   const rug = i.predictions.flatMap((p) =>
@@ -156,9 +176,25 @@ export function buildAccuracyReport(i: AccuracyInput) {
       n: xs.length,
       brier: brier(xs),
       auc: auc(xs),
+      ...ranking(xs),
       expected_calibration_error: expectedCalibrationError(xs),
       calibration: cellsByAge(xs),
-      threshold_bands: thresholdBands(xs).map((b) => ({ min_prob: b.minProb, n: b.n, graduated: b.positives, precision: b.precision })),
+      threshold_bands: thresholdBands(xs).map((b) => {
+        // The no-skill precision of the same predictions (same family, window and ages): a precision means little without it.
+        const base = baseRate(xs);
+        return {
+          min_prob: b.minProb,
+          n: b.n,
+          graduated: b.positives,
+          precision: b.precision,
+          base_rate: base,
+          lift: b.precision !== null && base ? b.precision / base : null,
+        };
+      }),
+      lift_by_vsol: AGES.map((age) => ({
+        age_bucket: age,
+        bands: vsolLift(xs.flatMap((x) => (x.ageBucket === age && x.vSolSol !== null ? [{ prob: x.prob, label: x.label, vSolSol: x.vSolSol }] : []))),
+      })),
     })),
     rug_prob: byFamily(rug, i.currentVersions.rug_prob).map(([family, xs]) => forwardAccuracy(family, 'rugged', xs)),
     runner_prob: runner.flatMap(({ tier, xs }) => byFamily(xs, i.currentVersions.runner_prob).map(([family, fx]) => forwardAccuracy(family, tier, fx))),

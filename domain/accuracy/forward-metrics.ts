@@ -86,3 +86,52 @@ export function calibrationCells(xs: readonly Scored[]): CellStats[] {
     actualRate: c.n ? c.positives / c.n : null,
   }));
 }
+
+/**
+ * Area under the precision-recall curve as average precision: Σ over distinct score thresholds (highest first) of the
+ * recall gained there × the precision at it, tied scores taken together. Where positives are 1–2% of launches it says
+ * what AUC hides: how clean the top of the ranking is. Its no-skill value is the base rate, so read it beside that.
+ * Null without a positive.
+ */
+export function auprc(xs: readonly Scored[]): number | null {
+  const pos = xs.filter((x) => x.label).length;
+  if (pos === 0) return null;
+  const sorted = [...xs].sort((a, b) => b.prob - a.prob);
+  let tp = 0;
+  let ap = 0;
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    let gained = 0;
+    while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) {
+      if (sorted[j]!.label) gained++;
+      j++;
+    }
+    tp += gained;
+    // Precision over everything ranked at or above this score (j items).
+    if (gained > 0) ap += (gained / pos) * (tp / j);
+    i = j;
+  }
+  return ap;
+}
+
+/** Probabilities are clipped this far inside (0, 1) for the log loss: one confident miss costs ln(10⁶) ≈ 13.8, not ∞. */
+export const LOG_LOSS_EPS = 1e-6;
+
+/** The log loss of one probability for one outcome (nats). */
+export function pointLogLoss(prob: number, label: boolean): number {
+  const p = Math.min(1 - LOG_LOSS_EPS, Math.max(LOG_LOSS_EPS, prob));
+  return -Math.log(label ? p : 1 - p);
+}
+
+/** Mean log loss (nats): the proper score the promotion rule judges by; null while there are no pairs. */
+export function logLoss(xs: readonly Scored[]): number | null {
+  if (!xs.length) return null;
+  let s = 0;
+  for (const x of xs) s += pointLogLoss(x.prob, x.label);
+  return s / xs.length;
+}
+
+/** The share of positives: the no-skill precision every precision figure is read against. */
+export function baseRate(xs: readonly Scored[]): number | null {
+  return xs.length ? xs.filter((x) => x.label).length / xs.length : null;
+}

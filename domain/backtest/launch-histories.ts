@@ -271,7 +271,7 @@ export type PointInTime = (ageS: ScoreAge) => { creator: LaunchContext['creator'
 
 const NOTHING_KNOWN: PointInTime = () => ({ creator: { launches: 0, graduates: 0, rugs: 0 }, smart: new Set() });
 
-/** Features at each scoring age and the outcome labels of one mint, from its trades (any order) by the production code. */
+/** Features at each scoring age before graduation and the outcome labels of one mint, from its trades (any order) by the production code. */
 export function labelLaunch(
   create: CreateEvent,
   tradesAnyOrder: readonly TradeEvent[],
@@ -282,7 +282,10 @@ export function labelLaunch(
 ): ResolvedLaunch {
   const trades = [...tradesAnyOrder].sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot ?? 0) - (b.slot ?? 0));
   const outcome = resolveOutcome({ create, trades, horizonAt, graduatedAt, checkpointPricesSol: [] });
-  const observations = SCORE_AGES.map((ageS): Observation => {
+  // No observation at or after graduation: production logs no score then (the curve's end is known, not forecast),
+  // so history that kept one would teach the models, and score the backtest on, rows no live mint can produce.
+  const ages = SCORE_AGES.filter((ageS) => graduatedAt === null || create.at.getTime() + ageS * 1000 < graduatedAt.getTime());
+  const observations = ages.map((ageS): Observation => {
     const observedAt = new Date(create.at.getTime() + ageS * 1000);
     const priceSol = priceAt(create, trades, observedAt);
     const k = known(ageS);

@@ -2,6 +2,8 @@ import { canonicalJson, type CanonicalValue } from './canonical-json';
 import { COMPOSITE_LEAF_V1 } from './composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from './grad-prob-leaf';
 import { leafTimeField, type LeafFormat, type LeafValue } from './leaf-fields';
+import { PROMOTION_LEAF_V1 } from './promotion-leaf';
+import { SHADOW_LEAF_V1 } from './shadow-leaf';
 import { VERDICT_LEAF_V1 } from './verdict-leaf';
 import { PERPS_ENTRY_LEAF_V1 } from '../perps/perps-entry-leaf';
 
@@ -19,6 +21,9 @@ export const LEDGER_TRACKS = Object.freeze({
   verdict: track(1, { 1: VERDICT_LEAF_V1 }),
   // The perps observatory's smart-money entries (issue 22); v1 was committed on its own chain first (migration 0026).
   perps: track(1, { 1: PERPS_ENTRY_LEAF_V1 }),
+  // Challenger model versions' forward scores, never served, and the promotion rule's decisions on them.
+  shadow: track(1, { 1: SHADOW_LEAF_V1 }),
+  promotion: track(1, { 1: PROMOTION_LEAF_V1 }),
 });
 
 export type LedgerTrack = keyof typeof LEDGER_TRACKS;

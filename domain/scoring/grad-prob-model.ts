@@ -39,6 +39,8 @@ export type GradProbModelOptions = {
   priorStrength?: number;
   /** The graduation rate assumed before any evidence; what an empty corpus predicts. */
   priorRate?: number;
+  /** The name its versions start with (default MODEL_NAME): a challenger of other options is another model version. */
+  modelName?: string;
 };
 
 /** Graduation rate an empty corpus predicts: the order of magnitude of the domain notes' 0.2–2.6%. */
@@ -114,7 +116,7 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
     (r) => `${r.mint};${r.graduated ? 1 : 0};${r.observedAt.getTime()};${r.resolvedAt.getTime()};${toVector(r.features).join(',')}`,
   );
   return {
-    version: `${MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${hash}`,
+    version: `${opts.modelName ?? MODEL_NAME}@${opts.ageBucket}:${corpus.length}:${hash}`,
     ageBucket: opts.ageBucket,
     k,
     corpusSize: corpus.length,

@@ -2,18 +2,19 @@ import type { ModelFit, ModelFitStore } from '../../db/accuracy/model-fit-store'
 import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/corpus-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
-import { fitGradProbV2ModelSteps, MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
+import { gradModelFitter, shadowVersions } from '../../domain/scoring/grad-model-versions';
+import { MIN_GRAD_CORPUS, MODEL_NAME, type GradProbModel } from '../../domain/scoring/grad-prob-model';
+import { MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
 import { computeLaunchFeatures } from '../../domain/scoring/launch-features';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import { computeFeatures, type MintFeatures } from '../../domain/scoring/mint-features';
-import { MODEL_NAME } from '../../domain/scoring/grad-prob-model';
 import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
 import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
 import { isScoreAge, type ScoreAge } from '../../domain/scoring/score-age';
 import { runStepsAsync } from '../../domain/scoring/stepwise';
+import { modelFamily } from '../../domain/scoring/knn-label-model';
 import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/survival-model';
 import type { Logger } from '../../platform/logger';
 import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
@@ -26,10 +27,18 @@ type AgeModels = {
   cells: ForwardCell[];
   corpusRows: number;
   fittedAt: number;
+  /**
+   * False when grad_prob was fitted on fewer than `minServingCorpus` rows or while seeded history was still being
+   * written: its number is then a prior, not a score, and the scoring activity logs no prediction from it.
+   */
+  servable: boolean;
   /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
   /** The learned metrics (knn-v2 only). */
   metrics: Partial<Record<'grad_prob' | 'runner_prob', LearnedMetric>>;
+  /** The serving version's name, and the other configured versions fitted on the same rows to score in shadow. */
+  champion: string;
+  shadows: { name: string; version: string; model: GradProbModel }[];
 };
 
 /**
@@ -42,6 +51,11 @@ export const corpusTag = (rows: readonly Pick<ModelCorpusRecord, 'source'>[]) =>
 
 /** A model fitted below its minimum corpus looks again this often, so history loaded after a start is used soon. */
 export const WARMING_REFIT_S = 30;
+/**
+ * A score that finds its model not servable refits first when the fit is older than this: the first mints after the
+ * seeded history lands are scored by a model fitted on all of it, not skipped until the next background refit.
+ */
+export const WARMING_RECHECK_S = 5;
 
 /**
  * The first fit after a start reads only this many newest rows. A full 200k-row fit of the four models takes
@@ -60,15 +74,11 @@ export type KnnMintScorerDeps = {
   now: () => number;
   /** Rows of the first fit after a start (default COLD_START_CORPUS). */
   coldStartCorpus?: number;
-  /**
-   * The model family: `knn-v1` (default; six features, Euclidean, k = 50, kept reproducible) or `knn-v2` (launch
-   * features, learned metric: grad_prob and runner odds; rug_prob and survival stay v1 until they have their own).
-   */
-  family?: ScorerFamily;
+  /** Below this many grad_prob corpus rows no score is logged (default MIN_GRAD_CORPUS). */
+  minServingCorpus?: number;
+  /** grad_prob model versions by name (domain/scoring/grad-model-versions.ts): the configured champion and challengers. */
+  gradVersions?: { configured: readonly string[]; currentChampion: () => Promise<string> };
 };
-
-export const SCORER_FAMILIES = [MODEL_NAME, MODEL_V2_NAME] as const;
-export type ScorerFamily = (typeof SCORER_FAMILIES)[number];
 
 /** Lifecycle timings are configurable, but models exist only for the published ages. */
 export function isScoreAgeOrThrow(ageS: number): ScoreAge {
@@ -93,28 +103,38 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function createKnnMintScorer(
   d: KnnMintScorerDeps,
 ): MintScorer & { refit(ageS: number): Promise<AgeModels>; startRefitLoop(ages: readonly number[]): () => void } {
+  // Every configured version must exist: an unknown name stops the worker here, not at the first score.
+  for (const name of d.gradVersions?.configured ?? []) gradModelFitter(name);
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
 
   async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
+    // Read before the corpus: a run completing in between leaves this fit marked not servable, and the next score
+    // refits from all of it.
+    const seeding = await d.corpusStore.seedingInProgress();
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
-    const v2 = d.family === MODEL_V2_NAME;
+    // The champion is read at every fit, so a promotion serves from each worker's next refit.
+    const champion = d.gradVersions ? await d.gradVersions.currentChampion() : MODEL_NAME;
+    // The runner model follows the serving family: knn-v2's learned metric for runner odds too.
+    const v2 = champion === MODEL_V2_NAME;
     const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
-    const grad = await runStepsAsync(
-      v2 ? fitGradProbV2ModelSteps(gradRows, { ageBucket: age }) : fitGradProbModelSteps(gradRows, { ageBucket: age }),
-      yieldToEventLoop,
-    );
+    const grad = await runStepsAsync(gradModelFitter(champion)(gradRows, { ageBucket: age }), yieldToEventLoop);
+    const shadowFits: { name: string; model: GradProbModel }[] = [];
+    for (const name of shadowVersions(champion, d.gradVersions?.configured ?? [])) {
+      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(gradRows, { ageBucket: age }), yieldToEventLoop) });
+    }
     const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
     const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), runner_prob: metricOf(runner) };
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
-    const cells = await d.corpusStore.forwardCells(age);
+    const tag = corpusTag(rows);
+    // The inline calibration record of a score: forward cells of the family serving it, never pooled across families.
+    const cells = await d.corpusStore.forwardCells(age, modelFamily(grad.version + tag));
     const fittedAt = d.now();
     const fitMs = fittedAt - started;
     const at = new Date(fittedAt);
-    const tag = corpusTag(rows);
     const versions = {
       grad_prob: grad.version + tag,
       rug_prob: rug.version + tag,
@@ -160,7 +180,9 @@ export function createKnnMintScorer(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },
       'models fitted',
     );
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics };
+    const servable = !seeding && grad.corpusSize >= (d.minServingCorpus ?? MIN_GRAD_CORPUS);
+    const shadows = shadowFits.map((f) => ({ name: f.name, version: f.model.version + tag, model: f.model }));
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics, servable, champion, shadows };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -181,7 +203,7 @@ export function createKnnMintScorer(
 
   async function current(age: number): Promise<AgeModels> {
     const f = fitted.get(age);
-    if (!f) {
+    if (!f || (!f.servable && d.now() - f.fittedAt > WARMING_RECHECK_S * 1000)) {
       // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
       const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
       const cold = await refit(age, coldLimit);
@@ -213,6 +235,7 @@ export function createKnnMintScorer(
       const band = confidenceBand(s.prob);
       const cell = m.cells.find((c) => c.lo === band.lo);
       return {
+        servable: m.servable,
         gradProb: s.prob,
         rawGradProb: s.raw,
         features,
@@ -228,6 +251,7 @@ export function createKnnMintScorer(
         runnerOdds: m.runner.score(features),
         survivalProb: m.survival.score(features),
         modelVersions: m.versions,
+        shadowScores: m.shadows.map((x) => ({ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob })),
       };
     },
   };

@@ -17,6 +17,11 @@ export type CalibrationRecord = {
 export type ModelVersions = { grad_prob: string; rug_prob: string; runner_prob: string; post_grad_survival: string };
 
 export type MintScore = {
+  /**
+   * False when the model was fitted on an empty or warming corpus (or on seeded history still being written): the
+   * numbers are its prior, and the scoring activity records the moment as skipped rather than logging a prediction.
+   */
+  servable: boolean;
   gradProb: number;
   rawGradProb: number;
   features: MintFeatures;
@@ -29,6 +34,8 @@ export type MintScore = {
   /** Logged, published only while the survival gate is live; null while warming. */
   survivalProb: number | null;
   modelVersions: ModelVersions;
+  /** Every challenger version's grad_prob for the same features: logged in shadow, never served. */
+  shadowScores: { modelName: string; modelVersion: string; gradProb: number }[];
 };
 
 export type ScoreRequest = {

@@ -10,6 +10,15 @@ export const accuracySettings = defineSettings(
     ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Period of the survival gate's validation run (one stored run per UTC hour). */
     GATE_VALIDATION_INTERVAL_S: z.coerce.number().int().min(10).max(86_400).default(3_600),
+    /** How often the shadow promotion rule judges the challengers (one decision per challenger per UTC hour at most). */
+    MODEL_PROMOTION_INTERVAL_S: z.coerce.number().int().min(10).max(86_400).default(3_600),
   },
-  (e) => ({ accuracy: { refreshIntervalS: e.ACCURACY_REFRESH_S, windowDays: e.ACCURACY_WINDOW_DAYS, gateValidationIntervalS: e.GATE_VALIDATION_INTERVAL_S } }),
+  (e) => ({
+    accuracy: {
+      refreshIntervalS: e.ACCURACY_REFRESH_S,
+      windowDays: e.ACCURACY_WINDOW_DAYS,
+      gateValidationIntervalS: e.GATE_VALIDATION_INTERVAL_S,
+      promotionIntervalS: e.MODEL_PROMOTION_INTERVAL_S,
+    },
+  }),
 );

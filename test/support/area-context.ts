@@ -13,12 +13,19 @@ const OFFLINE = {
 };
 
 /**
+ * Tests that run lifecycles without building a corpus first get the empty corpus's prior as a logged score, as the
+ * service did before the warming rule; the tests of that rule (and of what a fresh start serves) set the production
+ * default back in their `env`.
+ */
+const WITHOUT_CORPUS = { MODEL_MIN_SERVING_CORPUS: '0' };
+
+/**
  * The context an activity area is built from, without Temporal (enough for the areas that start no workflow:
  * mint, market, accuracy, access), configured by `env` as a process is.
  */
 export function areaContext(db: Knex, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
   return {
-    cfg: loadConfig({ ...OFFLINE, ...o.env }),
+    cfg: loadConfig({ ...OFFLINE, ...WITHOUT_CORPUS, ...o.env }),
     db,
     log: createLogger('silent', 'worker-test'),
     now: o.now ?? (() => new Date()),

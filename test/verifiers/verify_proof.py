@@ -49,6 +49,14 @@ LEAF_FORMATS = {
         "market", "position_value_usd", "price_at_detection", "rule_version", "side", "size", "smart_score",
         "track", "wallet", "wallet_roi_30d", "whale",
     ],
+    ("shadow", 1): [
+        "age_bucket", "as_of", "grad_prob", "id", "leaf_version", "mint", "model_name", "model_version",
+        "predicted_at", "track",
+    ],
+    ("promotion", 1): [
+        "challenger", "champion", "decision", "evidence_sha256", "id", "leaf_version", "n", "predicted_at",
+        "rule_id", "rule_sha256", "track", "window_end",
+    ],
 }
 
 # The field holding a leaf's time (the hour it is committed in): predicted_at, unless a version names another.

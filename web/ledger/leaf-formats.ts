@@ -77,6 +77,12 @@ export const LEAF_FORMATS: Readonly<Record<string, Readonly<Record<number, reado
       'whale',
     ],
   },
+  shadow: {
+    1: ['age_bucket', 'as_of', 'grad_prob', 'id', 'leaf_version', 'mint', 'model_name', 'model_version', 'predicted_at', 'track'],
+  },
+  promotion: {
+    1: ['challenger', 'champion', 'decision', 'evidence_sha256', 'id', 'leaf_version', 'n', 'predicted_at', 'rule_id', 'rule_sha256', 'track', 'window_end'],
+  },
 };
 
 /** The field holding a leaf's time (the hour it is committed in): `predicted_at`, except perps v1's `detected_at`. */

@@ -35,7 +35,14 @@ export const DEFAULT_TIMING: LifecycleTiming = {
 
 export type MintLifecycleInput = { mint: string; createdAt: string; timing: LifecycleTiming };
 
-export type ScoreStep = { bucket: number; status: 'pending' | 'scored' | 'skipped_late'; gradProb: number | null; predictionId: number | null };
+export type ScoreStep = {
+  bucket: number;
+  status: 'pending' | 'scored' | 'skipped_late' | 'skipped';
+  gradProb: number | null;
+  predictionId: number | null;
+  /** Why a `skipped` step logged no prediction: `graduated` (the curve had completed by then) or `model_warming`. */
+  reason?: 'graduated' | 'model_warming';
+};
 export type LifecycleState = {
   phase: 'scoring' | 'awaiting_graduation' | 'post_graduation' | 'awaiting_resolution' | 'resolved';
   scores: ScoreStep[];

@@ -67,6 +67,11 @@ export async function mintLifecycle(input: MintLifecycleInput): Promise<Lifecycl
       step.status = 'skipped_late';
       continue;
     }
+    // No prediction for this moment: the curve had completed by then, or the model was still warming.
+    if ('skipped' in r) {
+      Object.assign(step, { status: 'skipped', reason: r.skipped });
+      continue;
+    }
     Object.assign(step, { status: 'scored', gradProb: r.gradProb, predictionId: r.predictionId });
   }
 

@@ -224,11 +224,16 @@ describe('GET /api/accuracy', () => {
       for (const t of [0.5, 0.7, 0.9]) {
         const kept = fam.filter((x) => x.grad_prob >= t);
         const band = m.threshold_bands.find((x) => x.min_prob === t);
+        const base = fam.filter((x) => x.graduated).length / fam.length;
+        const precision = kept.length ? kept.filter((x) => x.graduated).length / kept.length : null;
         expect(band).toEqual({
           min_prob: t,
           n: kept.length,
           graduated: kept.filter((x) => x.graduated).length,
-          precision: kept.length ? kept.filter((x) => x.graduated).length / kept.length : null,
+          precision,
+          // The period's base rate beside the precision: the same family's predictions in the window.
+          base_rate: base,
+          lift: precision === null ? null : precision / base,
         });
       }
     }
@@ -326,6 +331,15 @@ describe('GET /api/accuracy', () => {
     expect(calls.length).toBeGreaterThan(10);
     expect(last.length).toBeLessThan(calls.length);
     expect(runways.length).toBeGreaterThan(0);
+    // Beside the last 30 days' hit rate, the graduation rate of every mint scored forward in those days.
+    const scored: { mint: string; graduated: boolean }[] = (
+      await t.db.raw(
+        `SELECT DISTINCT p.mint, po.graduated FROM predictions p JOIN prediction_outcomes po ON po.prediction_id = p.id
+         WHERE p.predicted_at < po.resolved_at AND p.predicted_at >= ?`,
+        [new Date(now.getTime() - 30 * DAY)],
+      )
+    ).rows;
+    Object.assign(expected.last_30d, { base_rate: scored.filter((x) => x.graduated).length / scored.length, base_rate_n_mints: scored.length });
     const r = await http.GET('/api/accuracy');
     expect(r.response.status).toBe(200);
     expect(r.data!.headline).toEqual(expected);

@@ -2,6 +2,7 @@ import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
+import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { syntheticHistoryPlan, type SyntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
 import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
@@ -32,17 +33,25 @@ const plan: SyntheticHistoryPlan = syntheticHistoryPlan({
 
 describe('seeded history', () => {
   let first: Awaited<ReturnType<typeof seedSyntheticHistory>>;
+  let observations: number;
   beforeAll(async () => {
     first = await seedSyntheticHistory(plan, createHistoryStore(t.db), log, () => new Date(NOW));
   }, 180_000);
 
-  it('writes every mint launched in the window once, at both scoring ages, with labels resolved a horizon after creation', async () => {
+  it('writes every mint launched in the window once, at both scoring ages before graduation, with labels resolved a horizon after creation', async () => {
     expect(first.skipped).toBe(false);
     expect(first.mints).toBeGreaterThan(300);
     expect(first.graduated).toBeGreaterThan(5);
     expect(first.graduated).toBeLessThan(first.mints);
-    const rows = await t.db('history_observations').select('mint', 'age_bucket', 'source', 'created_at', 'resolved_at', 'as_of');
-    expect(rows).toHaveLength(first.mints * 2);
+    const rows = await t.db('history_observations').select('mint', 'age_bucket', 'source', 'created_at', 'resolved_at', 'as_of', 'graduated');
+    observations = rows.length;
+    // A mint that had not graduated is observed at both ages; a graduate only at the ages before its curve completed
+    // (no live score is logged at or after graduation, so history keeps none either).
+    const perMint = new Map<string, { n: number; graduated: boolean }>();
+    for (const r of rows) perMint.set(r.mint, { n: (perMint.get(r.mint)?.n ?? 0) + 1, graduated: r.graduated });
+    expect(perMint.size).toBe(first.mints);
+    for (const m of perMint.values()) expect(m.n).toBe(m.graduated ? Math.min(2, m.n) : 2);
+    expect(rows.length).toBeLessThanOrEqual(first.mints * 2);
     for (const r of rows) {
       expect(r.source).toBe('synthetic');
       expect(r.resolved_at.getTime() - r.created_at.getTime()).toBe(86_400_000);
@@ -57,13 +66,14 @@ describe('seeded history', () => {
   it('is skipped on the next start: a completed run is never loaded twice', async () => {
     const again = await seedSyntheticHistory(plan, createHistoryStore(t.db), log);
     expect(again).toMatchObject({ skipped: true, mints: 0 });
-    expect(await rowCount('history_observations')).toBe(first.mints * 2);
+    expect(await rowCount('history_observations')).toBe(observations);
   });
 
   it('feeds the models, which say so in their versions, and gives spread scores, while forward accuracy stays empty', async () => {
     const corpus = createCorpusStore(t.db);
     const rows = await corpus.modelCorpus(60, LABEL_VERSION, RUG_LABEL_VERSION, 100_000);
-    expect(rows).toHaveLength(first.mints);
+    expect(rows).toHaveLength(Number(((await t.db('history_observations').where({ age_bucket: 60 }).count({ n: '*' }).first()) as { n: string }).n));
+    expect(rows.length).toBeGreaterThan(first.mints - first.graduated);
     expect(new Set(rows.map((r) => r.source))).toEqual(new Set(['synthetic']));
     expect(rows.filter((r) => r.rugged).length).toBeGreaterThan(0);
     expect(rows.every((r) => r.rugFeatures !== null && r.peakMult !== null)).toBe(true);
@@ -81,7 +91,7 @@ describe('seeded history', () => {
     expect(m.versions.rug_prob).toMatch(/\+synthetic$/);
     const probs = new Set(rows.slice(0, 200).map((r) => m.grad.score(r.features).prob.toFixed(3)));
     expect(probs.size).toBeGreaterThan(5);
-    for (const c of await corpus.forwardCells(60)) expect(c.n).toBe(0);
+    for (const c of await corpus.forwardCells(60, modelFamily(m.versions.grad_prob))) expect(c.n).toBe(0);
   }, 120_000);
 
   it('is stated on /api/scope: how many synthetic mints, from when, and the tagged model versions', async () => {

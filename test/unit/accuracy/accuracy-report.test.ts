@@ -60,9 +60,9 @@ describe('accuracy report', () => {
       [60, 0.9, 1, 1],
     ]);
     expect(v1.threshold_bands).toEqual([
-      { min_prob: 0.5, n: 2, graduated: 2, precision: 1 },
-      { min_prob: 0.7, n: 2, graduated: 2, precision: 1 },
-      { min_prob: 0.9, n: 1, graduated: 1, precision: 1 },
+      { min_prob: 0.5, n: 2, graduated: 2, precision: 1, base_rate: 1, lift: 1 },
+      { min_prob: 0.7, n: 2, graduated: 2, precision: 1, base_rate: 1, lift: 1 },
+      { min_prob: 0.9, n: 1, graduated: 1, precision: 1, base_rate: 1, lift: 1 },
     ]);
     expect(r.grad_prob[0]!.auc).toBeNull(); // knn-v2 has no graduate
     expect(r.grad_prob[0]!.brier).toBeCloseTo((0.36 + 0.0004) / 2, 12);

@@ -52,6 +52,8 @@ const baseEnv = (taskQueue: string) => ({
   WORKER_METRICS_PORT: '0',
   // Nothing outside is reachable from a test; fail fast instead of waiting on timeouts.
   PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
+  // No corpus here: the empty corpus's prior is logged as the score (the warming rule has its own tests).
+  MODEL_MIN_SERVING_CORPUS: '0',
   HYPERLIQUID_API_URL: 'http://127.0.0.1:9/unreachable',
   HYPERLIQUID_WS_URL: 'ws://127.0.0.1:9/unreachable',
   DRIFT_DATA_URL: 'http://127.0.0.1:9/unreachable',

@@ -61,6 +61,8 @@ describe('two worker processes on one task queue', () => {
           WORKER_METRICS_PORT: String(port),
           WORKER_MAX_CACHED_WORKFLOWS: '10',
           PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable',
+          // No corpus here: the empty corpus's prior is logged as the score (the warming rule has its own tests).
+          MODEL_MIN_SERVING_CORPUS: '0',
         }),
       );
     }
