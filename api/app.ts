@@ -74,7 +74,8 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  // No forwarded header is believed by default: per-client limits take their client from api/http/client-address.ts.
+  app.set('trust proxy', false);
 
   // Latency by route template (bounded labels: see route-label.ts); /api/live also feeds the /api/status window.
   // The access log writes errors, slow requests and a sample at info (every request at debug): see access-log.ts.

@@ -6,6 +6,7 @@ import { createWalletLinkStore } from '../../db/access/wallet-link-store';
 import { publicPostRateLimits } from '../../domain/access/public-post-limits';
 import { createWalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
 import { defineApiArea } from '../api-area';
+import { createClientAddress } from '../http/client-address';
 import { createKeyCache } from './key-cache';
 import { createAccessCheck, keyAuth, type AccessSettings } from './key-auth';
 import { meRoutes } from './me-routes';
@@ -37,6 +38,7 @@ export const accessApi = defineApiArea({
         onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
       }),
       publicPostLimiter: createPublicPostLimiter(db, publicPostRateLimits(cfg.access.publicPostLimits)),
+      clientOf: createClientAddress(cfg.api.proxies),
       walletLinkStore: createWalletLinkStore(db),
       // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
       holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
@@ -59,7 +61,7 @@ export const accessApi = defineApiArea({
         // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
         keyAuth(check),
         // Rate limits for unauthenticated POSTs (upgrade, holder signup), which write durable rows for anyone.
-        publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }),
+        publicPostLimit({ limiter: d.publicPostLimiter, now: d.now, clientOf: d.clientOf }),
       ],
       routes: [
         meRoutes(d),

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { platformSettings } from './platform-settings';
-import { bool, defineSettings, port } from './settings';
+import { trustedProxies } from '../../domain/access/client-address';
+import { bool, csv, defineSettings, port } from './settings';
 
 /** The API process: where it listens, response validation, its operator metrics port, request deadlines. */
 export const apiSettings = defineSettings(
@@ -19,6 +20,24 @@ export const apiSettings = defineSettings(
     /** How long the slowly changing public reads (scope, health, accuracy, …) are served from memory before they are read again. */
     API_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     PUBLIC_BASE_URL: z.string().url().optional(),
+    /**
+     * Reverse proxies whose forwarded-address header names the client (addresses or CIDR blocks, comma-separated).
+     * Empty: no one is trusted and every per-client limit keys on the socket's peer address, whatever a header says.
+     */
+    API_TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform(csv)
+      .refine((l) => {
+        try {
+          trustedProxies(l);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'comma-separated IP addresses or CIDR blocks'),
+    /** The header those proxies write the client's address into (read only from them). */
+    API_FORWARDED_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
     /** Prometheus `/metrics` of the API, on an operator port of its own (never the public one). */
     API_METRICS_HOST: z.string().default('127.0.0.1'),
     API_METRICS_PORT: port().default(9465),
@@ -37,6 +56,7 @@ export const apiSettings = defineSettings(
       accessLog: { slowMs: e.ACCESS_LOG_SLOW_MS, sample: e.ACCESS_LOG_SAMPLE },
       readCacheTtlMs: e.API_READ_CACHE_TTL_MS,
       publicBaseUrl: e.PUBLIC_BASE_URL,
+      proxies: { trusted: e.API_TRUSTED_PROXIES, header: e.API_FORWARDED_HEADER },
       metrics: { host: e.API_METRICS_HOST, port: e.API_METRICS_PORT },
       db: { acquireTimeoutMs: e.API_DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: e.API_DB_STATEMENT_TIMEOUT_MS },
       temporalCallTimeoutMs: e.API_TEMPORAL_CALL_TIMEOUT_MS,
