@@ -82,6 +82,7 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   const accessLog = createAccessLog(ctx.log, ctx.cfg.api.accessLog);
   const answeredEarly: AnsweredEarly = (req, res, route, ms) => {
     ctx.metrics.httpDuration.observe({ route, method: 'GET', status: String(res.statusCode) }, ms / 1000);
+    if (route === '/api/live') ctx.liveLatency.record(Date.now(), ms);
     accessLog(req, res, ms, 'GET');
   };
   app.use((req, res, next) => {

@@ -30,6 +30,7 @@ export const mintApi = defineApiArea({
     now: ctx.now,
     readCacheTtlMs: ctx.cfg.api.readCacheTtlMs,
     keyedReads: ctx.keyedReads,
+    publicReads: ctx.publicReads,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), mintRoutes(d), runnersRoutes(d), statsRoutes(d)] }),
 });
