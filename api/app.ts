@@ -55,6 +55,9 @@ export const API_AREAS = [
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 
+/** The Express app, and the server `app.listen` would listen with (for a caller that listens its own way). */
+export type ApiApp = Express & { createServer: () => Server };
+
 /** Bodies are small JSON objects; anything larger is refused before parsing. */
 const BODY_LIMIT = '32kb';
 
@@ -69,7 +72,7 @@ function aroundSchemaCheck(validator: RequestHandler[], extra: RequestHandler, n
 }
 
 /** The app: the fixed middleware every operation passes (metrics, logs, validation, the error handler) around the areas' parts. */
-export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Express {
+export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp {
   const areas = buildApiAreas(API_AREAS, ctx, overrides);
   const app = express();
   app.disable('x-powered-by');
@@ -133,10 +136,11 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
   const listener = ctx.publicReads.before(keyed, answeredEarly);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
-  app.listen = ((...args: Parameters<Server['listen']>) => {
+  const createServer = () => {
     const server = http.createServer(listener);
     for (const attach of areas.servers) attach(server);
-    return server.listen(...args);
-  }) as Express['listen'];
-  return app;
+    return server;
+  };
+  app.listen = ((...args: Parameters<Server['listen']>) => createServer().listen(...args)) as Express['listen'];
+  return Object.assign(app, { createServer });
 }

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import { Client } from 'pg';
 import type { OwnStack } from '../../scripts/lib/own-stack';
-import type { SupervisedName } from '../../scripts/lib/process-table';
+import { isAlive, type SupervisedName } from '../../scripts/lib/process-table';
 
 /**
  * "Is it back?" for each process of a running stack, as a user of it would see it: the API answers, the worker
@@ -32,6 +32,8 @@ const hasBeaten = async (stack: OwnStack, name: string, pid: number) =>
 export function probes(stack: OwnStack): Record<SupervisedName, Probe> {
   return {
     api: async () => (await fetch(`${stack.apiUrl}/api/health`, { signal: timeout() })).status > 0,
+    // The standby serves nothing until it holds the port: back once it runs (its port is the serving API's).
+    'api-standby': async (pid) => isAlive(pid),
     worker: async (pid) => (await fetch(stack.workerMetricsUrl, { signal: timeout() })).ok && (await hasBeaten(stack, 'worker', pid)),
     ingest: async (pid) => hasBeaten(stack, 'ingest', pid),
     postgres: async () => (await pgQuery<{ one: number }>(stack, 'SELECT 1 AS one'))[0]?.one === 1,

@@ -12,6 +12,11 @@ export const apiSettings = defineSettings(
     API_PORT: port().default(8000),
     /** API processes sharing API_PORT (node cluster); unset: the machine's cores in production, 1 otherwise. */
     API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+    /**
+     * `npm start` runs a second API on API_PORT as a hot standby: loaded and connected, it takes the port over within
+     * ~50 ms of the serving one's death (SIGKILL of its primary, of every process, of its group) instead of a cold start.
+     */
+    API_STANDBY: bool.default(true),
     /** Response validation against openapi.yaml: on in tests and development, off in production for speed. */
     VALIDATE_RESPONSES: bool.optional(),
     /** Access log at info: requests slower than ACCESS_LOG_SLOW_MS and a fraction ACCESS_LOG_SAMPLE of the rest (all at debug; 5xx always). */
@@ -51,6 +56,7 @@ export const apiSettings = defineSettings(
     api: {
       host: e.API_HOST,
       port: e.API_PORT,
+      standby: e.API_STANDBY,
       processes: e.API_PROCESSES ?? (e.NODE_ENV === 'production' ? os.availableParallelism() : 1),
       validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
       accessLog: { slowMs: e.ACCESS_LOG_SLOW_MS, sample: e.ACCESS_LOG_SAMPLE },
