@@ -59,7 +59,7 @@ async function main() {
     log.info('api stopping');
     stopBeat();
     metricsServer?.close();
-    server.close(() => void Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0)));
+    server.close(() => void ctx.stop().then(() => Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0))));
     // Idle keep-alive connections would hold close() open for their whole timeout; busy ones finish first.
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -11,7 +11,7 @@ import { createKeyCache } from './key-cache';
 import { createAccessCheck, keyAuth, type AccessSettings } from './key-auth';
 import { meRoutes } from './me-routes';
 import { publicPostLimit } from './public-post-limit';
-import { createQuotaCounter } from './quota-counter';
+import { createQuotaLeases } from './quota-leases';
 import { walletLinkRoutes } from './wallet-link-routes';
 import { walletSignupRoutes } from './wallet-signup-routes';
 
@@ -20,7 +20,7 @@ const KEY_VISIBLE_S = 300;
 
 export const accessApi = defineApiArea({
   name: 'access',
-  deps: ({ cfg, db, log, temporal, now, keyedReads }) => {
+  deps: ({ cfg, db, log, temporal, now, keyedReads, onStop }) => {
     const apiKeyStore = createApiKeyStore(db, { now });
     const usageStore = createUsageStore(db);
     const settings: AccessSettings = {
@@ -29,14 +29,19 @@ export const accessApi = defineApiArea({
       keyCacheTtlMs: cfg.access.keyCacheTtlMs,
       holderThresholds: cfg.access.holder.thresholds,
     };
+    const quotaCounter = createQuotaLeases(usageStore, {
+      policy: cfg.access.quotaLeases,
+      onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
+      onReturnFailed: (err) => log.warn({ err }, 'returning unused leased calls failed; they stay counted today'),
+    });
+    // A stopping process gives its unused leased calls back before it closes the pool.
+    onStop(() => quotaCounter.release());
     return {
       settings,
       apiKeyStore,
       usageStore,
       keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), settings.keyCacheTtlMs),
-      quotaCounter: createQuotaCounter(usageStore, {
-        onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
-      }),
+      quotaCounter,
       publicPostLimiter: createPublicPostLimiter(db, publicPostRateLimits(cfg.access.publicPostLimits)),
       clientOf: createClientAddress(cfg.api.proxies),
       walletLinkStore: createWalletLinkStore(db),
