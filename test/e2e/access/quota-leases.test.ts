@@ -71,7 +71,7 @@ describe('quota leased in blocks per process', () => {
     }
     expect(served).toBe(LIMIT);
     expect(await usedOf(k.id)).toBe(LIMIT);
-  });
+  }, 600_000);
 
   it('a process killed holding a block: the quota is still never exceeded; its unused calls stay counted, at most one block', async () => {
     const [a, victim] = await Promise.all([api(), api()]);
@@ -90,7 +90,7 @@ describe('quota leased in blocks per process', () => {
     }
     expect(await usedOf(k.id)).toBe(LIMIT);
     expect(served).toBe(LIMIT - held);
-  });
+  }, 600_000);
 
   it('a process that stops gives its unused calls back', async () => {
     const s = await api();
@@ -100,5 +100,5 @@ describe('quota leased in blocks per process', () => {
     expect(await usedOf(k.id)).toBeGreaterThan(30);
     await s.stop();
     expect(await usedOf(k.id)).toBe(30);
-  });
+  }, 600_000);
 });
