@@ -2,6 +2,7 @@ import { spawnApiServer } from '../../../scripts/lib/api-process';
 import { writeEmptyLiveSnapshots } from '../../support/access-fixtures';
 import { issueTestKey } from '../../support/access-keys';
 import { createTestDatabase } from '../../support/test-db';
+import { childProcesses } from '../../../scripts/lib/process-table';
 import { sleep } from '../../../scripts/lib/run';
 
 /**
@@ -33,9 +34,9 @@ afterAll(async () => {
   await Promise.all(spawned.map((s) => s.stop()));
   await t.drop();
 });
-const api = async () => {
+const api = async (extra: Record<string, string> = {}) => {
   // A cold start of the API takes long on a loaded machine.
-  const s = await spawnApiServer(env, { timeoutMs: 240_000 });
+  const s = await spawnApiServer({ ...env, ...extra }, { timeoutMs: 240_000 });
   spawned.push(s);
   return s;
 };
@@ -74,12 +75,15 @@ describe('quota leased in blocks per process', () => {
   }, 600_000);
 
   it('a process killed holding a block: the quota is still never exceeded; its unused calls stay counted, at most one block', async () => {
-    const [a, victim] = await Promise.all([api(), api()]);
+    // The victim's block does not expire on its own before the kill (its lease is a minute long).
+    const [a, victim] = await Promise.all([api(), api({ API_QUOTA_LEASE_MS: '60000' })]);
     const k = await issueTestKey(t.db, 'enterprise', { customDailyQuota: LIMIT });
     // The victim serves a burst and leases a block beyond it (a quarter of what is left, at most 100).
     const byVictim = await burst([victim.url], k.bearer, 40);
     expect(await usedOf(k.id)).toBeGreaterThan(byVictim);
-    process.kill(victim.pid, 'SIGKILL');
+    // The tsx launcher runs the API as its child: that child is the process to kill.
+    for (const p of [...childProcesses(victim.pid).map((c) => c.pid), victim.pid]) process.kill(p, 'SIGKILL');
+    await sleep(500);
     const held = (await usedOf(k.id)) - byVictim;
     expect(held).toBeLessThanOrEqual(100);
     let served = byVictim;
