@@ -14,7 +14,9 @@ function listeningInodes(port: number): Set<string> {
   const inodes = new Set<string>();
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readOr(() => fs.readFileSync(file, 'utf8'), '').split('\n').slice(1)) {
+    for (const line of readOr(() => fs.readFileSync(file, 'utf8'), '')
+      .split('\n')
+      .slice(1)) {
       const f = line.trim().split(/\s+/);
       // local_address is "ADDR:PORT"; state 0A is LISTEN; the inode is the tenth field.
       if (f[1]?.endsWith(`:${hex}`) && f[3] === '0A' && f[9]) inodes.add(f[9]);
