@@ -31,6 +31,9 @@ export type ApiContext = {
   publicReads: PublicReads;
   /** The keyed reads answered before the app's router (api/http/keyed-reads.ts); routes register theirs, the access area its check. */
   keyedReads: KeyedReads;
+  /** Registers what an area must do when the process stops, before the pool closes (the composition root calls `stop`). */
+  onStop: (fn: () => Promise<void>) => void;
+  stop: () => Promise<void>;
 };
 
 export function createApiContext(o: {
@@ -43,6 +46,7 @@ export function createApiContext(o: {
   now?: () => Date;
 }): ApiContext {
   const now = o.now ?? (() => new Date());
+  const stopHooks: (() => Promise<void>)[] = [];
   const temporal = o.temporal && {
     ...o.temporal,
     probe: createDependencyProbe(() => o.temporal!.client.workflowService.getSystemInfo({}), { ttlMs: 2000, timeoutMs: 2000 }),
@@ -59,6 +63,9 @@ export function createApiContext(o: {
     liveLatency: new LatencyWindow(5 * 60_000),
     publicReads: createPublicReads(),
     keyedReads: createKeyedReads(),
+    onStop: (fn) => void stopHooks.push(fn),
+    // A hook that fails (its database gone) must not keep the others, or the process, from stopping.
+    stop: async () => void (await Promise.allSettled(stopHooks.map((fn) => fn()))),
   };
 }
 

@@ -57,6 +57,9 @@ export const API_AREAS = [
 
 export type ApiOverrides = ApiAreaOverrides<typeof API_AREAS>;
 
+/** The Express app, and the server `app.listen` would listen with (for a caller that listens its own way). */
+export type ApiApp = Express & { createServer: () => Server };
+
 /** Bodies are small JSON objects; anything larger is refused before parsing. */
 const BODY_LIMIT = '32kb';
 
@@ -71,18 +74,20 @@ function aroundSchemaCheck(validator: RequestHandler[], extra: RequestHandler, n
 }
 
 /** The app: the fixed middleware every operation passes (metrics, logs, validation, the error handler) around the areas' parts. */
-export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Express {
+export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp {
   const areas = buildApiAreas(API_AREAS, ctx, overrides);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  // No forwarded header is believed by default: per-client limits take their client from api/http/client-address.ts.
+  app.set('trust proxy', false);
 
   // Latency by route template (bounded labels: see route-label.ts); /api/live also feeds the /api/status window.
   // The access log writes errors, slow requests and a sample at info (every request at debug): see access-log.ts.
   const accessLog = createAccessLog(ctx.log, ctx.cfg.api.accessLog);
   const answeredEarly: AnsweredEarly = (req, res, route, ms) => {
     ctx.metrics.httpDuration.observe({ route, method: 'GET', status: String(res.statusCode) }, ms / 1000);
+    if (route === '/api/live') ctx.liveLatency.record(Date.now(), ms);
     accessLog(req, res, ms, 'GET');
   };
   app.use((req, res, next) => {
@@ -133,10 +138,11 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): Expres
   const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
   const listener = ctx.publicReads.before(keyed, answeredEarly);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
-  app.listen = ((...args: Parameters<Server['listen']>) => {
+  const createServer = () => {
     const server = http.createServer(listener);
     for (const attach of areas.servers) attach(server);
-    return server.listen(...args);
-  }) as Express['listen'];
-  return app;
+    return server;
+  };
+  app.listen = ((...args: Parameters<Server['listen']>) => createServer().listen(...args)) as Express['listen'];
+  return Object.assign(app, { createServer });
 }

@@ -9,6 +9,8 @@ import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger, throttledDbLog, type Logger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
 import { serveMetrics } from '../platform/metrics-server';
+import { listenWhenTold } from '../platform/cluster-port';
+import { listenWhenFree } from '../platform/net/listen-when-free';
 import { lazyTemporalClient } from '../platform/temporal-connection';
 import { createApiContext } from './api-area';
 import { createApp } from './app';
@@ -37,7 +39,14 @@ async function main() {
   if (!cfg.access.authEnabled) log.warn('API_AUTH_ENABLED=false: keyed endpoints are served without any key check');
   const app = createApp(ctx);
   const stopBeat = startHeartbeat(createHeartbeatStore(db), 'api', cfg.heartbeatIntervalS, log);
-  const server = app.listen(cfg.api.port, cfg.api.host, () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
+  // While another instance holds the port this one is its hot standby (platform/net/listen-when-free.ts); in a
+  // cluster the primary waits for the port and tells its processes when to listen (platform/cluster-port.ts).
+  const server = cluster.isWorker
+    ? listenWhenTold(app.createServer(), cfg.api.port, cfg.api.host)
+    : listenWhenFree(app.createServer(), cfg.api.port, cfg.api.host, {
+        onWaiting: () => log.warn({ port: cfg.api.port }, 'api port is taken: standing by, taking it over once it is free'),
+      });
+  server.once('listening', () => log.info({ url: `http://${cfg.api.host}:${cfg.api.port}` }, 'api listening'));
   server.keepAliveTimeout = 65_000;
   // In a cluster the primary serves every process's metrics, summed; a lone process serves its own.
   if (processId) reportMetricsToPrimary(metrics.registry);
@@ -50,7 +59,7 @@ async function main() {
     log.info('api stopping');
     stopBeat();
     metricsServer?.close();
-    server.close(() => void Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0)));
+    server.close(() => void ctx.stop().then(() => Promise.all([db.destroy(), temporal?.client.connection.close()]).then(() => process.exit(0))));
     // Idle keep-alive connections would hold close() open for their whole timeout; busy ones finish first.
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
@@ -63,7 +72,13 @@ async function main() {
 async function runPrimary(cfg: Config, log: Logger) {
   const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2, { log: throttledDbLog(log) });
   await migrateToLatest(db).finally(() => db.destroy());
-  const { stopped } = runClusterPrimary({ name: 'api', processes: cfg.api.processes, log, metrics: cfg.api.metrics });
+  const { stopped } = runClusterPrimary({
+    name: 'api',
+    processes: cfg.api.processes,
+    log,
+    metrics: cfg.api.metrics,
+    listen: { port: cfg.api.port, host: cfg.api.host },
+  });
   await stopped;
   log.info('api stopped');
   process.exit(0);

@@ -5,19 +5,20 @@ import { startApiProcess } from './lib/api-under-test';
 import { recordAnswer, startBareServer, type RecordedAnswer } from './lib/bare-server';
 import { benchDatabase } from './lib/bench-postgres';
 import { profileRoutes } from './lib/ceiling-profile';
-import { ceilingRoutes, PROFILED, type CeilingRoute } from './lib/ceiling-routes';
+import { ceilingRoutes, type CeilingRoute } from './lib/ceiling-routes';
 import { runLoad, type LoadFigures } from './lib/load-process';
 import { cpuSeconds, machineNow } from './lib/proc-stat';
 import { seedScoredLiveList } from './lib/scored-market-seed';
 
 /**
- * `npm run bench:ceiling [-- seconds [rounds]] [--profile | --profile-only] [--express-floor]`: the API against the machine's
- * ceiling. The API runs as production runs it (its own process, NODE_ENV=production, LOG_LEVEL=info, response
- * validation off, access log to a file) over a live list of 500 scored mints; beside it a bare Node `http`
+ * `npm run bench:ceiling [-- seconds [rounds]] [--entries=40,500] [--profile | --profile-only] [--express-floor]`: the
+ * API against the machine's ceiling. The API runs as production runs it (its own process, NODE_ENV=production,
+ * LOG_LEVEL=info, response validation off, access log to a file) over a live list of each size in turn (40 scored
+ * mints, about what `npm start` lists, then 500, ≈ 1 MB); beside it a bare Node `http`
  * server (its own process) answers the very bytes the API answered for each route with `res.end(buffer)`. For
  * each route, in turn and alternating API / bare, autocannon (its own process) runs 16 connections for
  * `seconds`, `rounds` times. Prints req/s, p50/p99, CPU per request and the API ÷ bare ratio against the aims
- * of issue 13. `--profile` then profiles four routes (bench/lib/ceiling-profile.ts); `--express-floor` also
+ * of each route. `--profile` then profiles every route (bench/lib/ceiling-profile.ts); `--express-floor` also
  * measures a minimal Express app (one `app.get` per path) serving the same bytes.
  */
 const args = process.argv.slice(2);
@@ -27,6 +28,11 @@ const MEASURE = !args.includes('--profile-only');
 /** Also a minimal Express app serving the same bytes: the floor of the API's framework. */
 const EXPRESS_FLOOR = args.includes('--express-floor');
 const CONNECTIONS = 16;
+/**
+ * Live lists of two sizes: about what `npm start`'s simulator lists (the bodies clients actually get), and the
+ * 500-mint maximum (≈ 1 MB, where copying bytes hides the per-request cost), for comparison. `--entries=a,b` overrides.
+ */
+const ENTRIES = (args.find((a) => a.startsWith('--entries='))?.slice('--entries='.length) ?? '40,500').split(',').map(Number);
 const root = path.resolve(__dirname, '..');
 const work = path.join(root, '.cache', 'bench', 'ceiling');
 
@@ -34,14 +40,18 @@ type Run = LoadFigures & { cpuUsPerReq: number; warmTotal: number };
 type Runs = { api: Run[]; bare: Run[]; express: Run[]; bytes: number };
 
 async function main() {
+  for (const entries of ENTRIES) await measureAt(entries);
+}
+
+async function measureAt(entries: number) {
   const before = machineNow();
   const bench = await benchDatabase('launchpad_bench_ceiling');
   const now = Date.now();
-  const seeded = await seedScoredLiveList(bench.db, { now, liveMaxEntries: 500 });
+  const seeded = await seedScoredLiveList(bench.db, { now, liveMaxEntries: entries });
   // Enterprise with a contract quota no run can use up, so every keyed call is counted and none is refused.
   const key = await createApiKeyStore(bench.db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   await bench.db.destroy();
-  if (seeded.scored < 500) throw new Error(`the live list has ${seeded.scored} scored mints, not 500`);
+  if (seeded.scored < entries) throw new Error(`the live list has ${seeded.scored} scored mints, not ${entries}`);
   const routes = ceilingRoutes(key.plaintext);
   const env = {
     DATABASE_URL: bench.url,
@@ -58,7 +68,7 @@ async function main() {
     API_PROCESSES: process.env.API_PROCESSES ?? '1',
   };
   console.log(
-    `bench:ceiling — seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,
+    `\n## bench:ceiling — a live list of ${entries} mints: seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,
   );
 
   const runs = new Map<string, Runs>();
@@ -100,10 +110,10 @@ async function main() {
   if (PROFILE) {
     await profileRoutes({
       env,
-      routes: routes.filter((r) => PROFILED.includes(r.name)),
+      routes,
       durationS: DURATION_S,
       connections: CONNECTIONS,
-      outDir: path.join(root, '.cache', 'bench', 'profiles'),
+      outDir: path.join(root, '.cache', 'bench', 'profiles', `${entries}-mints`),
     });
   }
   await bench.stop();

@@ -2,7 +2,9 @@ import cluster, { type Worker } from 'node:cluster';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, Counter, Gauge, Registry, type Registry as RegistryType } from 'prom-client';
+import { createPortGate } from './cluster-port';
 import type { Logger } from './logger';
+import { listenWhenFree } from './net/listen-when-free';
 import { decideRestart, DEFAULT_RESTART_POLICY, formatDelay, NO_HISTORY, type RestartHistory, type RestartPolicy } from './restart-policy';
 
 export type ClusterPrimaryOptions = {
@@ -15,6 +17,8 @@ export type ClusterPrimaryOptions = {
   policy?: RestartPolicy;
   /** How long a process may take to finish its requests after SIGTERM before it is killed. */
   stopGraceMs?: number;
+  /** The port the processes serve: they listen once the primary finds it free or already theirs (cluster-port.ts). */
+  listen: { port: number; host: string };
 };
 
 type Slot = { worker?: Worker; listening: boolean; upSince: number; history: RestartHistory; timer?: NodeJS.Timeout };
@@ -26,7 +30,10 @@ type Slot = { worker?: Worker; listening: boolean; upSince: number; history: Res
  * SIGINT stops them all gracefully (each finishes its requests), then the primary exits. The primary itself
  * serves no requests: it only supervises and serves `/metrics`, the processes' registries summed per label set.
  * If the primary dies, Node ends its processes (they exit when their IPC channel closes), so whatever supervises
- * the primary sees one service and restarts it whole.
+ * the primary sees one service and restarts it whole. The primary holds the shared listening socket too: were it to
+ * outlive every process that serves, the kernel would go on accepting connections no one reads. So once all of them
+ * are gone after the port was served, the primary exits as well: clients are refused at once, a hot standby on the
+ * port takes it over (platform/net/listen-when-free.ts), and the supervisor restarts this one.
  */
 export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<void>; metricsServer: http.Server } {
   // The kernel hands each connection to a process that accepts it (SCHED_NONE), not the primary: with round robin
@@ -40,22 +47,34 @@ export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<
   const listening = new Gauge({ name: 'cluster_processes_listening', help: 'Processes of this cluster serving on the shared port', registers: [own] });
   const slots: Slot[] = Array.from({ length: o.processes }, () => ({ listening: false, upSince: 0, history: NO_HISTORY }));
   let stopping = false;
+  let served = false;
+  const gate = createPortGate({
+    ...o.listen,
+    serving: () => slots.some((s) => s.listening),
+    onWaiting: () => o.log.warn({ port: o.listen.port }, `${o.name} port is taken: standing by, taking it over once it is free`),
+  });
 
   const count = () => listening.set(slots.filter((s) => s.listening).length);
   const fork = (i: number) => {
     const slot = slots[i]!;
     slot.timer = undefined;
     const worker = cluster.fork();
+    gate.watch(worker);
     slot.worker = worker;
     slot.upSince = Date.now();
     worker.once('listening', () => {
       slot.listening = true;
+      served = true;
       count();
     });
     worker.once('exit', (code, signal) => {
       slot.listening = false;
       count();
       if (stopping) return;
+      if (served && slots.every((s) => !s.listening)) {
+        o.log.error({ pid: worker.process.pid, code, signal }, `every ${o.name} process is gone: the primary exits too, releasing the port`);
+        process.exit(1);
+      }
       const d = decideRestart(slot.history, Date.now() - slot.upSince, Date.now(), policy);
       slot.history = d.history;
       o.log.error(
@@ -76,6 +95,7 @@ export function runClusterPrimary(o: ClusterPrimaryOptions): { stopped: Promise<
       stopping = true;
       o.log.info({ signal }, `${o.name} primary stopping its processes`);
       for (const s of slots) clearTimeout(s.timer);
+      gate.stop();
       const running = slots.map((s) => s.worker).filter((w): w is Worker => w !== undefined && !w.isDead());
       void Promise.all(running.map((w) => stopWorker(w, o.stopGraceMs ?? 15_000))).then(() => {
         metricsServer.close();
@@ -115,9 +135,13 @@ function serveAggregatedMetrics(
     );
   });
   server.on('listening', () => log.info({ url: `http://${at.host}:${(server.address() as AddressInfo).port}/metrics` }, `${name} metrics listening`));
-  // A taken operator port costs the metrics, not the API.
-  server.on('error', (err) => log.error({ err: { message: err.message } }, `${name} metrics not served on ${at.host}:${at.port}`));
-  return server.listen(at.port, at.host);
+  // A taken operator port costs the metrics, not the API; a hot standby's primary takes it over with the API's port.
+  server.on(
+    'error',
+    (err: NodeJS.ErrnoException) =>
+      err.code !== 'EADDRINUSE' && log.error({ err: { message: err.message } }, `${name} metrics not served on ${at.host}:${at.port}`),
+  );
+  return listenWhenFree(server, at.port, at.host);
 }
 
 /**

@@ -183,6 +183,16 @@ async function main() {
     for (const [name, entry] of daemons) {
       await supervisor.start({ name, layer: LAYER.daemons, start: async () => nodeEntryService(entry, env, { sink: output.sink(name) }) });
     }
+    if (cfg.api.standby) {
+      // The same API once more on the same port: it waits for the port and takes it over the moment the serving one
+      // dies (platform/net/listen-when-free.ts), so a crash costs clients milliseconds, not a cold start. The one
+      // restarted then waits in its turn. `--standby` only tells the two apart in the process table.
+      await supervisor.start({
+        name: 'api-standby',
+        layer: LAYER.daemons,
+        start: async () => nodeEntryService('api/server.ts', env, { sink: output.sink('api-standby'), args: ['--standby'] }),
+      });
+    }
 
     // Any answer will do: /api/health may well say "degraded" while the worker warms up.
     const apiUrl = `http://${cfg.api.host}:${cfg.api.port}`;

@@ -6,11 +6,12 @@ import { createWalletLinkStore } from '../../db/access/wallet-link-store';
 import { publicPostRateLimits } from '../../domain/access/public-post-limits';
 import { createWalletSignupStarter } from '../../workflows/access/wallet-signup-starter';
 import { defineApiArea } from '../api-area';
+import { createClientAddress } from '../http/client-address';
 import { createKeyCache } from './key-cache';
 import { createAccessCheck, keyAuth, type AccessSettings } from './key-auth';
 import { meRoutes } from './me-routes';
 import { publicPostLimit } from './public-post-limit';
-import { createQuotaCounter } from './quota-counter';
+import { createQuotaLeases } from './quota-leases';
 import { walletLinkRoutes } from './wallet-link-routes';
 import { walletSignupRoutes } from './wallet-signup-routes';
 
@@ -19,7 +20,7 @@ const KEY_VISIBLE_S = 300;
 
 export const accessApi = defineApiArea({
   name: 'access',
-  deps: ({ cfg, db, log, temporal, now, keyedReads }) => {
+  deps: ({ cfg, db, log, temporal, now, keyedReads, onStop }) => {
     const apiKeyStore = createApiKeyStore(db, { now });
     const usageStore = createUsageStore(db);
     const settings: AccessSettings = {
@@ -28,15 +29,21 @@ export const accessApi = defineApiArea({
       keyCacheTtlMs: cfg.access.keyCacheTtlMs,
       holderThresholds: cfg.access.holder.thresholds,
     };
+    const quotaCounter = createQuotaLeases(usageStore, {
+      policy: cfg.access.quotaLeases,
+      onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
+      onReturnFailed: (err) => log.warn({ err }, 'returning unused leased calls failed; they stay counted today'),
+    });
+    // A stopping process gives its unused leased calls back before it closes the pool.
+    onStop(() => quotaCounter.release());
     return {
       settings,
       apiKeyStore,
       usageStore,
       keyCache: createKeyCache((k) => apiKeyStore.findByPlaintext(k), settings.keyCacheTtlMs),
-      quotaCounter: createQuotaCounter(usageStore, {
-        onRefundFailed: (err, keyId, n) => log.warn({ err, keyId, n }, 'quota refund failed; the calls stay counted'),
-      }),
+      quotaCounter,
       publicPostLimiter: createPublicPostLimiter(db, publicPostRateLimits(cfg.access.publicPostLimits)),
+      clientOf: createClientAddress(cfg.api.proxies),
       walletLinkStore: createWalletLinkStore(db),
       // Without a configured holder mint every balance read reports "unavailable" (null), never a made-up 0.
       holderBalances: createHolderBalanceClient({ rpcUrl: cfg.access.holder.rpcUrl, mint: cfg.access.holder.mint }),
@@ -59,7 +66,7 @@ export const accessApi = defineApiArea({
         // Keys, tiers and quotas for every operation openapi.yaml marks as keyed; public operations pass through.
         keyAuth(check),
         // Rate limits for unauthenticated POSTs (upgrade, holder signup), which write durable rows for anyone.
-        publicPostLimit({ limiter: d.publicPostLimiter, now: d.now }),
+        publicPostLimit({ limiter: d.publicPostLimiter, now: d.now, clientOf: d.clientOf }),
       ],
       routes: [
         meRoutes(d),

@@ -8,7 +8,7 @@ import { quotaResetAt, utcDay } from '../../domain/access/quota-day';
 import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tier } from '../../domain/access/tiers';
 import { ambiguousKey, insufficientTier, invalidKey, keyNotActive, missingKey, quotaExceeded } from './access-errors';
 import type { KeyCache } from './key-cache';
-import type { QuotaCounter } from './quota-counter';
+import type { QuotaLeases } from './quota-leases';
 import { keyOptional, type KeyedOperation } from '../http/keyed-reads';
 import { readPresentedKey } from './presented-key';
 import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
@@ -28,7 +28,7 @@ export type CallerAccess =
 
 type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; security?: unknown[]; 'x-capability'?: string } } };
 
-export type AccessDeps = { keys: KeyCache; usage: UsageStore; counter: QuotaCounter; settings: AccessSettings; now: () => Date };
+export type AccessDeps = { keys: KeyCache; usage: UsageStore; counter: QuotaLeases; settings: AccessSettings; now: () => Date };
 
 export const callerAccess = (res: Response): CallerAccess | undefined => res.locals.access as CallerAccess | undefined;
 

@@ -5,8 +5,12 @@ import type { Request, Response } from 'express';
 
 const gzipAsync = promisify(gzip);
 
-/** A response body serialised once and, when large enough to be worth it, compressed once; then sent as bytes to every client that asks. */
-export type PreparedBody = { bytes: Buffer; etag: string; gzipped?: () => Promise<Buffer> };
+/**
+ * A response body serialised once and, when large enough to be worth it, compressed once; then sent as bytes to every
+ * client that asks. `gzippedNow` is the compressed form once it exists (for the listener that answers before Express,
+ * which cannot wait), undefined until the first `gzipped()` has finished.
+ */
+export type PreparedBody = { bytes: Buffer; etag: string; gzipped?: () => Promise<Buffer>; gzippedNow?: () => Buffer | undefined };
 
 /** Bodies below this go out as they are: gzip would save a few hundred bytes and cost a `Vary` for every cache. */
 export const GZIP_MIN_BYTES = 8192;
@@ -14,10 +18,16 @@ export const GZIP_MIN_BYTES = 8192;
 /** `etag` defaults to a hash of the bytes, so a body rebuilt unchanged keeps its tag (and clients their 304s). */
 export function prepareBody(bytes: Buffer, o: { etag?: string; gzipMinBytes?: number } = {}): PreparedBody {
   let gz: Promise<Buffer> | undefined;
+  let done: Buffer | undefined;
   const etag = o.etag ?? `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
   if (bytes.length < (o.gzipMinBytes ?? 0)) return { bytes, etag };
   // Compressed on the thread pool, off the event loop, at most once.
-  return { bytes, etag, gzipped: () => (gz ??= gzipAsync(bytes, { level: 6 })) };
+  return {
+    bytes,
+    etag,
+    gzipped: () => (gz ??= gzipAsync(bytes, { level: 6 }).then((b) => (done = b))),
+    gzippedNow: () => done,
+  };
 }
 
 /** The JSON a route would have sent with `res.json` (the same bytes), prepared once. */
@@ -36,12 +46,29 @@ export async function sendPrepared(req: Request, res: Response, body: PreparedBo
   res.send(body.bytes);
 }
 
-/** A prepared body with its `ETag` and `Cache-Control`, or a 304 when the client holds this version. */
-export async function sendPreparedRead(req: Request, res: Response, body: PreparedBody, cacheControl: string): Promise<void> {
-  res.set({ ETag: body.etag, 'Cache-Control': cacheControl });
-  if (req.headers['if-none-match'] === body.etag) {
+/**
+ * A public read as its route answers it: the route's own headers (an `ETag` first, then `Cache-Control`, `Age`, …) and
+ * the prepared body. The app sends it with `sendPreparedAnswer`; the listener before Express writes the same one
+ * (public-reads.ts), so both take headers from the one value.
+ */
+export type PreparedAnswer = { headers: Record<string, string> & { ETag: string }; body: PreparedBody };
+
+/** A prepared answer, or a 304 with its headers when the client holds this version. */
+export async function sendPreparedAnswer(req: Request, res: Response, a: PreparedAnswer): Promise<void> {
+  res.set(a.headers);
+  if (req.headers['if-none-match'] === a.headers.ETag) {
     res.status(304).end();
     return;
   }
-  await sendPrepared(req, res, body);
+  await sendPrepared(req, res, a.body);
 }
+
+/** The answer of a prepared read: its body with its `ETag` and `Cache-Control`. */
+export const preparedReadAnswer = (body: PreparedBody, cacheControl: string): PreparedAnswer => ({
+  headers: { ETag: body.etag, 'Cache-Control': cacheControl },
+  body,
+});
+
+/** A prepared body with its `ETag` and `Cache-Control`, or a 304 when the client holds this version. */
+export const sendPreparedRead = (req: Request, res: Response, body: PreparedBody, cacheControl: string): Promise<void> =>
+  sendPreparedAnswer(req, res, preparedReadAnswer(body, cacheControl));

@@ -17,6 +17,7 @@ export const liveApi = defineApiArea({
     readModel: createLiveReadModel(ctx.db, { smartMoney: { ttlMs: ctx.cfg.wallets.readCacheMs, criteria: ctx.cfg.wallets.smart } }),
     now: ctx.now,
     keyedReads: ctx.keyedReads,
+    publicReads: ctx.publicReads,
   }),
   parts: (d) => ({ routes: [liveRoutes(d), probeRoutes(d), runnersRoutes(d)] }),
 });

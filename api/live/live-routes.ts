@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { callerAccess } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
 import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
-import { sendPrepared } from '../http/prepared-body';
-import { freshness, requireSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
+import { sendPrepared, sendPreparedAnswer, type PreparedAnswer } from '../http/prepared-body';
+import type { PublicReads } from '../http/public-reads';
+import { freshness, requireSnapshot, type LiveSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
 type LiveQuery = { limit?: number; min_prob?: number };
 
@@ -13,6 +14,7 @@ export function liveRoutes(d: {
   staleAfterS: number;
   now: () => Date;
   keyedReads: KeyedReads;
+  publicReads: PublicReads;
 }): Router {
   const r = Router();
   const snapshot = () => requireSnapshot(d.cache);
@@ -26,16 +28,16 @@ export function liveRoutes(d: {
   // Public, pre-serialised and cacheable: real time, with the fields a key pays for withheld (domain/live/public-live-mint.ts),
   // serialised once per snapshot version. A snapshot the projector stopped refreshing says so (`stale`, `age_s`)
   // and may not be cached as fresh.
-  r.get('/api/live', async (req, res) => {
-    const s = await snapshot();
+  const liveAnswer = (s: LiveSnapshot): PreparedAnswer => {
     const f = freshness(s, d.now(), d.staleAfterS);
     const body = f.stale ? s.publicStaleBody(f.ageS) : s.publicBody();
-    res.set({ ETag: body.etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' });
-    if (req.headers['if-none-match'] === body.etag) {
-      res.status(304).end();
-      return;
-    }
-    await sendPrepared(req, res, body);
+    return { headers: { ETag: body.etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' }, body };
+  };
+  r.get('/api/live', async (req, res) => sendPreparedAnswer(req, res, liveAnswer(await snapshot())));
+  // Answered before Express too while the snapshot in memory needs no version check (api/http/public-reads.ts).
+  d.publicReads.registerAnswer('/api/live', () => {
+    const s = d.cache.peekChecked();
+    return s && liveAnswer(s);
   });
 
   const v1Live: KeyedAnswer = async (req, res) => {

@@ -131,6 +131,8 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
     },
     /** The snapshot in memory, without asking the database. */
     peek: (): LiveSnapshot | undefined => current,
+    /** The snapshot in memory while `get` would answer it without a version check (checked within `pollMs`). */
+    peekChecked: (): LiveSnapshot | undefined => (current && now() - checkedAt < pollMs ? current : undefined),
   };
 }
 export type LiveSnapshotCache = ReturnType<typeof createLiveSnapshotCache>;

@@ -51,8 +51,9 @@ export type WindowStats = {
   /** Count per HTTP status, and per kind of failure for requests that got no answer. */
   byOutcome: Record<string, number>;
   serverErrors: number;
-  /** The longest stretch inside the window in which no request got any HTTP answer. */
+  /** The longest stretch inside the window in which no request got any HTTP answer, and when it ended. */
   longestSilenceMs: number;
+  longestSilenceEndsAt: number;
 };
 
 /** Requests sent in [from, to) and what became of them. */
@@ -65,9 +66,10 @@ export function windowStats(samples: readonly Sample[], from: number, to: number
     .map((s) => s.doneAt)
     .sort((a, b) => a - b);
   let longest = 0;
+  let endsAt = from;
   let last = from;
   for (const t of [...answers, to]) {
-    longest = Math.max(longest, t - last);
+    if (t - last > longest) [longest, endsAt] = [t - last, t];
     last = t;
   }
   return {
@@ -76,6 +78,7 @@ export function windowStats(samples: readonly Sample[], from: number, to: number
     byOutcome,
     serverErrors: xs.filter((s) => typeof s.outcome === 'number' && s.outcome >= 500).length,
     longestSilenceMs: longest,
+    longestSilenceEndsAt: endsAt,
   };
 }
 

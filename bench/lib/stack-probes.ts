@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import { Client } from 'pg';
 import type { OwnStack } from '../../scripts/lib/own-stack';
-import type { SupervisedName } from '../../scripts/lib/process-table';
+import { childProcesses, isAlive, type SupervisedName } from '../../scripts/lib/process-table';
 
 /**
  * "Is it back?" for each process of a running stack, as a user of it would see it: the API answers, the worker
@@ -29,9 +29,22 @@ export async function pgQuery<T>(stack: OwnStack, sql: string, params: unknown[]
 const hasBeaten = async (stack: OwnStack, name: string, pid: number) =>
   (await pgQuery(stack, 'SELECT 1 FROM daemon_heartbeats WHERE name = $1 AND instance = $2', [name, `${os.hostname()}:${pid}`])).length > 0;
 
+/** Whether the API instance with this primary pid has loaded: its serving processes (or itself, alone) have beaten. */
+async function standbyLoaded(stack: OwnStack, pid: number): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  const serving = childProcesses(pid).map((c) => c.pid);
+  for (const p of serving.length ? serving : [pid]) if (!(await hasBeaten(stack, 'api', p))) return false;
+  return true;
+}
+
 export function probes(stack: OwnStack): Record<SupervisedName, Probe> {
   return {
-    api: async () => (await fetch(`${stack.apiUrl}/api/health`, { signal: timeout() })).status > 0,
+    // The API answers on its port (whichever instance holds it) and this instance has loaded (both `api` and its
+    // hot standby run the same program; either may be the one serving).
+    api: async (pid) => (await fetch(`${stack.apiUrl}/api/health`, { signal: timeout() })).status > 0 && (await standbyLoaded(stack, pid)),
+    // The standby serves nothing until it holds the port: back once it has loaded, which its serving processes (or,
+    // alone, itself) say by their first heartbeat; a standby still loading could not take the port over.
+    'api-standby': async (pid) => standbyLoaded(stack, pid),
     worker: async (pid) => (await fetch(stack.workerMetricsUrl, { signal: timeout() })).ok && (await hasBeaten(stack, 'worker', pid)),
     ingest: async (pid) => hasBeaten(stack, 'ingest', pid),
     postgres: async () => (await pgQuery<{ one: number }>(stack, 'SELECT 1 AS one'))[0]?.one === 1,

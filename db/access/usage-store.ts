@@ -38,6 +38,33 @@ export function createUsageStore(db: Knex) {
     },
 
     /**
+     * Per key, the calls waiting now (`calls`) plus a block of `extra` to serve later ones from memory, in one
+     * statement (migration 0034): granted what fits under the limit, waiting calls first; only waiting calls that
+     * found no room count as over quota. Answered in the order asked.
+     */
+    async leaseMany(asks: readonly { keyId: number; day: string; calls: number; extra: number; limit: number }[]): Promise<Granted[]> {
+      if (asks.some((a) => !(a.calls >= 1) || !(a.extra >= 0))) throw new Error('leaseMany needs at least one waiting call per key');
+      const rows = await preparedQuery<{ i: number; used_now: number; granted_now: number }>(db, {
+        name: 'api_quota_lease_many',
+        text: 'SELECT i, used_now, granted_now FROM api_quota_lease_many($1::bigint[], $2::date[], $3::int[], $4::int[], $5::int[])',
+        values: [asks.map((a) => a.keyId), asks.map((a) => a.day), asks.map((a) => a.calls), asks.map((a) => a.extra), asks.map((a) => Math.max(0, a.limit))],
+      });
+      const out: Granted[] = new Array(asks.length);
+      for (const r of rows) out[Number(r.i) - 1] = { granted: Number(r.granted_now), used: Number(r.used_now) };
+      return out;
+    },
+
+    /** Returns leased calls that were never served (`used` down, never below zero; not a refund of a served call). */
+    async returnMany(returns: readonly { keyId: number; day: string; n: number }[]): Promise<void> {
+      if (returns.length === 0) return;
+      await db.raw('SELECT api_quota_return_many(?::bigint[], ?::date[], ?::int[])', [
+        returns.map((r) => r.keyId),
+        returns.map((r) => r.day),
+        returns.map((r) => r.n),
+      ]);
+    },
+
+    /**
      * Gives back `n` calls counted on `day` (the service answered them with its own 5xx): `used` goes down, never
      * below zero, and `refunded` keeps the tally.
      */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_KEY_REQUIRED_AFTER } from '../../domain/access/beta-window';
 import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../../domain/access/public-post-limits';
+import { DEFAULT_LEASE_POLICY, type LeasePolicy } from '../../domain/access/quota-lease-size';
 import { DEV_KEY_REVEAL_SECRET } from '../../domain/access/sealed-key';
 import { ingestSettings } from './ingest-settings';
 import { platformSettings } from './platform-settings';
@@ -17,8 +18,19 @@ export const accessSettings = defineSettings(
     API_AUTH_ENABLED: bool.default(true),
     /** End of the free beta window: until then keyed endpoints also answer without a key. */
     API_KEY_REQUIRED_AFTER: z.iso.datetime({ offset: true }).default(DEFAULT_KEY_REQUIRED_AFTER),
-    /** How long an API process reuses a key lookup; plan changes and revocations show within this. Quotas are never cached. */
+    /** How long an API process reuses a key lookup; plan changes and revocations show within this. */
     API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    /**
+     * Quota leases (api/access/quota-leases.ts): how long a process keeps a block of a key's calls before giving the
+     * unused ones back, the largest block, and the remaining quota below which a key is counted call by call.
+     */
+    API_QUOTA_LEASE_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_LEASE_POLICY.leaseMs),
+    /** The largest block of calls one API process leases for a key at once (0: no leases, every call counted in PostgreSQL). */
+    API_QUOTA_LEASE_MAX_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_LEASE_POLICY.maxBlock),
+    /** A key with fewer calls than this left today is counted call by call (exact near its limit). */
+    API_QUOTA_LEASE_MIN_HEADROOM: z.coerce.number().int().min(0).default(DEFAULT_LEASE_POLICY.minHeadroom),
+    /** A block is at most this fraction (1/n) of the key's remaining quota. */
+    API_QUOTA_LEASE_HEADROOM_SHARE: z.coerce.number().int().min(1).default(DEFAULT_LEASE_POLICY.headroomShare),
     /** Holder token: its mint, the balances (UI units) that grant access, and the JSON-RPC its balances are read from. */
     HOLDER_TOKEN_MINT: z.string().regex(BASE58_ADDRESS, 'a base58 Solana address').optional(),
     /** Holder-token balances (UI units) for messaging-bot signal access and API (Builder-level) access. */
@@ -49,6 +61,12 @@ export const accessSettings = defineSettings(
         authEnabled: e.API_AUTH_ENABLED,
         keyRequiredAfter: new Date(e.API_KEY_REQUIRED_AFTER),
         keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+        quotaLeases: {
+          leaseMs: e.API_QUOTA_LEASE_MS,
+          maxBlock: e.API_QUOTA_LEASE_MAX_CALLS,
+          minHeadroom: e.API_QUOTA_LEASE_MIN_HEADROOM,
+          headroomShare: e.API_QUOTA_LEASE_HEADROOM_SHARE,
+        } satisfies LeasePolicy,
         holder: {
           mint: e.HOLDER_TOKEN_MINT,
           thresholds: { signals: e.HOLDER_SIGNALS_THRESHOLD, api: e.HOLDER_API_THRESHOLD },

@@ -29,7 +29,8 @@ export function childProcesses(ppid: number): ProcessEntry[] {
  * or a benchmark can kill one the way a crash would.
  */
 export const SUPERVISED_COMMANDS = {
-  api: /api\/server\.ts/,
+  api: /api\/server\.ts$/,
+  'api-standby': /api\/server\.ts --standby$/,
   worker: /workers\/main-worker\.ts/,
   ingest: /ingest\/main-ingest\.ts/,
   temporal: /server start-dev/,

@@ -144,6 +144,11 @@ function fileTail(file: string): string {
  * One of the project's TypeScript entry points (`api/server.ts`, …) as a supervised service: node with tsx as a
  * loader, not the tsx CLI, so the pid we watch and signal is the program itself (see daemon-process.ts).
  */
-export function nodeEntryService(entry: string, env: NodeJS.ProcessEnv, o: { echo?: boolean; sink?: OutputSink } = {}): SpawnedService {
-  return spawnService(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], { env, echo: o.echo, sink: o.sink, stopSignal: 'SIGINT' });
+export function nodeEntryService(entry: string, env: NodeJS.ProcessEnv, o: { echo?: boolean; sink?: OutputSink; args?: string[] } = {}): SpawnedService {
+  return spawnService(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...(o.args ?? [])], {
+    env,
+    echo: o.echo,
+    sink: o.sink,
+    stopSignal: 'SIGINT',
+  });
 }

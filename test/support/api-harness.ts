@@ -73,10 +73,10 @@ export async function startApi(db: Knex, o: ApiOptions = {}): Promise<StartedApi
     deps: ctx,
     app,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(() => ctx.stop()),
   };
 }
 

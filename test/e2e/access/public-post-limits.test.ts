@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { DEFAULT_PUBLIC_POST_LIMITS, type PublicPostLimits } from '../../../domain/access/public-post-limits';
 import { issueTestKey } from '../../support/access-keys';
 import { call, publicPostLimitsEnv, startApi } from '../../support/api-harness';
@@ -10,8 +11,9 @@ import type { Schemas } from '../../../clients/api/api-client';
 
 /**
  * Unauthenticated POSTs are limited per client and for everyone, in Postgres so every API process counts against
- * the same windows. The app trusts X-Forwarded-For from loopback proxies only; these tests talk from loopback, so
- * the header stands in for distinct clients.
+ * the same windows. The app trusts a forwarded-address header only from the proxies API_TRUSTED_PROXIES names (none
+ * by default); most tests here configure 127.0.0.1 as one, so the header stands in for distinct clients, and the last
+ * ones spoof it from a peer that is not configured.
  */
 const TREASURY = randomAddress();
 const servers: Awaited<ReturnType<typeof startApi>>[] = [];
@@ -22,10 +24,14 @@ afterAll(async () => {
   await Promise.all(dbs.map((d) => d.drop()));
 });
 
-async function apiWith(limits: Partial<PublicPostLimits>, db?: Awaited<ReturnType<typeof createTestDatabase>>) {
+async function apiWith(
+  limits: Partial<PublicPostLimits>,
+  db?: Awaited<ReturnType<typeof createTestDatabase>>,
+  proxies: Record<string, string> = { API_TRUSTED_PROXIES: '127.0.0.1' },
+) {
   const t = db ?? (await createTestDatabase());
   if (!db) dbs.push(t);
-  const api = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, ...publicPostLimitsEnv({ ...DEFAULT_PUBLIC_POST_LIMITS, ...limits }) } });
+  const api = await startApi(t.db, { env: { TREASURY_ADDRESS: TREASURY, ...proxies, ...publicPostLimitsEnv({ ...DEFAULT_PUBLIC_POST_LIMITS, ...limits }) } });
   servers.push(api);
   return { t, api, url: api.url };
 }
@@ -148,5 +154,62 @@ describe('rate limits on unauthenticated POSTs', () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => upgrade(i % 2 ? a.url : b.url, '203.0.113.40')));
     expect(results.filter((r) => r.status === 200)).toHaveLength(7);
     expect(results.filter((r) => r.status === 429)).toHaveLength(33);
+  });
+});
+
+/** POST /api/upgrade from a chosen loopback address (127.0.0.0/8 is all this host's), raw so the peer is ours to pick. */
+function upgradeFrom(url: string, localAddress: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/upgrade`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString());
+        expectConforms('post', '/api/upgrade', res.statusCode!, body);
+        resolve({ status: res.statusCode!, body });
+      });
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+const statusCounts = (rs: { status: number }[]) => rs.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+
+describe('a forwarded-address header is believed only from a configured proxy', () => {
+  it('by default no one is trusted: a loopback client rotating X-Forwarded-For and Forwarded is one client', async () => {
+    const { url } = await apiWith({}, undefined, {});
+    const rs = [];
+    for (let i = 0; i < 40; i++) {
+      const spoof: Record<string, string> = i % 2 ? { 'x-forwarded-for': `198.51.100.${i}` } : { forwarded: `for=198.51.100.${i}` };
+      rs.push(await upgradeFrom(url, '127.0.0.1', spoof));
+    }
+    expect(statusCounts(rs)).toEqual({ 200: 10, 429: 30 });
+    expect(rs.at(-1)!.body).toMatchObject({ error: 'rate_limited', scope: 'client' });
+  });
+
+  it('from a configured proxy the header names the client; the same header from another peer does not', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 2 }, undefined, { API_TRUSTED_PROXIES: '127.0.0.2' });
+    // Through the proxy: three clients, two calls each, all answered.
+    const proxied = [];
+    for (const c of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+      for (let i = 0; i < 2; i++) proxied.push(await upgradeFrom(url, '127.0.0.2', { 'x-forwarded-for': c }));
+    expect(statusCounts(proxied)).toEqual({ 200: 6 });
+    // A client that prepends its own entry is still the address the proxy appended.
+    expect((await upgradeFrom(url, '127.0.0.2', { 'x-forwarded-for': '203.0.113.9, 198.51.100.1' })).status).toBe(429);
+    // Straight from 127.0.0.1 (not configured), rotating the header: counted as 127.0.0.1.
+    const spoofed = [];
+    for (let i = 0; i < 6; i++) spoofed.push(await upgradeFrom(url, '127.0.0.1', { 'x-forwarded-for': `203.0.113.${i}` }));
+    expect(statusCounts(spoofed)).toEqual({ 200: 2, 429: 4 });
+  });
+
+  it('a proxy configured to write Forwarded is read through it, and its X-Forwarded-For is then ignored', async () => {
+    const { url } = await apiWith({ perClientPerMinute: 1 }, undefined, { API_TRUSTED_PROXIES: '127.0.0.2', API_FORWARDED_HEADER: 'forwarded' });
+    expect((await upgradeFrom(url, '127.0.0.2', { forwarded: 'for="[2001:db8:5:7::1]:4711"' })).status).toBe(200);
+    // The same /64 is the same client.
+    expect((await upgradeFrom(url, '127.0.0.2', { forwarded: 'for="[2001:db8:5:7::2]"' })).status).toBe(429);
+    expect((await upgradeFrom(url, '127.0.0.2', { forwarded: 'for=198.51.100.50' })).status).toBe(200);
+    // Rotating X-Forwarded-For through it does not make new clients: the proxy's own address is the client.
+    expect((await upgradeFrom(url, '127.0.0.2', { 'x-forwarded-for': '198.51.100.60' })).status).toBe(200);
+    expect((await upgradeFrom(url, '127.0.0.2', { 'x-forwarded-for': '198.51.100.61' })).status).toBe(429);
   });
 });

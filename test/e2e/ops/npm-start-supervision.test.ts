@@ -60,8 +60,11 @@ it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stop
   const first = { worker: pidOf('worker'), api: pidOf('api'), ingest: pidOf('ingest'), temporal: pidOf('temporal'), postgres: pidOf('postgres') };
   expect(Object.values(first).every((p) => p !== undefined)).toBe(true);
 
-  // The API process itself: refused connections until it is back, then answers again.
-  await killAndWait('api', async () => (await answers()) === 200);
+  // The API process itself: its hot standby takes the port over and answers; the API started again waits in its
+  // turn, once loaded (it says it is standing by), before anything else is killed under it.
+  const standingBy = () => stack!.output().split('standing by').length - 1;
+  const waitingBefore = standingBy();
+  await killAndWait('api', async () => (await answers()) === 200 && standingBy() > waitingBefore);
   expect([pidOf('worker'), pidOf('ingest')]).toEqual([first.worker, first.ingest]);
 
   // The ingest serves no HTTP: the API must not notice at all.
@@ -88,8 +91,8 @@ it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stop
   expect(await stack.stop()).toBe(0);
   for (const pid of pids) expect([pid, isAlive(pid)]).toEqual([pid, false]);
   const at = (s: string) => said().indexOf(s);
-  expect(at('• stopping perps-exchange, worker, api, ingest …')).toBeGreaterThan(-1);
-  expect(at('• stopping perps-exchange, worker, api, ingest …')).toBeLessThan(at('• stopping temporal …'));
+  expect(at('• stopping perps-exchange, worker, api, ingest, api-standby …')).toBeGreaterThan(-1);
+  expect(at('• stopping perps-exchange, worker, api, ingest, api-standby …')).toBeLessThan(at('• stopping temporal …'));
   expect(at('• stopping temporal …')).toBeLessThan(at('• stopping postgres …'));
   expect(at('• stopping postgres …')).toBeLessThan(at('• stopped'));
   expect(fs.existsSync(path.join(dataDir, 'postgres', 'dev', 'postmaster.pid'))).toBe(false);
