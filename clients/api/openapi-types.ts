@@ -1758,7 +1758,13 @@ export interface components {
          *     before the first trade.
          */
         bot_trade_share: number | null;
-        /** @description Volume pattern of wash trading between linked wallets; null until the wallet-link analysis is live. */
+        /**
+         * @description A climb too steady to be organic: over the first 40 s in eight 5 s bars (the price after each bar's
+         *     last trade, carried over a bar without trades), at least 90% positive returns, a coefficient of
+         *     variation of the returns below 0.5 and an R² of log-price against time of at least 0.98 (the public
+         *     1-minute, 8-bar definition shrunk to the ages this service scores at). Null until the mint is 40 s
+         *     old, then fixed.
+         */
         manufactured_pump: boolean | null;
       };
       quality: {
