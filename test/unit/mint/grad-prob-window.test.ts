@@ -1,28 +1,14 @@
-import { enrichMint, type LatestPrediction } from '../../../domain/live/enriched-mint';
+import type { LatestPrediction } from '../../../domain/live/enriched-mint';
 import { publicLiveMint } from '../../../domain/live/public-live-mint';
-import { creatorRecord } from '../../../domain/mint/creator-record';
-import { handBuiltMint, T0 } from '../../support/hand-built-mint';
+import { enrichHandBuilt } from '../../support/enrich-hand-built';
+import { T0 } from '../../support/hand-built-mint';
 import { latestPrediction } from '../../support/latest-prediction';
 
 /** grad_prob is produced only while a mint is about 30 s or 60 s old; the last logged score stays readable. */
 const score30 = latestPrediction({ ageBucket: 30, asOf: new Date(T0 + 30_500), gradProb: 0.11, calibration: { age_bucket: 30 } });
 const score60 = latestPrediction({ ageBucket: 60, asOf: new Date(T0 + 61_000), gradProb: 0.22 });
 
-function enrich(ageS: number, prediction: LatestPrediction | null) {
-  const m = handBuiltMint();
-  m.buy(5, 'A', 1);
-  return enrichMint({
-    tape: m.tape(),
-    now: new Date(T0 + ageS * 1000),
-    prediction,
-    creator: creatorRecord(null),
-    creatorLaunches: 1,
-    solUsd: null,
-    freshness: new Map(),
-    graduatedAt: null,
-    survivalLive: false,
-  });
-}
+const enrich = (ageS: number, prediction: LatestPrediction | null) => enrichHandBuilt(ageS, { prediction });
 
 const shown = (ageS: number, p: LatestPrediction) => {
   const m = enrich(ageS, p);
