@@ -1762,7 +1762,13 @@ export interface components {
          *     before the first trade.
          */
         bot_trade_share: number | null;
-        /** @description Volume pattern of wash trading between linked wallets; null until the wallet-link analysis is live. */
+        /**
+         * @description A climb too steady to be organic: over the first 40 s in eight 5 s bars (the price after each bar's
+         *     last trade, carried over a bar without trades), at least 90% positive returns, a coefficient of
+         *     variation of the returns below 0.5 and an R² of log-price against time of at least 0.98 (the public
+         *     1-minute, 8-bar definition shrunk to the ages this service scores at). Null until the mint is 40 s
+         *     old, then fixed.
+         */
         manufactured_pump: boolean | null;
       };
       quality: {
@@ -1829,14 +1835,35 @@ export interface components {
       curve_progress: number;
       trades: number;
       unique_buyers: number;
-      /** @description Calibrated k-NN graduation probability; non-null only while the mint is about 30 s or 60 s old. */
+      /**
+       * @description Calibrated k-NN graduation probability; non-null only while the mint is about 30 s or 60 s old: a score
+       *     logged at its age bucket is shown until 15 s past the bucket (the 30 s score while the mint is 30-45 s
+       *     old, the 60 s score while it is 60-75 s old), null between and after. The last logged score stays
+       *     readable as `last_logged_grad_prob`.
+       */
       grad_prob: number | null;
       /**
-       * @description Age bucket (s) `grad_prob` was scored at.
+       * @description Age bucket (s) `grad_prob` was scored at; null when `grad_prob` is.
        * @enum {integer|null}
        */
       grad_prob_age_bucket: 30 | 60 | null;
       grad_prob_calibration: components['schemas']['GradProbCalibration'] | null;
+      /**
+       * @description The mint's latest logged graduation score (the 60 s score once it exists, else the 30 s score), at any
+       *     age: what `grad_prob` showed inside its window. Null until the first score is logged. Withheld (null) on
+       *     the public list.
+       */
+      last_logged_grad_prob: number | null;
+      /**
+       * @description Age bucket (s) `last_logged_grad_prob` was scored at.
+       * @enum {integer|null}
+       */
+      last_logged_grad_prob_age_bucket: 30 | 60 | null;
+      /**
+       * Format: date-time
+       * @description When `last_logged_grad_prob` was logged.
+       */
+      last_logged_grad_prob_at: string | null;
       /**
        * @description Probability that the price reaches at least 2x the price the odds start from (`runner_odds_from`, normally
        *     the current price at the latest live refresh), never from launch: k-NN over resolved mints as they stood at

@@ -43,11 +43,23 @@ export type EnrichInput = {
 export type RunnerOddsFrom = { odds: RunnerOdds; ageS: number; priceSol: number; at: Date };
 
 /**
- * A score is the mint's state at its age bucket; past this age it is no longer shown. The runner odds logged with
- * a score travel with it and are measured from the price at scoring; they are shown only when the live refresh has
- * no odds from the current price for the mint (its model still warming, or a mint the refresh does not hold).
+ * Spec section 1 produces grad_prob only while a mint is "about" 30 s or 60 s old and null for older mints. A score
+ * is the mint's state at its age bucket, so it is shown from when it is logged until GRAD_PROB_ABOUT_S past its
+ * bucket: half the spacing of the two buckets, so a mint is never "about" both ages, and wide enough for a score
+ * logged a few seconds late and a live refresh a few seconds after it. The 30 s score is shown up to 45 s, the 60 s
+ * score up to 75 s; between them and after them `grad_prob` is null, and the last logged score stays readable as
+ * `last_logged_grad_prob`. The runner odds logged with a score travel with it and are measured from the price at
+ * scoring; they are shown only with the score and only when the live refresh has no odds from the current price for
+ * the mint (its model still warming, or a mint the refresh does not hold).
  */
-export const GRAD_PROB_SHOWN_UNTIL_S = 120;
+export const GRAD_PROB_ABOUT_S = 15;
+/** The oldest age at which any score is shown: the 60 s bucket plus its window. */
+export const GRAD_PROB_SHOWN_UNTIL_S = 60 + GRAD_PROB_ABOUT_S;
+
+/** Whether a score logged at `ageBucket` is shown on a mint `ageS` old. */
+export function gradProbShown(ageS: number, ageBucket: number): boolean {
+  return ageS < ageBucket + GRAD_PROB_ABOUT_S;
+}
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
@@ -60,7 +72,7 @@ export function enrichMint(i: EnrichInput) {
   const mcapSol = price * (CURVE.totalSupplyRaw / 1e6);
   const flags = rugFlags(tape, freshFirst3(tape, i.freshness));
   const p = i.prediction;
-  const showScore = p !== null && ageS < GRAD_PROB_SHOWN_UNTIL_S;
+  const showScore = p !== null && gradProbShown(ageS, p.ageBucket);
   const from = runnerOddsFrom(i, showScore);
   const odds = from?.odds ?? null;
   const signals = mintSignals(tape, now.getTime(), i.freshness);
@@ -84,6 +96,10 @@ export function enrichMint(i: EnrichInput) {
     grad_prob: showScore ? p.gradProb : null,
     grad_prob_age_bucket: showScore ? p.ageBucket : null,
     grad_prob_calibration: showScore ? p.calibration : null,
+    // Outside the window the score is not "produced" but it was logged: kept under its own name so nothing is lost.
+    last_logged_grad_prob: p ? p.gradProb : null,
+    last_logged_grad_prob_age_bucket: p ? p.ageBucket : null,
+    last_logged_grad_prob_at: p ? p.asOf.toISOString() : null,
     runner_prob_2x_from_now: odds ? odds['2x'] : null,
     runner_prob_3x_from_now: odds ? odds['3x'] : null,
     runner_prob_5x_from_now: odds ? odds['5x'] : null,

@@ -1,3 +1,4 @@
+import { manufacturedPump } from './manufactured-pump';
 import type { MintTape } from './mint-tape';
 import { creatorHoldingShare, holderConcentration } from './rug-heuristics';
 import { freshWalletShare, type Freshness } from './wallet-freshness';
@@ -8,8 +9,10 @@ import { freshWalletShare, type Freshness } from './wallet-freshness';
  * - bot wallets: non-creator wallets that sniped (first buy within SNIPE_WINDOW_S of the creation), bought in
  *   the creation slot (bundle), or flipped (first sell within FLIP_WINDOW_S of their first buy).
  *   `bot_trade_share` is their trades ÷ all trades; null before the first trade.
- * - `manufactured_pump` (wash trading between linked wallets), `has_socials` and `metadata_ok` (the metadata
- *   JSON) need data this service does not collect yet: null, never guessed.
+ * - `manufactured_pump`: the fingerprint of a too-steady climb over the first 40 s (manufactured-pump.ts); null
+ *   until the mint is 40 s old.
+ * - `has_socials` and `metadata_ok` (the metadata JSON) need data this service does not collect yet: null, never
+ *   guessed.
  * - `fresh_wallet_share`: buyers with no launchpad trade before the creation (wallet-freshness.ts); null until
  *   looked up.
  * - top buyers: the 10 wallets with the most net SOL in that still hold tokens; `smart_score` from the wallet
@@ -49,7 +52,7 @@ export function mintSignals(tape: MintTape, nowMs: number, freshness: Freshness)
       bundle_pct: r6(Math.min(1, bundle.pct)),
       sniper_count: tape.snipers(),
       bot_trade_share: bots === null ? null : r6(bots),
-      manufactured_pump: null,
+      manufactured_pump: manufacturedPump({ launchPrice: tape.launchPrice, closes: tape.pumpCloses }, (nowMs - tape.create.at.getTime()) / 1000),
     },
     quality: {
       has_socials: null,

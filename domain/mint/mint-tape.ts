@@ -1,4 +1,5 @@
 import { CURVE, priceSol, type CreateEvent, type TradeEvent } from './launch-events';
+import { pumpBarOf } from './manufactured-pump';
 
 /**
  * Everything the enriched record needs about one mint, folded trade by trade so the live projector can update
@@ -30,6 +31,8 @@ export class MintTape {
   readonly firstBuyers: string[] = [];
   /** Highest curve price seen since launch (the composite score's max_mult is this over the launch price). */
   peakPrice: number;
+  /** The early price path the manufactured-pump fingerprint reads: per 5 s bar, the price after its last trade. */
+  readonly pumpCloses: (number | undefined)[] = [];
   private readonly recent: { at: number; isBuy: boolean; vSolDelta: number }[] = [];
 
   constructor(readonly create: CreateEvent) {
@@ -45,6 +48,8 @@ export class MintTape {
     if (t.vTokensRaw > 0) this.peakPrice = Math.max(this.peakPrice, priceSol(t.vSolLamports, t.vTokensRaw));
     this.trades++;
     this.lastTradeAt = t.at;
+    const bar = pumpBarOf(t.at.getTime(), this.create.at.getTime());
+    if (bar !== null && t.vTokensRaw > 0) this.pumpCloses[bar] = priceSol(t.vSolLamports, t.vTokensRaw);
     const w = this.wallets.get(t.trader) ?? { solIn: 0, tokens: 0, bought: 0, sold: 0, trades: 0, firstBuyAt: null, firstSellAt: null };
     w.trades++;
     if (t.isBuy) {

@@ -13,11 +13,12 @@
  * A NaN or infinite input is a bug upstream (the public service once received market cap as an object and
  * swallowed it for a day): it throws instead of producing a score.
  *
- * Mints are evaluated only while younger than COMPOSITE_WINDOW_S. 120 s because that is the age range where
- * grad_prob is shown (GRAD_PROB_SHOWN_UNTIL_S) and where both the 30 s and 60 s scores exist; the public service
- * used the same window. Past it freshness has fallen to 5/6 and smart money arriving so late is no longer an
- * early signal; it also bounds the work per refresh to the launches of the last two minutes (≈ 480 mints at
- * 4 launches/s), whatever the traffic.
+ * Mints are evaluated only while younger than COMPOSITE_WINDOW_S. 120 s because both the 30 s and 60 s scores
+ * exist by then and the public service used the same window. The evaluator reads the last logged score from the
+ * predictions, not the live list's grad_prob, which is null outside its short window around each bucket: the
+ * tiers of a cross need the 30 s and 60 s scores as logged, whatever the list shows. Past the window freshness
+ * has fallen to 5/6 and smart money arriving so late is no longer an early signal; it also bounds the work per
+ * refresh to the launches of the last two minutes (≈ 480 mints at 4 launches/s), whatever the traffic.
  */
 export const COMPOSITE_VERSION = 1;
 export const COMPOSITE_WINDOW_S = 120;

@@ -1,9 +1,8 @@
-import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S } from '../../../domain/live/enriched-mint';
+import { GRAD_PROB_SHOWN_UNTIL_S } from '../../../domain/live/enriched-mint';
 import { botTradeShare, botWallets, mintSignals, topBuyers } from '../../../domain/mint/mint-signals';
-import { creatorRecord } from '../../../domain/mint/creator-record';
 import { freshAmongFirstBuyers, freshFirst3, freshWalletShare, unknownBuyers } from '../../../domain/mint/wallet-freshness';
 import { CREATE_SLOT, T0, handBuiltMint } from '../../support/hand-built-mint';
-import { latestPrediction } from '../../support/latest-prediction';
+import { enrichHandBuilt } from '../../support/enrich-hand-built';
 
 describe('bot, quality and activity signals', () => {
   it('classify snipers, bundle buyers and flippers as bots, never the creator', () => {
@@ -73,22 +72,7 @@ describe('bot, quality and activity signals', () => {
 });
 
 describe('enriched mint', () => {
-  const prediction = latestPrediction();
-  const enrich = (ageS: number, survivalLive: boolean) => {
-    const m = handBuiltMint();
-    m.buy(5, 'A', 1);
-    return enrichMint({
-      tape: m.tape(),
-      now: new Date(T0 + ageS * 1000),
-      prediction,
-      creator: creatorRecord(null),
-      creatorLaunches: 1,
-      solUsd: null,
-      freshness: new Map(),
-      graduatedAt: null,
-      survivalLive,
-    });
-  };
+  const enrich = (ageS: number, survivalLive: boolean) => enrichHandBuilt(ageS, { survivalLive });
 
   it('shows runner odds with the score and the price they are measured from, then drops both', () => {
     const young = enrich(70, false);

@@ -85,7 +85,8 @@ describe('paper positions: entry, pricing across graduation, exits', () => {
     expect(p.entry.fill.feeLamports).toBeGreaterThan(0);
     expect(p.entry.fill.slippage).toBeGreaterThan(0);
     // The entry snapshot is the enriched mint as the probe serves it, with the score that triggered the entry.
-    expect(gp70.entry_snapshot).toMatchObject({ mint: l.mint, grad_prob: 0.85, grad_prob_age_bucket: 30 });
+    // Under the name that holds at any age: a loaded machine may enter after the 30 s score's display window.
+    expect(gp70.entry_snapshot).toMatchObject({ mint: l.mint, last_logged_grad_prob: 0.85, last_logged_grad_prob_age_bucket: 30 });
     expect(gp70.workflow_id).toBe(`paper:gp70:${l.mint}`);
 
     // On the curve: a buy by someone else moves the mark (the stored last quote follows the new reserves).
