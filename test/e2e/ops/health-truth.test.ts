@@ -130,3 +130,19 @@ it('names the active inputs and whether any is simulated, in /api/health and /ap
   const scope = await http.GET('/api/scope');
   expect(scope.data!.inputs).toEqual(inputs);
 });
+
+it('after a worker restart marks the live list stale, however young, until the projector writes a fresh one', async () => {
+  await live(ago(1));
+  await createLiveStore(t.db).markPreRestart();
+  await new Promise((r) => setTimeout(r, 600));
+  const h = await health();
+  expect(h.status).toBe('degraded');
+  expect(h.reasons).toEqual([{ code: 'live_list_stale', message: expect.stringMatching(/built before the worker restarted/) }]);
+  const list = await http.GET('/api/live');
+  expect(list.response.status).toBe(200);
+  expect(list.data).toMatchObject({ stale: true, age_s: 1 });
+
+  await live(ago(1)); // the first refresh of the new run
+  expect(await health()).toMatchObject({ status: 'ok', reasons: [] });
+  expect((await http.GET('/api/live')).data!.stale).toBeUndefined();
+});
