@@ -10,6 +10,7 @@ import { corpusShare } from '../../domain/history/corpus-share';
 import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { unavailable } from '../http/http-error';
+import { backtestBody } from './backtest-body';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
 import type { PublicReads } from '../http/public-reads';
@@ -75,6 +76,8 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
             calibrated_at: f ? f.fittedAt.toISOString() : null,
             calibration_age_s: ageS,
             calibration_fresh: ageS !== null && ageS <= FRESH_REFIT_PERIODS * d.modelRefitEveryS,
+            // Below the held-out minimum a fit has no slice to backtest: null, not zeros.
+            backtest: f?.backtest?.n ? backtestBody(f.version, f.backtest) : null,
           };
         }),
       );

@@ -3330,6 +3330,25 @@ export interface components {
         calibrated_at: string | null;
         calibration_age_s: number | null;
         calibration_fresh: boolean;
+        backtest: components['schemas']['HoldoutBacktest'] | null;
+      }[];
+    };
+    /** @description The serving fit's walk-forward backtest: the newest slice of its own corpus (held out of the k-NN index) scored against the earlier rows. A backtest, not forward accuracy: `/api/accuracy` counts only live, forward-logged predictions and never mixes these in. `auc` is out of sample (ranking by the raw neighbour rate); the calibration cells are the slice the calibrator was fitted on, so they show how its bands fill, not an out-of-sample calibration check. `synthetic` when the corpus holds simulated history (the version carries `+synthetic`). Null for a fit recorded before backtests were kept. */
+    HoldoutBacktest: {
+      /** @constant */
+      method: 'walk_forward_holdout';
+      synthetic: boolean;
+      /** @description Held-out rows scored. */
+      n: number;
+      positives: number;
+      /** @description Null without both outcomes in the slice. */
+      auc: number | null;
+      /** @description Held-out rows per calibrated confidence band. */
+      calibration: {
+        lo: number;
+        hi: number;
+        n: number;
+        positives: number;
       }[];
     };
     AlertAudit: {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import type { PredictorName } from '../../domain/scoring/predictors';
 
 /** The latest fit of one predictor at one age, as /api/predictor/health reports it. */
@@ -14,6 +15,8 @@ export type ModelFit = {
   calibrationSamples: number;
   fittedAt: Date;
   fitMs: number;
+  /** The fit's walk-forward backtest on its held-out slice; null for fits recorded before it was kept. */
+  backtest: HoldoutBacktest | null;
 };
 
 export function createModelFitStore(db: Knex) {
@@ -35,6 +38,7 @@ export function createModelFitStore(db: Knex) {
             calibration_samples: f.calibrationSamples,
             fitted_at: f.fittedAt,
             fit_ms: f.fitMs,
+            backtest: f.backtest && JSON.stringify(f.backtest),
           })),
         )
         .onConflict(['predictor', 'age_bucket'])
@@ -55,6 +59,7 @@ export function createModelFitStore(db: Knex) {
         calibrationSamples: r.calibration_samples,
         fittedAt: r.fitted_at,
         fitMs: r.fit_ms,
+        backtest: r.backtest ?? null,
       }));
     },
   };

@@ -3,6 +3,7 @@ import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { fitGradProbModelSteps, MIN_GRAD_CORPUS, type GradProbModel } from '../../domain/scoring/grad-prob-model';
+import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import { computeFeatures } from '../../domain/scoring/mint-features';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
@@ -112,6 +113,7 @@ export function createKnnMintScorer(
       positives: number,
       minSamples: number,
       cal: { method: string; samples: number },
+      backtest: HoldoutBacktest,
     ): ModelFit => ({
       predictor,
       ageBucket: age,
@@ -124,6 +126,7 @@ export function createKnnMintScorer(
       calibrationSamples: cal.samples,
       fittedAt: at,
       fitMs,
+      backtest,
     });
     const fiveX = runner.labels.find((l) => l.name === '5x')!;
     await d.modelFitStore.recordFits([
@@ -134,10 +137,19 @@ export function createKnnMintScorer(
         rows.filter((r) => r.graduated).length,
         MIN_GRAD_CORPUS,
         grad.calibration,
+        grad.backtest,
       ),
-      fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration),
-      fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration),
-      fit('post_grad_survival', survival, survival.status, survival.labels[0]!.positives, survival.minSamples, survival.labels[0]!.calibration),
+      fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration, rug.labels[0]!.backtest),
+      fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration, fiveX.backtest),
+      fit(
+        'post_grad_survival',
+        survival,
+        survival.status,
+        survival.labels[0]!.positives,
+        survival.minSamples,
+        survival.labels[0]!.calibration,
+        survival.labels[0]!.backtest,
+      ),
     ]);
     d.log.info(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },

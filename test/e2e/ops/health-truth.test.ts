@@ -38,6 +38,7 @@ const fit = (predictor: ModelFit['predictor'], status: ModelFit['status']): Mode
   calibrationSamples: 100,
   fittedAt: ago(60),
   fitMs: 5,
+  backtest: null,
 });
 const price = (fetchedAt: Date) => createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 150, source: 'simulated-price', fetchedAt });
 /** Writes a live snapshot and waits out the API's 500 ms version check, so the next read sees it. */
