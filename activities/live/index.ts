@@ -38,6 +38,8 @@ export const liveActivities = defineActivityArea({
   }),
   activities: (d) => createLiveProjector(d),
   start: async (d, { cfg, temporal }) => {
+    // The lists on disk were built by the previous run: readers call them stale until this run's first refresh.
+    await d.liveStore.markPreRestart();
     await ensureLiveProjector(temporal, cfg.temporal.taskQueue, cfg.live.refreshMs);
     // Each worker refits its own in-memory models on a timer: a Temporal Schedule would reach only one worker.
     return d.runnerNow.scorer.startRefitLoop();

@@ -11,6 +11,7 @@ import { corpusShare } from '../../domain/history/corpus-share';
 import { MIN_SAMPLES, PREDICTORS } from '../../domain/scoring/predictors';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { unavailable } from '../http/http-error';
+import { backtestBody } from './backtest-body';
 import { sendPreparedRead } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
 import type { PublicReads } from '../http/public-reads';
@@ -77,6 +78,8 @@ export function accuracyRoutes(d: AccuracyRouteDeps): Router {
             calibration_age_s: ageS,
             calibration_fresh: ageS !== null && ageS <= FRESH_REFIT_PERIODS * d.modelRefitEveryS,
             metric: f?.metric ? learnedMetricBody(f.metric) : null,
+            // Below the held-out minimum a fit has no slice to backtest: null, not zeros.
+            backtest: f?.backtest?.n ? backtestBody(f.version, f.backtest) : null,
           };
         }),
       );

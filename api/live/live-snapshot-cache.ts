@@ -18,6 +18,8 @@ type LiveBody = {
 export type LiveSnapshot = {
   version: number;
   builtAt: Date;
+  /** Built before the worker last started: stale until the projector's first fresh refresh, however young. */
+  preRestart: boolean;
   /** How old the snapshot is by design (the Free tier's list is 300 s behind). */
   delayS: number;
   etag: string;
@@ -76,6 +78,7 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
     current = {
       version: s.version,
       builtAt: s.builtAt,
+      preRestart: s.preRestart,
       delayS,
       etag: `"live-${s.version}"`,
       body: prepareBody(Buffer.from(s.body), { etag: `"live-${s.version}"` }),
@@ -149,9 +152,10 @@ const DELAYED_SAMPLE_S = 15;
 
 /**
  * How old a snapshot is, in whole seconds (the `Age` header), and whether the projector has stopped refreshing
- * it: older than its promised delay (0, or 300 for the Free tier's list) by more than `staleAfterS`.
+ * it: built before the worker last started, or older than its promised delay (0, or 300 for the Free tier's list)
+ * by more than `staleAfterS`.
  */
-export function freshness(s: LiveSnapshot, now: Date, staleAfterS: number): { ageS: number; stale: boolean } {
+export function freshness(s: LiveSnapshot, now: Date, staleAfterS: number): { ageS: number; stale: boolean; preRestart: boolean } {
   const ageS = Math.max(0, Math.floor((now.getTime() - s.builtAt.getTime()) / 1000));
-  return { ageS, stale: ageS - s.delayS > staleAfterS + (s.delayS > 0 ? DELAYED_SAMPLE_S : 0) };
+  return { ageS, preRestart: s.preRestart, stale: s.preRestart || ageS - s.delayS > staleAfterS + (s.delayS > 0 ? DELAYED_SAMPLE_S : 0) };
 }

@@ -79,7 +79,7 @@ export function healthRoutes(d: HealthDeps): Router {
       const reasons = healthReasons({
         postgres,
         temporal,
-        live: { state: liveState, ageS: liveFresh?.ageS ?? null, staleAfterS: d.liveStaleAfterS },
+        live: { state: liveState, ageS: liveFresh?.ageS ?? null, staleAfterS: d.liveStaleAfterS, preRestart: liveFresh?.preRestart ?? false },
         composite,
         models,
         feeds: feeds?.map((f) => ({ name: f.name, connected: f.connected, reportedAgoS: Math.max(0, (now.getTime() - f.reportedAt.getTime()) / 1000) })),

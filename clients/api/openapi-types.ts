@@ -3490,6 +3490,7 @@ export interface components {
         calibration_fresh: boolean;
         /** @description The k-NN metric this fit learned (knn-v2 families); null for a fixed metric (knn-v1) or before the first fit. */
         metric?: components['schemas']['LearnedMetric'] | null;
+        backtest: components['schemas']['HoldoutBacktest'] | null;
       }[];
     };
     /** @description What a knn-v2 refit chose by held-out log loss on the later time slice (docs/model.md). */
@@ -3504,6 +3505,24 @@ export interface components {
       weights: {
         [key: string]: number;
       };
+    };
+    /** @description The serving fit's walk-forward backtest: the newest slice of its own corpus (held out of the k-NN index) scored against the earlier rows. A backtest, not forward accuracy: `/api/accuracy` counts only live, forward-logged predictions and never mixes these in. `auc` is out of sample (ranking by the raw neighbour rate); the calibration cells are the slice the calibrator was fitted on, so they show how its bands fill, not an out-of-sample calibration check. `synthetic` when the corpus holds simulated history (the version carries `+synthetic`). Null while the corpus is too small to hold a slice out (the calibration minimum) and for a fit recorded before backtests were kept. */
+    HoldoutBacktest: {
+      /** @constant */
+      method: 'walk_forward_holdout';
+      synthetic: boolean;
+      /** @description Held-out rows scored. */
+      n: number;
+      positives: number;
+      /** @description Null without both outcomes in the slice. */
+      auc: number | null;
+      /** @description Held-out rows per calibrated confidence band. */
+      calibration: {
+        lo: number;
+        hi: number;
+        n: number;
+        positives: number;
+      }[];
     };
     AlertAudit: {
       hours: number;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
+import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import type { PredictorName } from '../../domain/scoring/predictors';
 
 /** The latest fit of one predictor at one age, as /api/predictor/health reports it. */
@@ -17,6 +18,8 @@ export type ModelFit = {
   fitMs: number;
   /** The learned metric of this fit (knn-v2 families); null for a fixed metric. */
   metric: LearnedMetric | null;
+  /** The fit's walk-forward backtest on its held-out slice; null for fits recorded before it was kept. */
+  backtest: HoldoutBacktest | null;
 };
 
 export function createModelFitStore(db: Knex) {
@@ -39,6 +42,7 @@ export function createModelFitStore(db: Knex) {
             fitted_at: f.fittedAt,
             fit_ms: f.fitMs,
             metric: f.metric === null ? null : JSON.stringify(f.metric),
+            backtest: f.backtest && JSON.stringify(f.backtest),
           })),
         )
         .onConflict(['predictor', 'age_bucket'])
@@ -60,6 +64,7 @@ export function createModelFitStore(db: Knex) {
         fittedAt: r.fitted_at,
         fitMs: r.fit_ms,
         metric: r.metric ?? null,
+        backtest: r.backtest ?? null,
       }));
     },
   };

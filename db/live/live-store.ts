@@ -68,16 +68,25 @@ export function createLiveStore(db: Knex) {
     async writeSnapshot(name: string, body: string, count: number, builtAt: Date): Promise<number> {
       const r = await db.raw(
         `INSERT INTO live_snapshots (name, version, built_at, count, body) VALUES (?, 1, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET version = live_snapshots.version + 1, built_at = EXCLUDED.built_at, count = EXCLUDED.count, body = EXCLUDED.body
+         ON CONFLICT (name) DO UPDATE SET version = live_snapshots.version + 1, built_at = EXCLUDED.built_at, count = EXCLUDED.count,
+           body = EXCLUDED.body, pre_restart = false
          RETURNING version`,
         [name, builtAt, count, body],
       );
       return Number(r.rows[0].version);
     },
 
-    async readSnapshot(name: string): Promise<{ version: number; builtAt: Date; body: string } | undefined> {
-      const r = await db('live_snapshots').where({ name }).first('version', 'built_at', 'body');
-      return r ? { version: Number(r.version), builtAt: r.built_at, body: r.body } : undefined;
+    /**
+     * Marks every snapshot as built before this worker started: readers call it stale until the projector's next
+     * write. The version moves so API copies reload it.
+     */
+    async markPreRestart(): Promise<void> {
+      await db('live_snapshots').update({ pre_restart: true, version: db.raw('version + 1') });
+    },
+
+    async readSnapshot(name: string): Promise<{ version: number; builtAt: Date; body: string; preRestart: boolean } | undefined> {
+      const r = await db('live_snapshots').where({ name }).first('version', 'built_at', 'body', 'pre_restart');
+      return r ? { version: Number(r.version), builtAt: r.built_at, body: r.body, preRestart: r.pre_restart } : undefined;
     },
 
     async snapshotVersion(name: string): Promise<number | undefined> {

@@ -8,7 +8,7 @@ export type HealthReason = { code: string; message: string };
 export type HealthFacts = {
   postgres: { state: 'up' | 'down'; error: string | null };
   temporal: { state: 'up' | 'down' | 'not_configured'; error: string | null } | undefined;
-  live: { state: 'fresh' | 'stale' | 'missing'; ageS: number | null; staleAfterS: number };
+  live: { state: 'fresh' | 'stale' | 'missing'; ageS: number | null; staleAfterS: number; preRestart?: boolean };
   /** The composite signal's price rule now; undefined when it could not be read in time. */
   composite: { state: 'crossing' | 'withholding'; reason: 'native_price_unknown' | 'native_price_stale' | null } | undefined;
   /** The fitted models; undefined when they could not be read in time. */
@@ -31,7 +31,12 @@ export function healthReasons(f: HealthFacts): HealthReason[] {
     out.push({ code: 'temporal_down', message: `Temporal is unreachable (${f.temporal.error ?? 'no answer'}): nothing new is scored, committed or delivered` });
   if (f.live.state === 'missing')
     out.push({ code: 'live_list_missing', message: 'the live list has not been built yet: the worker is starting or not running' });
-  if (f.live.state === 'stale')
+  if (f.live.state === 'stale' && f.live.preRestart)
+    out.push({
+      code: 'live_list_stale',
+      message: "the live list was built before the worker restarted: it is stale until the projector's first fresh refresh",
+    });
+  else if (f.live.state === 'stale')
     out.push({
       code: 'live_list_stale',
       message: `the live list is ${s(f.live.ageS ?? 0)} old (allowed ${s(f.live.staleAfterS)}): the worker's projector has stopped refreshing it`,

@@ -1,3 +1,4 @@
+import type { HoldoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, type Calibrator } from './calibration';
 import type { ConfidenceBand } from './confidence-band';
 import { DEFAULT_K } from './knn-index';
@@ -80,6 +81,8 @@ export interface GradProbModel {
   readonly indexSize: number;
   readonly calibration: Calibrator;
   readonly cells: readonly CalibrationCell[];
+  /** The held-out newest slice scored against the earlier index: a walk-forward backtest of this fit. */
+  readonly backtest: HoldoutBacktest;
   score(features: MintFeatures): GradProbScore;
 }
 
@@ -123,6 +126,7 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
     indexSize: core.indexSize,
     calibration: fit.calibration,
     cells: fit.cells,
+    backtest: fit.backtest,
     score(features) {
       const { neighbours, scores } = core.query(toVector(features));
       const s = scores[0]!;

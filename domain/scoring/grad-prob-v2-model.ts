@@ -75,6 +75,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     indexSize: core.indexSize,
     calibration: fit.calibration,
     cells: fit.cells,
+    backtest: fit.backtest,
     metric: core.metric,
     score(features) {
       const { neighbours, scores } = core.query(launchVector(launchFeaturesOf(features)));

@@ -1,6 +1,7 @@
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, fitCalibrator, type Calibrator } from './calibration';
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from './confidence-band';
 import { ContentHash } from './content-hash';
+import { holdoutBacktest, type HoldoutBacktest } from './holdout-backtest';
 import { splitCorpus, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexSteps } from './kd-tree-index';
 import { DEFAULT_K, type KnnNeighbour } from './knn-index';
@@ -43,6 +44,8 @@ export type LabelFit = {
   calibration: Calibrator;
   /** How the held-out slice fared per confidence band (all n = 0 without a slice). */
   cells: CalibrationCell[];
+  /** The held-out slice as a walk-forward backtest of this label. */
+  backtest: HoldoutBacktest;
 };
 
 export type LabelScore = {
@@ -111,11 +114,12 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
   for (const [j, name] of spec.labels.entries()) {
     // One label's isotonic fit at a time: each is a few hundred ms on a 300k-row slice.
     yield;
+    const samples = heldOut.map((h) => ({ raw: h.positives[j]! / h.k, label: labelsOf(h.row)[j]! }));
     const { calibration, cells } = fitLabelCalibration(
       heldOut.map((h) => ({ positives: h.positives[j]!, k: h.k, label: labelsOf(h.row)[j]! })),
       { baseRate: baseRates[j]!, priorStrength, minSamples: minCalibrationSamples },
     );
-    labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells });
+    labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells, backtest: holdoutBacktest(samples, cells) });
   }
 
   return {

@@ -1,3 +1,4 @@
+import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpus, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexSteps } from './kd-tree-index';
@@ -184,11 +185,13 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const labels: LabelFit[] = [];
   for (const [j, name] of spec.labels.entries()) {
     yield;
-    const { calibration, cells } = fitLabelCalibration(
-      calibrationRows.map((r, i) => ({ positives: heldVotes[i]![j]!, k: kUsed, label: labelsOf(r)[j]! })),
-      { baseRate: baseRates[j]!, priorStrength: m, minSamples },
+    const samples = calibrationRows.map((r, i) => ({ positives: heldVotes[i]![j]!, k: kUsed, label: labelsOf(r)[j]! }));
+    const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples });
+    const backtest = holdoutBacktest(
+      samples.map((x) => ({ raw: x.positives / x.k, label: x.label })),
+      cells,
     );
-    labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells });
+    labels.push({ name, positives: positives[j]!, baseRate: baseRates[j]!, calibration, cells, backtest });
   }
   const metric: LearnedMetric = {
     weights: Object.fromEntries(spec.featureKeys.map((key, j) => [key, round6(weights[j]!)])),

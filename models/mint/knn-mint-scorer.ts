@@ -9,6 +9,7 @@ import { computeLaunchFeatures } from '../../domain/scoring/launch-features';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import { computeFeatures, type MintFeatures } from '../../domain/scoring/mint-features';
 import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
+import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
 import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
@@ -148,6 +149,7 @@ export function createKnnMintScorer(
       positives: number,
       minSamples: number,
       cal: { method: string; samples: number },
+      backtest: HoldoutBacktest,
     ): ModelFit => ({
       predictor,
       ageBucket: age,
@@ -161,6 +163,7 @@ export function createKnnMintScorer(
       fittedAt: at,
       fitMs,
       metric: (predictor === 'grad_prob' || predictor === 'runner_prob' ? metrics[predictor] : undefined) ?? null,
+      backtest,
     });
     const fiveX = runner.labels.find((l) => l.name === '5x')!;
     await d.modelFitStore.recordFits([
@@ -171,10 +174,19 @@ export function createKnnMintScorer(
         rows.filter((r) => r.graduated).length,
         MIN_GRAD_CORPUS,
         grad.calibration,
+        grad.backtest,
       ),
-      fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration),
-      fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration),
-      fit('post_grad_survival', survival, survival.status, survival.labels[0]!.positives, survival.minSamples, survival.labels[0]!.calibration),
+      fit('rug_prob', rug, rug.status, rug.labels[0]!.positives, rug.minSamples, rug.labels[0]!.calibration, rug.labels[0]!.backtest),
+      fit('runner_prob', runner, runner.status, fiveX.positives, runner.minSamples, fiveX.calibration, fiveX.backtest),
+      fit(
+        'post_grad_survival',
+        survival,
+        survival.status,
+        survival.labels[0]!.positives,
+        survival.minSamples,
+        survival.labels[0]!.calibration,
+        survival.labels[0]!.backtest,
+      ),
     ]);
     d.log.info(
       { age, corpus: rows.length, grad: grad.version, rug: rug.version, runner: runner.version, survival: survival.version, ms: fitMs },

@@ -75,9 +75,9 @@ export function accuracyDetail(a: Accuracy): Child[] {
     h(
       'p',
       { class: 'sub' },
-      'Current versions: ',
+      'Versions of the latest logged prediction: ',
       Object.entries(a.current_model_versions)
-        .map(([k, v]) => `${k} ${v ?? '—'}`)
+        .map(([k, v]) => `${k} ${v ?? 'none logged'}`)
         .join(' · '),
     ),
     ...(families.length ? families : [notice('info', 'No grad_prob predictions have resolved in the window yet.')]),

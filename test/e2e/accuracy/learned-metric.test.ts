@@ -30,6 +30,7 @@ const fit = (predictor: ModelFit['predictor'], version: string, m: LearnedMetric
   fittedAt: new Date(),
   fitMs: 1234,
   metric: m,
+  backtest: null,
 });
 
 describe('the learned metric on the health and scope pages', () => {

@@ -39,6 +39,7 @@ const fit = (predictor: ModelFit['predictor'], status: ModelFit['status']): Mode
   calibrationSamples: 100,
   fittedAt: ago(60),
   fitMs: 5,
+  backtest: null,
 });
 const price = (fetchedAt: Date) => createPriceStore(t.db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 150, source: 'simulated-price', fetchedAt });
 /** Writes a live snapshot and waits out the API's 500 ms version check, so the next read sees it. */
@@ -130,4 +131,20 @@ it('names the active inputs and whether any is simulated, in /api/health and /ap
   expect(inputs).toMatchObject({ simulated: true, demo_mode: false, feeds: [{ name: 'simulator', simulated: true }], seeded: { smart_wallets: true } });
   const scope = await http.GET('/api/scope');
   expect(scope.data!.inputs).toEqual(inputs);
+});
+
+it('after a worker restart marks the live list stale, however young, until the projector writes a fresh one', async () => {
+  await live(ago(1));
+  await createLiveStore(t.db).markPreRestart();
+  await new Promise((r) => setTimeout(r, 600));
+  const h = await health();
+  expect(h.status).toBe('degraded');
+  expect(h.reasons).toEqual([{ code: 'live_list_stale', message: expect.stringMatching(/built before the worker restarted/) }]);
+  const list = await http.GET('/api/live');
+  expect(list.response.status).toBe(200);
+  expect(list.data).toMatchObject({ stale: true, age_s: 1 });
+
+  await live(ago(1)); // the first refresh of the new run
+  expect(await health()).toMatchObject({ status: 'ok', reasons: [] });
+  expect((await http.GET('/api/live')).data!.stale).toBeUndefined();
 });

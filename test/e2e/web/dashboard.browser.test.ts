@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { accuracyActivities } from '../../../activities/accuracy';
 import { ledgerActivities } from '../../../activities/ledger';
 import { createLiveTick } from '../../../activities';
+import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { mintAddress, signature } from '../../../ingest/simulator/address-book';
@@ -79,11 +80,41 @@ afterAll(async () => {
 });
 
 describe('the dashboard in Chromium', () => {
-  it('says the accuracy page is not computed yet before the first recompute', async () => {
+  it('says the accuracy page is not computed yet before the first recompute, and shows the serving models’ backtest apart', async () => {
+    const cells = [
+      { lo: 0, hi: 0.05, n: 180, positives: 3 },
+      { lo: 0.5, hi: 0.7, n: 60, positives: 33 },
+    ];
+    const version = 'knn-v1@60:1000:backtestfixture+synthetic';
+    await createModelFitStore(t.db).recordFits([
+      {
+        predictor: 'grad_prob',
+        ageBucket: 60,
+        version,
+        status: 'live',
+        samplesTotal: 1000,
+        samplesPositive: 80,
+        minSamples: 200,
+        calibrationMethod: 'isotonic',
+        calibrationSamples: 240,
+        metric: null,
+        fittedAt: now,
+        fitMs: 5,
+        backtest: { n: 240, positives: 36, auc: 0.8123, cells },
+      },
+    ]);
     const { page, errors } = await open('/accuracy');
     await page.getByText('Not computed yet').waitFor();
+    const serving = page.locator('#serving-models');
+    await serving.getByText('Backtest, not forward accuracy').waitFor();
+    await serving.getByText('Synthetic: fitted on simulated history').waitFor();
+    const row = serving.locator('tbody tr', { hasText: 'grad_prob · 60 s' });
+    const cellsText = (await row.locator('th, td').allInnerTexts()).map((x) => x.trim());
+    expect(cellsText).toEqual(['grad_prob · 60 s', 'live', version, 'backtest, synthetic', '240', '36 (15.0%)', '0.812']);
+    await screenshot(page, 'accuracy-backtest', { full: true });
     expect(errors()).toEqual([]);
     await page.close();
+    await t.db('model_fits').where({ version }).del();
   });
 
   it('without a key fills the table from the public list and says its predictions are withheld', async () => {

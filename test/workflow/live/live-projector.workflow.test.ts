@@ -1,3 +1,8 @@
+import { liveActivities } from '../../../activities/live';
+import { mergeActivityAreas } from '../../../activities/activity-area';
+import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
+import { LIVE_PROJECTOR_WORKFLOW_ID } from '../../../workflows/live/live-projector-contract';
+import { areaContext } from '../../support/area-context';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { LIVE_PROJECTOR_WORKFLOW, type LiveProjectorInput } from '../../../workflows/live/live-projector-contract';
 import { call, startApi } from '../../support/api-harness';
@@ -75,6 +80,46 @@ describe('live projector workflow', () => {
       );
     } finally {
       await handle.terminate('test over');
+    }
+  });
+
+  it("after a worker start, marks the previous run's live list stale until the projector's first fresh refresh", async () => {
+    const snapshot = (builtAt: Date) =>
+      createLiveStore(t.db).writeSnapshot(
+        LIVE_SNAPSHOT,
+        JSON.stringify({ generated_at: builtAt.toISOString(), refresh_interval_s: 1, delay_s: 0, total_tracked: 0, count: 0, mints: [] }),
+        0,
+        builtAt,
+      );
+    // Past the API's 500 ms version check.
+    const settle = () => new Promise((r) => setTimeout(r, 600));
+    await snapshot(new Date());
+    await settle();
+    expect((await call(`${api.url}/api/live`)).body.stale).toBeUndefined();
+
+    // The live area's start, with its projector on a queue no worker polls: this run's first refresh never comes
+    // until the test writes it.
+    const ctx = { ...areaContext(t.db, { env: { TEMPORAL_TASK_QUEUE: uniqueId('unpolled') } }), temporal: w.client };
+    try {
+      const stop = await mergeActivityAreas([liveActivities], ctx).start();
+      stop();
+      await settle();
+      const stale = await call(`${api.url}/api/live`);
+      expect(stale.status).toBe(200);
+      expectConforms('get', '/api/live', 200, stale.body);
+      expect(stale.body.stale).toBe(true);
+      const health = await call(`${api.url}/api/health`);
+      expect(health.body.status).toBe('degraded');
+      expect(health.body.reasons.map((r: { code: string }) => r.code)).toContain('live_list_stale');
+
+      await snapshot(new Date()); // the projector's first refresh of the new run
+      await settle();
+      expect((await call(`${api.url}/api/live`)).body.stale).toBeUndefined();
+    } finally {
+      await w.client.workflow
+        .getHandle(LIVE_PROJECTOR_WORKFLOW_ID)
+        .terminate('test over')
+        .catch(() => undefined);
     }
   });
 });
