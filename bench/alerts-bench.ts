@@ -14,7 +14,7 @@ import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { seedSimulatedSmartWallets } from '../db/wallets/simulated-wallet-seed';
 import { WSOL_MINT } from '../domain/market/native-coin';
-import type { LaunchEvent } from '../domain/mint/launch-events';
+import type { LaunchEvent } from '../domain/launch/launch-events';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { hashSeed, SeededRandom } from '../ingest/simulator/seeded-random';
 import { simulatedSmartWallets } from '../ingest/simulator/simulated-smart-wallets';

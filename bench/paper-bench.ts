@@ -4,7 +4,7 @@ import { startDaemon } from '../scripts/lib/daemon-process';
 import { freePort, startLocalTemporal } from '../scripts/lib/local-temporal';
 import { sleep, waitFor } from '../scripts/lib/run';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
-import type { CreateEvent, TradeEvent } from '../domain/mint/launch-events';
+import type { CreateEvent, TradeEvent } from '../domain/launch/launch-events';
 import { confidenceBand } from '../domain/scoring/confidence-band';
 import { benchDatabase } from './lib/bench-postgres';
 import { quantiles } from './lib/process-stats';

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { LaunchHistoryFolder } from '../domain/backtest/launch-histories';
+import { LaunchHistoryFolder } from '../domain/scoring/launch-histories';
 import { percentile } from '../domain/ops/latency-window';
 import type { CorpusRow } from '../domain/scoring/grad-prob-model';
 import { fitGradProbV2ModelSteps, type GradProbV2Model } from '../domain/scoring/grad-prob-v2-model';

@@ -6,7 +6,7 @@ import { createLaunchEventStore } from '../db/mint/launch-event-store';
 import { createPredictionStore } from '../db/mint/prediction-store';
 import { seedSimulatedSmartWallets } from '../db/wallets/simulated-wallet-seed';
 import { WSOL_MINT } from '../domain/market/native-coin';
-import type { LaunchEvent } from '../domain/mint/launch-events';
+import type { LaunchEvent } from '../domain/launch/launch-events';
 import { RollingThreshold } from '../domain/signals/rolling-threshold';
 import { SAMPLES_PER_MINT } from '../domain/signals/score-sampling';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';

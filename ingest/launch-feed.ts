@@ -1,4 +1,4 @@
-import type { LaunchEvent } from '../domain/mint/launch-events';
+import type { LaunchEvent } from '../domain/launch/launch-events';
 
 /**
  * One interface for every source of launchpad events: Solana RPC `logsSubscribe`, a PumpPortal-style

@@ -5,7 +5,7 @@ import { buildHeadline, CALL_MIN_PROB, headlineReadFrom, type TrajectoryMonth } 
 import { buildAccuracyReport, lastDaysBaseRate, survivalForward, sustainLabels } from '../../domain/accuracy/accuracy-report';
 import { runnerFromNowAccuracy } from '../../domain/accuracy/runner-from-now-accuracy';
 import { evaluateSurvivalGate, SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import type { ShadowStore } from '../../db/accuracy/shadow-store';
 import type { RegisteredDocument } from '../../db/verdict/preregistration-document';
 import { buildShadowModelsSection } from '../../domain/accuracy/shadow-models-report';

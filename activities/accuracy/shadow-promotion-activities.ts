@@ -1,9 +1,9 @@
 import type { ShadowStore } from '../../db/accuracy/shadow-store';
 import type { RegisteredDocument } from '../../db/verdict/preregistration-document';
 import { judgeChallenger, SHADOW_PROMOTION_V1 } from '../../domain/accuracy/shadow-promotion';
-import { canonicalBytes, type CanonicalValue } from '../../domain/ledger/canonical-json';
-import { digestToHex, sha256 } from '../../domain/ledger/ledger-digest';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { canonicalBytes, type CanonicalValue } from '../../domain/digest/canonical-json';
+import { digestToHex, sha256 } from '../../domain/digest/ledger-digest';
+import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { shadowVersions } from '../../domain/scoring/grad-model-versions';
 import type { ShadowPromotionRunResult } from '../../workflows/accuracy/shadow-promotion-contract';
 

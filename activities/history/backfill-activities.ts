@@ -7,9 +7,9 @@ import type { BackfillStore } from '../../db/history/backfill-store';
 import type { HistoryStore } from '../../db/mint/history-store';
 import type { WalletIndexWriter } from '../../db/wallets/wallet-index-writer';
 import { LIVE_TABLES } from '../../db/wallets/wallet-tables';
-import { LaunchHistoryFolder } from '../../domain/backtest/launch-histories';
+import { LaunchHistoryFolder } from '../../domain/scoring/launch-histories';
 import { classifyPage, nextUtcDayMs, utcDay } from '../../domain/history/backfill-range';
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import { backoffDelayMs, type BackoffOptions } from '../../platform/net/backoff';
 import { RPC_BUDGET_EXHAUSTED, type BackfillPageInput, type BackfillPageOutcome } from '../../workflows/history/history-backfill-contract';
 

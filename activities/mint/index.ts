@@ -1,5 +1,5 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
-import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../db/scoring/model-fit-store';
 import { createShadowStore } from '../../db/accuracy/shadow-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';

@@ -6,13 +6,13 @@ import type { RunnerNowStore } from '../../db/mint/runner-now-store';
 import type { ShadowStore } from '../../db/accuracy/shadow-store';
 import { LedgerHourSealedError } from '../../db/ledger/ledger-seal-store';
 import type { ScoreSkipStore, SkipReason } from '../../db/mint/score-skip-store';
-import { priceSol } from '../../domain/mint/launch-events';
-import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/mint/outcome-labels';
+import { priceSol } from '../../domain/launch/launch-events';
+import { peakMultFrom, resolveOutcome, SUSTAIN_SHARE } from '../../domain/launch/outcome-labels';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { MintStates } from '../../db/mint/mint-states';
-import { mintSignals } from '../../domain/mint/mint-signals';
-import { rugFlags } from '../../domain/mint/rug-heuristics';
-import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/mint/wallet-freshness';
+import { mintSignals } from '../../domain/launch/mint-signals';
+import { rugFlags } from '../../domain/launch/rug-heuristics';
+import { freshAmongFirstBuyers, freshFirst3 } from '../../domain/launch/wallet-freshness';
 import { runnerObservations } from '../../domain/scoring/runner-grid';
 import type { MintScorer } from '../../models/mint/mint-scorer';
 

@@ -1,7 +1,7 @@
 import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { CompositePredictionStore } from '../../db/signals/composite-prediction-store';
-import { SUSTAIN_HORIZON_S } from '../../domain/mint/outcome-labels';
+import { SUSTAIN_HORIZON_S } from '../../domain/launch/outcome-labels';
 import { resolvableAtMs, resolveComposite, resolvesAtMs } from '../../domain/signals/resolution';
 import type { CompositeResolutionResult } from '../../workflows/signals/composite-resolution-contract';
 

@@ -1,6 +1,6 @@
 import type { RegisteredDocument } from '../../db/verdict/preregistration-document';
 import type { VerdictStore } from '../../db/verdict/verdict-store';
-import { canonicalJson, type CanonicalValue } from '../../domain/ledger/canonical-json';
+import { canonicalJson, type CanonicalValue } from '../../domain/digest/canonical-json';
 import { evaluateVerdict } from '../../domain/verdict/evaluate-verdict';
 import type { Preregistration } from '../../domain/verdict/preregistration';
 import { pendingStatus } from '../../domain/verdict/verdict-status';

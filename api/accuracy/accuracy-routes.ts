@@ -2,7 +2,7 @@ import { learnedMetricBody } from './learned-metric-body';
 import { Router } from 'express';
 import type { AccuracyStore } from '../../db/accuracy/accuracy-store';
 import type { GateStore } from '../../db/accuracy/gate-store';
-import type { ModelFitStore } from '../../db/accuracy/model-fit-store';
+import type { ModelFitStore } from '../../db/scoring/model-fit-store';
 import type { OnStartStatus } from '../../db/history/backfill-on-start-store';
 import type { CorpusSummary } from '../../db/mint/corpus-store';
 import { onStartState } from '../../domain/history/backfill-on-start';

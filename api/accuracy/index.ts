@@ -1,7 +1,7 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
-import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../db/scoring/model-fit-store';
 import { createBackfillOnStartStore } from '../../db/history/backfill-on-start-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { defineApiArea } from '../api-area';

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { LedgerCommitStore, StoredCommit } from '../../db/ledger/ledger-commit-store';
 import type { LedgerProofStore } from '../../db/ledger/ledger-proof-store';
 import type { LedgerRows } from '../../db/ledger/ledger-row-sources';
-import { digestToHex } from '../../domain/ledger/ledger-digest';
+import { digestToHex } from '../../domain/digest/ledger-digest';
 import { utcHourEnd, utcHourStart } from '../../domain/ledger/ledger-hour';
 import { commitExpectedBy } from '../../domain/ledger/ledger-schedule';
 import { stepsFromPath } from '../../domain/ledger/proof-path';

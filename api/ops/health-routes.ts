@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { WatchdogStore } from '../../db/ops/watchdog-store';
 import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import { usedPct } from '../../domain/ops/watchdog-rules';
-import type { ModelFit } from '../../db/accuracy/model-fit-store';
+import type { ModelFit } from '../../db/scoring/model-fit-store';
 import type { FeedStatus } from '../../db/ops/feed-status-reader';
 import type { ActiveInputs } from '../../domain/ops/active-inputs';
 import { healthReasons } from '../../domain/ops/health-reasons';

@@ -1,4 +1,4 @@
-import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../db/scoring/model-fit-store';
 import { createLedgerCommitStore } from '../../db/ledger/ledger-commit-store';
 import { LEDGER_ROW_SOURCES } from '../../db/ledger/ledger-row-sources';
 import { auditTrailStatement } from '../../domain/ledger/audit-trail-statement';

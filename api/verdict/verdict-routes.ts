@@ -4,7 +4,7 @@ import type { LedgerProofStore } from '../../db/ledger/ledger-proof-store';
 import type { LedgerRows } from '../../db/ledger/ledger-row-sources';
 import type { RegisteredDocument } from '../../db/verdict/preregistration-document';
 import type { StoredVerdict, VerdictStore } from '../../db/verdict/verdict-store';
-import { digestToHex } from '../../domain/ledger/ledger-digest';
+import { digestToHex } from '../../domain/digest/ledger-digest';
 import { commitExpectedBy } from '../../domain/ledger/ledger-schedule';
 import { stepsFromPath } from '../../domain/ledger/proof-path';
 import type { Preregistration } from '../../domain/verdict/preregistration';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import bs58 from 'bs58';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../domain/mint/launch-events';
+import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../domain/launch/launch-events';
 import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 import type { Knex } from 'knex';
 import { sleep } from '../../scripts/lib/run';

@@ -7,7 +7,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createLiveStore, LIVE_SNAPSHOT } from '../../db/live/live-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
 import { GRAD_PROB_SHOWN_UNTIL_S } from '../../domain/live/enriched-mint';
-import type { CreateEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent } from '../../domain/launch/launch-events';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';

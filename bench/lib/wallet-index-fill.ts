@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/launch/launch-events';
 import { publicKey } from '../../ingest/simulator/address-book';
 import type { SeededRandom } from '../../ingest/simulator/seeded-random';
 

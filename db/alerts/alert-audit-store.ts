@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 
 export type AuditedRule = { ruleId: number; threshold: number; version: string; activeSince: Date };
 export type AuditedFire = {

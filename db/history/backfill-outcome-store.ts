@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import type { ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { recomputeCreator } from '../mint/creator-store';
 
 /** Rows per INSERT. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CompleteEvent, LaunchEvent } from '../../domain/mint/launch-events';
+import type { CompleteEvent, LaunchEvent } from '../../domain/launch/launch-events';
 import { createLaunchEventStore } from '../mint/launch-event-store';
 import { toMintRow, toTrade } from '../mint/mint-read-store';
 

@@ -1,6 +1,6 @@
 import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError } from '../../domain/ledger/leaf-fields';
-import { predictionFields, type PredictionRowCore } from '../mint/prediction-row';
+import { predictionFields, type PredictionRowCore } from './prediction-row';
 import { defineLedgerRowSource } from './ledger-row-source';
 
 type PredictionRow = PredictionRowCore & {

@@ -1,4 +1,4 @@
-import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../domain/ledger/perps-entry-leaf';
 import { defineLedgerRowSource } from './ledger-row-source';
 
 type EntryRow = {

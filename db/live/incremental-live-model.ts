@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MintTape } from '../../domain/mint/mint-tape';
+import { MintTape } from '../../domain/launch/mint-tape';
 import type { MintState } from '../mint/mint-states';
 import { createLiveStore } from './live-store';
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
-import { creatorRecord } from '../../domain/mint/creator-record';
+import { creatorRecord } from '../../domain/launch/creator-record';
 import { enrichMint, type EnrichedMint, type RunnerOddsFrom } from '../../domain/live/enriched-mint';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
-import { topBuyerWallets } from '../../domain/mint/mint-signals';
+import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
+import { topBuyerWallets } from '../../domain/launch/mint-signals';
 import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
 import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createGateStore } from '../accuracy/gate-store';

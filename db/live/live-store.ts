@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TradeEvent } from '../../domain/mint/launch-events';
+import type { TradeEvent } from '../../domain/launch/launch-events';
 import type { LatestPrediction } from '../../domain/live/enriched-mint';
 import { toMintRow, toTrade, type MintRow } from '../mint/mint-read-store';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { planHourCommit } from '../../domain/ledger/commit-chain';
 import type { CommitRecord } from '../../domain/ledger/commit-record';
-import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../domain/ledger/perps-entry-leaf';
 
 // Forward-only. The perps track joins the audit ledger (issue 22 on issue 18's machinery): smart entries are sealed
 // and committed by the ledger's schedule like every other track, and the commits the perps area made on its own

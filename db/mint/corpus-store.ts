@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
-import { RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { graduatedBy } from './before-graduation';
 import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
 

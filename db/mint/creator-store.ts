@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CREATOR_5X, type CreatorAggregate, type OwnOutcome } from '../../domain/mint/creator-record';
+import { CREATOR_5X, type CreatorAggregate, type OwnOutcome } from '../../domain/launch/creator-record';
 
 /** Creators' track records: aggregates over their resolved launches, recomputed at each resolution. */
 export function createCreatorStore(db: Knex) {

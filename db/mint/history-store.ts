@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import type { ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { insertNewRows } from './insert-new-rows';
 
 export type HistorySource = 'synthetic' | 'backfill';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { eventKey, type CompleteEvent, type CreateEvent, type LaunchEvent, type MigrateEvent, type TradeEvent } from '../../domain/mint/launch-events';
+import { eventKey, type CompleteEvent, type CreateEvent, type LaunchEvent, type MigrateEvent, type TradeEvent } from '../../domain/launch/launch-events';
 
 export type NewMint = { mint: string; createdAt: Date; mayhem: boolean };
 export type WriteResult = {

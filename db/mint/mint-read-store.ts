@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, TradeEvent } from '../../domain/launch/launch-events';
 
 export type MintRow = CreateEvent & { graduatedAt: Date | null };
 

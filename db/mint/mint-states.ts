@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { creatorRecord, type CreatorRecord } from '../../domain/mint/creator-record';
-import type { TradeEvent } from '../../domain/mint/launch-events';
-import { MintTape } from '../../domain/mint/mint-tape';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
-import { unknownBuyers } from '../../domain/mint/wallet-freshness';
-import { topBuyerWallets } from '../../domain/mint/mint-signals';
+import { creatorRecord, type CreatorRecord } from '../../domain/launch/creator-record';
+import type { TradeEvent } from '../../domain/launch/launch-events';
+import { MintTape } from '../../domain/launch/mint-tape';
+import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
+import { unknownBuyers } from '../../domain/launch/wallet-freshness';
+import { topBuyerWallets } from '../../domain/launch/mint-signals';
 import type { LaunchContext } from '../../domain/scoring/launch-features';
 import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';

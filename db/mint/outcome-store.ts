@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { MintOutcome } from '../../domain/mint/outcome-labels';
+import type { MintOutcome } from '../../domain/launch/outcome-labels';
 import { recomputeCreator } from './creator-store';
 
 export type Checkpoint = {

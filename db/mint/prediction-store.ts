@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { predictionFields, type PredictionFields } from './prediction-row';
+import { predictionFields, type PredictionFields } from '../ledger/prediction-row';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
 
 export type NewPrediction = {

@@ -1,4 +1,4 @@
-import { sustained30m, SUSTAIN_SHARE, type CheckpointObservation } from '../mint/outcome-labels';
+import { sustained30m, SUSTAIN_SHARE, type CheckpointObservation } from '../launch/outcome-labels';
 import { modelFamily } from '../scoring/knn-label-model';
 import { RUNNER_TIERS, tierKey } from '../scoring/runner-model';
 import { auc, auprc, baseRate, brier, calibrationCells, expectedCalibrationError, logLoss, thresholdBands, type Scored } from './forward-metrics';

@@ -1,5 +1,5 @@
-import { canonicalBytes, type CanonicalValue } from '../ledger/canonical-json';
-import { digestToHex, sha256 } from '../ledger/ledger-digest';
+import { canonicalBytes, type CanonicalValue } from '../digest/canonical-json';
+import { digestToHex, sha256 } from '../digest/ledger-digest';
 import { evaluateGateValidation, GATE_VALIDATION, type GateFire, type GateSplit, type GateValidationResult, type PreviousGateRun } from './gate-validation';
 import { reachedMultipleAfterGraduation } from './gate-validation-outcome';
 

@@ -1,4 +1,4 @@
-import { isDigestHex } from './ledger-digest';
+import { isDigestHex } from '../digest/ledger-digest';
 import { isUtcHourStart } from './ledger-hour';
 import { TRACK_NAME_PATTERN } from './ledger-tracks';
 

@@ -1,5 +1,5 @@
 import { commitRecordDigestHex, type CommitRecord } from './commit-record';
-import { digestToHex } from './ledger-digest';
+import { digestToHex } from '../digest/ledger-digest';
 import { compareLeafOrder, utcHourEnd } from './ledger-hour';
 import type { LedgerLeaf } from './leaf-fields';
 import { merkleLevels, packDigests } from './merkle-tree';

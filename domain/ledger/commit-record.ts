@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical-json';
-import { digestToHex, isDigestHex, sha256Utf8 } from './ledger-digest';
+import { canonicalJson } from '../digest/canonical-json';
+import { digestToHex, isDigestHex, sha256Utf8 } from '../digest/ledger-digest';
 import { isUtcHourStart } from './ledger-hour';
 import { TRACK_NAME_PATTERN } from './ledger-tracks';
 

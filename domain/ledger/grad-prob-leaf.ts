@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical-json';
-import { digestToHex, sha256Utf8 } from './ledger-digest';
+import { canonicalJson } from '../digest/canonical-json';
+import { digestToHex, sha256Utf8 } from '../digest/ledger-digest';
 import { asciiText, decimalText, decimalTextOrNull, fieldList, isoMillis, oneOf, safeInteger, sealLeaf, type LeafFormat } from './leaf-fields';
 
 /**

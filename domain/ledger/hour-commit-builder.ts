@@ -1,5 +1,5 @@
 import { commitRecordDigestHex, type CommitRecord } from './commit-record';
-import { DIGEST_BYTES, digestToHex } from './ledger-digest';
+import { DIGEST_BYTES, digestToHex } from '../digest/ledger-digest';
 import { compareLeafOrder, isUtcHourStart, utcHourEnd } from './ledger-hour';
 import type { LedgerLeaf } from './leaf-fields';
 import { merkleLevels } from './merkle-tree';

@@ -1,5 +1,5 @@
-import { canonicalJson, type CanonicalValue } from './canonical-json';
-import { sha256Utf8 } from './ledger-digest';
+import { canonicalJson, type CanonicalValue } from '../digest/canonical-json';
+import { sha256Utf8 } from '../digest/ledger-digest';
 
 /**
  * What every leaf format is made of, and the field encoders all leaf versions share. A leaf's payload is

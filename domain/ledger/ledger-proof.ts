@@ -1,5 +1,5 @@
 import type { HourCommit } from './commit-chain';
-import { digestFromHex, digestToHex, isDigestHex, sha256Utf8 } from './ledger-digest';
+import { digestFromHex, digestToHex, isDigestHex, sha256Utf8 } from '../digest/ledger-digest';
 import { utcHourEnd } from './ledger-hour';
 import { readLeafPayload } from './ledger-tracks';
 import { merkleProof, proofShape, sameDigest, walkProof, type ProofSide } from './merkle-tree';

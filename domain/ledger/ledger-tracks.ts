@@ -1,11 +1,11 @@
-import { canonicalJson, type CanonicalValue } from './canonical-json';
+import { canonicalJson, type CanonicalValue } from '../digest/canonical-json';
 import { COMPOSITE_LEAF_V1 } from './composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from './grad-prob-leaf';
 import { leafTimeField, type LeafFormat, type LeafValue } from './leaf-fields';
 import { PROMOTION_LEAF_V1 } from './promotion-leaf';
 import { SHADOW_LEAF_V1 } from './shadow-leaf';
 import { VERDICT_LEAF_V1 } from './verdict-leaf';
-import { PERPS_ENTRY_LEAF_V1 } from '../perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from './perps-entry-leaf';
 
 /**
  * The tracks the ledger commits, each with every leaf version it ever had and the one new leaves use.

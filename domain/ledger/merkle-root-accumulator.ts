@@ -1,4 +1,4 @@
-import { DIGEST_BYTES, sha256 } from './ledger-digest';
+import { DIGEST_BYTES, sha256 } from '../digest/ledger-digest';
 
 /**
  * The same root as `merkleRoot`, fed one leaf at a time in tree order, holding one pending node per level

@@ -1,4 +1,4 @@
-import { DIGEST_BYTES, sha256 } from './ledger-digest';
+import { DIGEST_BYTES, sha256 } from '../digest/ledger-digest';
 
 /**
  * The binary merkle tree of an hour's leaves (spec section 2), over raw 32-byte SHA-256 digests:

@@ -1,4 +1,4 @@
-import { isDigestHex } from './ledger-digest';
+import { isDigestHex } from '../digest/ledger-digest';
 import { asciiText, fieldList, isoMillis, LeafFieldError, oneOf, safeInteger, sealLeaf, type LeafFormat } from './leaf-fields';
 
 /**

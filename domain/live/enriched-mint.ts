@@ -1,10 +1,10 @@
 import type { RunnerOdds } from '../scoring/runner-model';
-import type { CreatorRecord } from '../mint/creator-record';
-import { CURVE } from '../mint/launch-events';
-import { mintSignals, topBuyers } from '../mint/mint-signals';
-import type { MintTape } from '../mint/mint-tape';
-import { hideReason, rugFlags } from '../mint/rug-heuristics';
-import { freshFirst3, type Freshness } from '../mint/wallet-freshness';
+import type { CreatorRecord } from '../launch/creator-record';
+import { CURVE } from '../launch/launch-events';
+import { mintSignals, topBuyers } from '../launch/mint-signals';
+import type { MintTape } from '../launch/mint-tape';
+import { hideReason, rugFlags } from '../launch/rug-heuristics';
+import { freshFirst3, type Freshness } from '../launch/wallet-freshness';
 
 /** The latest logged prediction of a mint, as the live list and probe show it. */
 export type LatestPrediction = {

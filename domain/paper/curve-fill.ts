@@ -1,4 +1,4 @@
-import { CURVE, priceSol } from '../mint/launch-events';
+import { CURVE, priceSol } from '../launch/launch-events';
 import { checkCurveFees, curveFeesOn, totalFeeBps, BPS, type CurveFees } from './curve-fees';
 
 /**

@@ -1,4 +1,4 @@
-import { CURVE } from '../mint/launch-events';
+import { CURVE } from '../launch/launch-events';
 import { checkBps, feeOn } from './curve-fees';
 import { pricePerToken } from './curve-fill';
 

@@ -1,6 +1,6 @@
-import { CURVE, type CreateEvent, type TradeEvent } from '../mint/launch-events';
-import { topBuyerWallets } from '../mint/mint-signals';
-import { MintTape } from '../mint/mint-tape';
+import { CURVE, type CreateEvent, type TradeEvent } from '../launch/launch-events';
+import { topBuyerWallets } from '../launch/mint-signals';
+import { MintTape } from '../launch/mint-tape';
 
 /**
  * The knn-v2 view of a mint at a fixed age: point-in-time features, each defined here once and computed by this

@@ -1,4 +1,4 @@
-import { priceSol, type CreateEvent, type TradeEvent } from '../mint/launch-events';
+import { priceSol, type CreateEvent, type TradeEvent } from '../launch/launch-events';
 import type { LaunchFeatures } from './launch-features';
 
 /**

@@ -1,5 +1,5 @@
-import type { MintTape } from '../mint/mint-tape';
-import { creatorHoldingShare, holderConcentration } from '../mint/rug-heuristics';
+import type { MintTape } from '../launch/mint-tape';
+import { creatorHoldingShare, holderConcentration } from '../launch/rug-heuristics';
 
 /**
  * The rug model's view of a mint at a fixed age: the rug heuristics as numbers, the creator's own selling,

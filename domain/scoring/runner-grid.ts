@@ -1,6 +1,6 @@
-import type { CreateEvent, TradeEvent } from '../mint/launch-events';
-import { MintTape } from '../mint/mint-tape';
-import { peakMultFrom } from '../mint/outcome-labels';
+import type { CreateEvent, TradeEvent } from '../launch/launch-events';
+import { MintTape } from '../launch/mint-tape';
+import { peakMultFrom } from '../launch/outcome-labels';
 import { runnerNowFeatures, type RunnerNowFeatures } from './runner-now-features';
 
 /**

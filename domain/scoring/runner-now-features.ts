@@ -1,4 +1,4 @@
-import type { MintTape } from '../mint/mint-tape';
+import type { MintTape } from '../launch/mint-tape';
 
 /**
  * What the from-now runner model sees of a mint at a moment: its tape folded up to that moment. The same function

@@ -1,5 +1,5 @@
 import { isPriceStale } from '../market/native-coin';
-import { CURVE } from '../mint/launch-events';
+import { CURVE } from '../launch/launch-events';
 import { compositeScore, COMPOSITE_VERSION, inCompositeWindow } from './composite-score';
 import type { ThresholdKind, ThresholdReading } from './rolling-threshold';
 

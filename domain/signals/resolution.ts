@@ -1,5 +1,5 @@
-import type { TradeEvent } from '../mint/launch-events';
-import { LABEL_VERSION, peakMultFrom, SUSTAIN_HORIZON_S, sustained30m, type CheckpointObservation } from '../mint/outcome-labels';
+import type { TradeEvent } from '../launch/launch-events';
+import { LABEL_VERSION, peakMultFrom, SUSTAIN_HORIZON_S, sustained30m, type CheckpointObservation } from '../launch/outcome-labels';
 
 /**
  * The outcome of a composite prediction, with the project's labels (outcome-labels.ts, LABEL_VERSION, stored

@@ -1,5 +1,5 @@
-import { canonicalBytes, type CanonicalValue } from '../ledger/canonical-json';
-import { digestToHex, isDigestHex, sha256 } from '../ledger/ledger-digest';
+import { canonicalBytes, type CanonicalValue } from '../digest/canonical-json';
+import { digestToHex, isDigestHex, sha256 } from '../digest/ledger-digest';
 import { RESOLUTION_HORIZON_S } from '../signals/resolution';
 import type { Tier } from '../signals/tier-rules';
 import type { Preregistration } from './preregistration';

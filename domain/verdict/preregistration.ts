@@ -1,7 +1,7 @@
-import { digestToHex, sha256 } from '../ledger/ledger-digest';
+import { digestToHex, sha256 } from '../digest/ledger-digest';
 import { COMPOSITE_VERSION } from '../signals/composite-score';
 import { CROSS_RULES_VERSION } from '../signals/cross-rules';
-import { LABEL_VERSION } from '../mint/outcome-labels';
+import { LABEL_VERSION } from '../launch/outcome-labels';
 import { Z_ONE_SIDED_95 } from './wilson';
 
 /**

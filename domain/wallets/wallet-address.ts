@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { WALLET_PREFIX_LENGTH } from '../mint/mint-signals';
+import { WALLET_PREFIX_LENGTH } from '../launch/mint-signals';
 
 /**
  * Wallet keys and what may be shown of them. The index stores every wallet under its full base58 address; the

@@ -1,6 +1,6 @@
-import { priceSol, type CreateEvent, type TradeEvent } from '../mint/launch-events';
-import { SNIPE_WINDOW_S } from '../mint/mint-tape';
-import type { MintOutcome } from '../mint/outcome-labels';
+import { priceSol, type CreateEvent, type TradeEvent } from '../launch/launch-events';
+import { SNIPE_WINDOW_S } from '../launch/mint-tape';
+import type { MintOutcome } from '../launch/outcome-labels';
 import { SCORE_AGES } from '../scoring/score-age';
 
 /**

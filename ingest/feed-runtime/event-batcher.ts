@@ -1,4 +1,4 @@
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import type { Logger } from '../../platform/logger';
 import { backoffDelayMs, cancellableSleep, type BackoffOptions } from '../../platform/net/backoff';
 

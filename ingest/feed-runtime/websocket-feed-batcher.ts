@@ -1,4 +1,4 @@
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import type { Logger } from '../../platform/logger';
 import { EventBatcher } from './event-batcher';
 import type { FeedStatsRecorder } from './feed-stats-recorder';

@@ -1,5 +1,5 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import { LaunchHistoryFolder, type ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import { LaunchHistoryFolder, type ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import type { SyntheticHistoryPlan } from '../../domain/history/synthetic-history-plan';
 import type { HistoryStore } from '../../db/mint/history-store';
 import type { Logger } from '../../platform/logger';

@@ -1,5 +1,5 @@
 import type { LaunchEventStore } from '../../db/mint/launch-event-store';
-import { eventKey, type LaunchEvent } from '../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../domain/launch/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { MintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CreateEvent, LaunchEvent, MigrateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent, MigrateEvent, TradeEvent } from '../../domain/launch/launch-events';
 
 /**
  * Frames of a PumpPortal-style websocket (`wss://pumpportal.fun/api/data`). Amounts are decimals — SOL and whole

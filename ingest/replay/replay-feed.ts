@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
 import { cancellableSleep } from '../../platform/net/backoff';

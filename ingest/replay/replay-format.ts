@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { z } from 'zod';
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 
 /**
  * One line of a replay file (see FORMAT.md): `{"t": <ms since the file's first event>, "event": <LaunchEvent>}`

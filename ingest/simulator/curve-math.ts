@@ -1,4 +1,4 @@
-import { CURVE } from '../../domain/mint/launch-events';
+import { CURVE } from '../../domain/launch/launch-events';
 
 // Bound once: global lookups are slow under jest's vm sandbox (see seeded-random.ts).
 const { floor } = Math;

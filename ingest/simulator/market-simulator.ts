@@ -1,4 +1,4 @@
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import { AddressBook } from './address-book';
 import { EventQueue } from './event-queue';
 import { drawLaunchProfile, winnerOdds, type CreatorKind } from './launch-profile';

@@ -1,4 +1,4 @@
-import type { CreateEvent, EventBase, LaunchEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, EventBase, LaunchEvent, TradeEvent } from '../../domain/launch/launch-events';
 import { AddressBook, mintAddress, publicKey, signature } from './address-book';
 import { buy, initialReserves, isComplete, sell, type CurveReserves, type Swap } from './curve-math';
 import { HolderBook } from './holder-book';

@@ -1,4 +1,4 @@
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
 import { createMarketSimulator, type MarketSimulatorOptions } from './market-simulator';
 

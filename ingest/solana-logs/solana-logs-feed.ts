@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import type { Logger } from '../../platform/logger';
 import type { FeedStats, LaunchFeed } from '../launch-feed';
 import type { BackoffOptions } from '../../platform/net/backoff';

@@ -1,6 +1,6 @@
-import type { ModelFit, ModelFitStore } from '../../db/accuracy/model-fit-store';
+import type { ModelFit, ModelFitStore } from '../../db/scoring/model-fit-store';
 import type { CorpusStore, ForwardCell, ModelCorpusRecord } from '../../db/mint/corpus-store';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import { gradModelFitter, shadowVersions } from '../../domain/scoring/grad-model-versions';
 import { MIN_GRAD_CORPUS, MODEL_NAME, type GradProbModel } from '../../domain/scoring/grad-prob-model';

@@ -1,5 +1,5 @@
-import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
-import type { MintTape } from '../../domain/mint/mint-tape';
+import type { CreateEvent, TradeEvent } from '../../domain/launch/launch-events';
+import type { MintTape } from '../../domain/launch/mint-tape';
 import type { LaunchContext } from '../../domain/scoring/launch-features';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';

@@ -1,6 +1,6 @@
 import type { RunnerNowStore } from '../../db/mint/runner-now-store';
-import type { MintTape } from '../../domain/mint/mint-tape';
-import { LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import type { MintTape } from '../../domain/launch/mint-tape';
+import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { RUNNER_GRID_AGES_S, runnerGridAge, type RunnerGridAge } from '../../domain/scoring/runner-grid';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
 import { fitRunnerNowModelSteps, type RunnerNowMetric, type RunnerNowModel } from '../../domain/scoring/runner-now-model';

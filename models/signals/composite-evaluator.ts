@@ -5,7 +5,7 @@ import type { SignalStore } from '../../db/signals/signal-store';
 import type { ThresholdStateStore } from '../../db/signals/threshold-state-store';
 import { COMPOSITE_LEAF_V1 } from '../../domain/ledger/composite-leaf';
 import type { EnrichedMint } from '../../domain/live/enriched-mint';
-import type { MintTape } from '../../domain/mint/mint-tape';
+import type { MintTape } from '../../domain/launch/mint-tape';
 import { inCompositeWindow } from '../../domain/signals/composite-score';
 import { evaluateCross, type NativePrice } from '../../domain/signals/cross-rules';
 import { resolvesAtMs } from '../../domain/signals/resolution';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { LaunchEvent } from '../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../domain/launch/launch-events';
 import { loadPumpIdl } from '../../clients/solana/pump/pump-idl';
 import { PumpEventDecoder } from '../../clients/solana/pump/pump-event-decoder';
 import { parsePumpPortalFrame } from '../../ingest/pumpportal/pumpportal-parser';

@@ -1,6 +1,6 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { ageReport, type AgeReport } from '../../domain/backtest/backtest-report';
-import { LaunchHistoryFolder, type FoldCounts, type ResolvedLaunch } from '../../domain/backtest/launch-histories';
+import { LaunchHistoryFolder, type FoldCounts, type ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { ablations, knnV1, knnV2, logisticReference, vSolBandReference } from '../../domain/backtest/forward-models';
 import { walkForward, type BacktestRow, type ForwardPrediction, type WalkForwardResult } from '../../domain/backtest/walk-forward';
 import { SCORE_AGES, type ScoreAge } from '../../domain/scoring/score-age';

@@ -1,6 +1,6 @@
 import { createCompositePredictionStore } from '../../db/signals/composite-prediction-store';
 import { COMPOSITE_LEAF_V1 } from '../../domain/ledger/composite-leaf';
-import type { RugFlagName } from '../../domain/mint/rug-heuristics';
+import type { RugFlagName } from '../../domain/launch/rug-heuristics';
 import type { CompositeCross } from '../../domain/signals/cross-rules';
 import { resolvesAtMs } from '../../domain/signals/resolution';
 import { buildSignal, type SignalMintFacts } from '../../domain/signals/signal-payload';

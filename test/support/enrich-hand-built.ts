@@ -1,5 +1,5 @@
 import { enrichMint, type EnrichInput } from '../../domain/live/enriched-mint';
-import { creatorRecord } from '../../domain/mint/creator-record';
+import { creatorRecord } from '../../domain/launch/creator-record';
 import { handBuiltMint, T0 } from './hand-built-mint';
 import { latestPrediction } from './latest-prediction';
 

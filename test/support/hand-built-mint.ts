@@ -1,5 +1,5 @@
-import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
-import { MintTape } from '../../domain/mint/mint-tape';
+import type { CreateEvent, TradeEvent } from '../../domain/launch/launch-events';
+import { MintTape } from '../../domain/launch/mint-tape';
 
 /**
  * A hand-built mint on the real curve: buys and sells move the constant-product reserves as the launchpad

@@ -1,4 +1,4 @@
-import type { CreateEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, TradeEvent } from '../../domain/launch/launch-events';
 import type { LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
 import { uniqueId } from './worker-harness';
 

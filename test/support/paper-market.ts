@@ -1,5 +1,5 @@
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/launch/launch-events';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
 import type { Knex } from 'knex';
 import { uniqueId } from './worker-harness';

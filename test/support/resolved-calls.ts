@@ -1,7 +1,7 @@
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import type { Knex } from 'knex';
 
 const DAY = 86_400_000;

@@ -1,15 +1,15 @@
 import { createLiveTick } from '../../activities';
 import { mintActivities } from '../../activities/mint';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import { createModelFitStore } from '../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../db/scoring/model-fit-store';
 import { createPriceStore } from '../../db/market/price-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
-import type { CreateEvent, LaunchEvent } from '../../domain/mint/launch-events';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import type { CreateEvent, LaunchEvent } from '../../domain/launch/launch-events';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { mintAddress, signature } from '../../ingest/simulator/address-book';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';

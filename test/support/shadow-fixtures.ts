@@ -1,4 +1,4 @@
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
 import type { Knex } from 'knex';
 

@@ -1,7 +1,7 @@
 import { mintActivities } from '../../activities/mint';
 import { walletsActivities } from '../../activities/wallets';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
-import type { CreateEvent, LaunchEvent } from '../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent } from '../../domain/launch/launch-events';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import type { Knex } from 'knex';
 import { areaContext } from './area-context';

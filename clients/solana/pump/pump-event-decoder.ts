@@ -2,7 +2,7 @@ import type { Idl } from '@coral-xyz/anchor';
 // IdlCoder builds the same borsh layouts Anchor's own BorshEventCoder uses, but is not re-exported from the package
 // root; its per-field layouts are what prefix decoding needs (see decodeStruct). Pinned by the anchor version.
 import { IdlCoder } from '@coral-xyz/anchor/dist/cjs/coder/borsh/idl';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { mapPumpEvent, type DecodedPumpEvent } from './pump-event-mapper';
 import { walkProgramData } from './program-log-walker';
 

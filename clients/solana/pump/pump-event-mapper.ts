@@ -1,4 +1,4 @@
-import { CURVE, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { CURVE, type LaunchEvent } from '../../../domain/launch/launch-events';
 
 /** An IDL event decoded from its borsh struct: field values as Anchor decodes them (BN, PublicKey, …). */
 export type DecodedPumpEvent = {

@@ -3,7 +3,7 @@ import { createAccuracyStore } from '../../../db/accuracy/accuracy-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { auprc, logLoss } from '../../../domain/accuracy/forward-metrics';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/launch/outcome-labels';
 import { areaContext } from '../../support/area-context';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';

@@ -1,12 +1,12 @@
 import { accuracyActivities } from '../../../activities/accuracy';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
-import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../../db/mint/outcome-store';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
-import type { CreateEvent } from '../../../domain/mint/launch-events';
-import { LABEL_VERSION, RUG_LABEL_VERSION, type MintOutcome } from '../../../domain/mint/outcome-labels';
+import type { CreateEvent } from '../../../domain/launch/launch-events';
+import { LABEL_VERSION, RUG_LABEL_VERSION, type MintOutcome } from '../../../domain/launch/outcome-labels';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
 import { createLogger } from '../../../platform/logger';
 import { areaContext } from '../../support/area-context';

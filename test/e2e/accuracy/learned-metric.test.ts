@@ -1,4 +1,4 @@
-import { createModelFitStore, type ModelFit } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore, type ModelFit } from '../../../db/scoring/model-fit-store';
 import type { LearnedMetric } from '../../../domain/scoring/learned-knn-model';
 import { call, useApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';

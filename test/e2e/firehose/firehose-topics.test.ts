@@ -3,7 +3,7 @@ import net from 'node:net';
 import WebSocket from 'ws';
 import { connectFirehose as connectTypedClient, type FirehoseEvent } from '../../../clients/api/firehose-client';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import { CURVE, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { CURVE, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { issueTestKey } from '../../support/access-keys';
 import { startApi, useApi, type StartedApi } from '../../support/api-harness';
 import { connectFirehose, insertScore, type FirehoseTestClient } from './firehose-test-client';

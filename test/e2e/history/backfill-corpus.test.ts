@@ -1,6 +1,6 @@
 import { historyActivities } from '../../../activities/history';
 import { createBackfillStore } from '../../../db/history/backfill-store';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';

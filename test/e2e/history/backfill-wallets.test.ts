@@ -1,9 +1,9 @@
 import { historyActivities } from '../../../activities/history';
-import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
 import { createBackfillStore } from '../../../db/history/backfill-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/mint/launch-events';
-import { MintTape } from '../../../domain/mint/mint-tape';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/launch/launch-events';
+import { MintTape } from '../../../domain/launch/mint-tape';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
 import { createLogger } from '../../../platform/logger';

@@ -1,8 +1,8 @@
-import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
-import type { CreateEvent } from '../../../domain/mint/launch-events';
-import { MintTape } from '../../../domain/mint/mint-tape';
+import type { CreateEvent } from '../../../domain/launch/launch-events';
+import { MintTape } from '../../../domain/launch/mint-tape';
 import { syntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
 import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';
 import { createKnnMintScorer, WARMING_RECHECK_S } from '../../../models/mint/knn-mint-scorer';

@@ -1,7 +1,7 @@
-import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/launch/outcome-labels';
 import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { syntheticHistoryPlan, type SyntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
 import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';

@@ -1,4 +1,4 @@
-import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { PumpPortalFeed } from '../../../ingest/pumpportal/pumpportal-feed';
 import { createLogger } from '../../../platform/logger';
 import { startPumpPortalServer, tradeFrame, type PumpPortalFake } from '../../fakes/pumpportal-server';

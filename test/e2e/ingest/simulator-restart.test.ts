@@ -3,7 +3,7 @@ import { areaContext } from '../../support/area-context';
 import { Client, Connection } from '@temporalio/client';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { buildFeeds } from '../../../ingest/build-feeds';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createIngestPipeline, type IngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { SolanaLogsFeed } from '../../../ingest/solana-logs/solana-logs-feed';

@@ -6,7 +6,7 @@ import { ledgerActivities } from '../../../activities/ledger';
 import { planHourCommit } from '../../../domain/ledger/commit-chain';
 import { commitRecordDigestHex, type CommitRecord } from '../../../domain/ledger/commit-record';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
-import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/ledger/perps-entry-leaf';
 import { perpsLeafInput } from '../../../db/ledger/perps-row-source';
 import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';

@@ -3,7 +3,7 @@ import { areaContext } from '../../support/area-context';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { useApi } from '../../support/api-harness';
 import { typedApi } from '../../support/typed-api';
 

@@ -6,7 +6,7 @@ import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createMintReadStore } from '../../../db/mint/mint-read-store';
 import { createMintStates } from '../../../db/mint/mint-states';
 import { createRunnerNowStore } from '../../../db/mint/runner-now-store';
-import type { CreateEvent, LaunchEvent } from '../../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent } from '../../../domain/launch/launch-events';
 import { runnerGridAge } from '../../../domain/scoring/runner-grid';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createRunnerNowScorer } from '../../../models/mint/runner-now-scorer';

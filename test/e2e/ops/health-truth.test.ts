@@ -1,4 +1,4 @@
-import { createModelFitStore, type ModelFit } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore, type ModelFit } from '../../../db/scoring/model-fit-store';
 import { createPriceStore } from '../../../db/market/price-store';
 import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { createStatsStore } from '../../../db/mint/stats-store';

@@ -1,4 +1,4 @@
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/launch/launch-events';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { ensurePaperEntries } from '../../../workflows/paper/paper-entries-starter';

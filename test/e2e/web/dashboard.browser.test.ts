@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { accuracyActivities } from '../../../activities/accuracy';
 import { ledgerActivities } from '../../../activities/ledger';
 import { createLiveTick } from '../../../activities';
-import { createModelFitStore } from '../../../db/accuracy/model-fit-store';
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { mintAddress, signature } from '../../../ingest/simulator/address-book';

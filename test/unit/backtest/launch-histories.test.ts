@@ -1,6 +1,6 @@
-import { labelLaunch, LaunchHistoryFolder, type ResolvedLaunch } from '../../../domain/backtest/launch-histories';
+import { labelLaunch, LaunchHistoryFolder, type ResolvedLaunch } from '../../../domain/scoring/launch-histories';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
-import { priceSol, type CompleteEvent, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/mint/launch-events';
+import { priceSol, type CompleteEvent, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/launch/launch-events';
 import { computeFeatures } from '../../../domain/scoring/mint-features';
 import type { ScoreAge } from '../../../domain/scoring/score-age';
 import { isSmartWallet } from '../../../domain/wallets/smart-score';

@@ -1,4 +1,4 @@
-import type { CompleteEvent, LaunchEvent } from '../../../domain/mint/launch-events';
+import type { CompleteEvent, LaunchEvent } from '../../../domain/launch/launch-events';
 import { EventBatcher, type BatcherOptions } from '../../../ingest/feed-runtime/event-batcher';
 import { backoffDelayMs } from '../../../platform/net/backoff';
 import { createLogger } from '../../../platform/logger';

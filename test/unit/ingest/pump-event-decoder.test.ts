@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
-import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/mint/launch-events';
+import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/launch/launch-events';
 import { PumpEventDecoder, type TransactionLogs } from '../../../clients/solana/pump/pump-event-decoder';
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { readCapturedTransactions } from '../../fakes/solana-rpc-server';

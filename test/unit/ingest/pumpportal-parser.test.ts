@@ -1,4 +1,4 @@
-import { CURVE, type CreateEvent, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { CURVE, type CreateEvent, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { parsePumpPortalFrame, type PumpPortalParse } from '../../../ingest/pumpportal/pumpportal-parser';
 import { readPumpPortalCapture, tradeFrame } from '../../fakes/pumpportal-server';
 

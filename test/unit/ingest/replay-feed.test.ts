@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LaunchEvent, TradeEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent, TradeEvent } from '../../../domain/launch/launch-events';
 import { createLogger } from '../../../platform/logger';
 import { ReplayFeed, formatReplayLine, parseReplayLine, writeReplayFile } from '../../../ingest/replay/replay-feed';
 

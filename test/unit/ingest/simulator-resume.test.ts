@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { createSimulatorFeed, type SimulatorFeedOptions } from '../../../ingest/simulator/simulator-feed';
 import { openDataset, parseDatasetSpec } from '../../../scripts/backtest/launch-datasets';

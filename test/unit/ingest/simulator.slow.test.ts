@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { CURVE, eventKey, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/mint/launch-events';
+import { CURVE, eventKey, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/launch/launch-events';
 import { AddressBook } from '../../../ingest/simulator/address-book';
 import { buy, initialReserves, sell } from '../../../ingest/simulator/curve-math';
 import { createMarketSimulator, type MarketSimulatorOptions } from '../../../ingest/simulator/market-simulator';

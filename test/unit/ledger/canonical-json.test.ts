@@ -1,4 +1,4 @@
-import { CanonicalJsonError, canonicalBytes, canonicalJson, type CanonicalValue } from '../../../domain/ledger/canonical-json';
+import { CanonicalJsonError, canonicalBytes, canonicalJson, type CanonicalValue } from '../../../domain/digest/canonical-json';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

@@ -5,7 +5,7 @@ import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';
 import { GRAD_PROB_LEAF_V1 } from '../../../domain/ledger/grad-prob-leaf';
 import { LeafFieldError, decimalText } from '../../../domain/ledger/leaf-fields';
 import { LEDGER_TRACKS, currentLeafFormat, isLedgerTrack, leafFormat, readLeafPayload } from '../../../domain/ledger/ledger-tracks';
-import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/ledger/perps-entry-leaf';
 import { sampleComposite, sampleGradProb, samplePerps } from './ledger-fixtures';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,7 +1,7 @@
 import { planHourCommit, type HourCommit } from '../../../domain/ledger/commit-chain';
 import type { CompositeLeafInputV1 } from '../../../domain/ledger/composite-leaf';
 import { GRAD_PROB_LEAF_V1, type GradProbLeafInputV1 } from '../../../domain/ledger/grad-prob-leaf';
-import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1, type PerpsEntryLeafInputV1 } from '../../../domain/ledger/perps-entry-leaf';
 
 export const HOUR = new Date('2026-11-23T14:00:00.000Z');
 

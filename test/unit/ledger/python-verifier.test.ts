@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalJson } from '../../../domain/ledger/canonical-json';
+import { canonicalJson } from '../../../domain/digest/canonical-json';
 import { planHourCommit } from '../../../domain/ledger/commit-chain';
 import { commitRecordPayload } from '../../../domain/ledger/commit-record';
 import { COMPOSITE_LEAF_V1 } from '../../../domain/ledger/composite-leaf';

@@ -1,5 +1,5 @@
 import { enrichMint, GRAD_PROB_SHOWN_UNTIL_S, type LatestPrediction, type RunnerOddsFrom } from '../../../domain/live/enriched-mint';
-import { creatorRecord } from '../../../domain/mint/creator-record';
+import { creatorRecord } from '../../../domain/launch/creator-record';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';
 import { latestPrediction } from '../../support/latest-prediction';
 

@@ -1,5 +1,5 @@
-import { manufacturedPump, PUMP_BARS, PUMP_PATH_S, pumpBarOf } from '../../../domain/mint/manufactured-pump';
-import { mintSignals } from '../../../domain/mint/mint-signals';
+import { manufacturedPump, PUMP_BARS, PUMP_PATH_S, pumpBarOf } from '../../../domain/launch/manufactured-pump';
+import { mintSignals } from '../../../domain/launch/mint-signals';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';
 
 /** A path climbing by `r(i)` in bar i from a launch price of 1. */

@@ -1,6 +1,6 @@
 import { GRAD_PROB_SHOWN_UNTIL_S } from '../../../domain/live/enriched-mint';
-import { botTradeShare, botWallets, mintSignals, topBuyers } from '../../../domain/mint/mint-signals';
-import { freshAmongFirstBuyers, freshFirst3, freshWalletShare, unknownBuyers } from '../../../domain/mint/wallet-freshness';
+import { botTradeShare, botWallets, mintSignals, topBuyers } from '../../../domain/launch/mint-signals';
+import { freshAmongFirstBuyers, freshFirst3, freshWalletShare, unknownBuyers } from '../../../domain/launch/wallet-freshness';
 import { CREATE_SLOT, T0, handBuiltMint } from '../../support/hand-built-mint';
 import { enrichHandBuilt } from '../../support/enrich-hand-built';
 

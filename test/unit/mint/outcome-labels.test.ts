@@ -1,5 +1,5 @@
-import { creatorRecord, RUNNER_CREATOR_MIN_RATE } from '../../../domain/mint/creator-record';
-import { resolveOutcome, RUG_LABEL_VERSION, RUG_MIN_PUMP, SUSTAIN_HORIZON_S, sustained30m } from '../../../domain/mint/outcome-labels';
+import { creatorRecord, RUNNER_CREATOR_MIN_RATE } from '../../../domain/launch/creator-record';
+import { resolveOutcome, RUG_LABEL_VERSION, RUG_MIN_PUMP, SUSTAIN_HORIZON_S, sustained30m } from '../../../domain/launch/outcome-labels';
 import { CREATE_SLOT, T0, handBuiltMint } from '../../support/hand-built-mint';
 
 describe('sustain_30m label', () => {

@@ -1,5 +1,5 @@
-import { holderConcentration, hideReason, RUG_THRESHOLDS, rugFlags } from '../../../domain/mint/rug-heuristics';
-import { CURVE } from '../../../domain/mint/launch-events';
+import { holderConcentration, hideReason, RUG_THRESHOLDS, rugFlags } from '../../../domain/launch/rug-heuristics';
+import { CURVE } from '../../../domain/launch/launch-events';
 import { CREATE_SLOT, handBuiltMint } from '../../support/hand-built-mint';
 
 const flag = (flags: ReturnType<typeof rugFlags>, name: string) => flags.find((f) => f.flag === name);

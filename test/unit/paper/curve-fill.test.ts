@@ -1,4 +1,4 @@
-import { CURVE } from '../../../domain/mint/launch-events';
+import { CURVE } from '../../../domain/launch/launch-events';
 import { curveFeesOn, DEFAULT_CURVE_FEES, feeOn } from '../../../domain/paper/curve-fees';
 import { buyOnCurve, FINAL_VTOKENS_RAW, sellOnCurve, type CurveBuy, type CurveSell } from '../../../domain/paper/curve-fill';
 

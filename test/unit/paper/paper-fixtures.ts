@@ -1,4 +1,4 @@
-import { CURVE } from '../../../domain/mint/launch-events';
+import { CURVE } from '../../../domain/launch/launch-events';
 import { decideEntry } from '../../../domain/paper/entry-rules';
 import { applyExitDecision, evaluateExit } from '../../../domain/paper/exit-rules';
 import { sellOnDex } from '../../../domain/paper/dex-fill';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/perps/perps-entry-leaf';
+import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/ledger/perps-entry-leaf';
 import { samplePerps } from '../ledger/ledger-fixtures';
 
 const entry = samplePerps();

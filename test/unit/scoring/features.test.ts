@@ -1,4 +1,4 @@
-import { priceSol, type CreateEvent, type TradeEvent } from '../../../domain/mint/launch-events';
+import { priceSol, type CreateEvent, type TradeEvent } from '../../../domain/launch/launch-events';
 import { FEATURE_VECTOR_KEYS, computeFeatures, toVector } from '../../../domain/scoring/mint-features';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');

@@ -1,4 +1,4 @@
-import type { CreateEvent, TradeEvent } from '../../../domain/mint/launch-events';
+import type { CreateEvent, TradeEvent } from '../../../domain/launch/launch-events';
 import { computeLaunchFeatures, LAUNCH_FEATURE_KEYS, launchVector, NO_CONTEXT, type LaunchContext } from '../../../domain/scoring/launch-features';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');

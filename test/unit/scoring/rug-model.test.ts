@@ -1,4 +1,4 @@
-import { CURVE } from '../../../domain/mint/launch-events';
+import { CURVE } from '../../../domain/launch/launch-events';
 import type { MintFeatures } from '../../../domain/scoring/mint-features';
 import { computeRugFeatures, RUG_FEATURE_KEYS, rugVector, type RugFeatures } from '../../../domain/scoring/rug-features';
 import { fitRugModel, MIN_RUG_CORPUS, type RugCorpusRow } from '../../../domain/scoring/rug-model';

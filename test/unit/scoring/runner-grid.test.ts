@@ -1,5 +1,5 @@
-import { priceSol } from '../../../domain/mint/launch-events';
-import { MintTape } from '../../../domain/mint/mint-tape';
+import { priceSol } from '../../../domain/launch/launch-events';
+import { MintTape } from '../../../domain/launch/mint-tape';
 import { RUNNER_GRID_AGES_S, runnerGridAge, runnerObservations } from '../../../domain/scoring/runner-grid';
 import { runnerNowFeatures } from '../../../domain/scoring/runner-now-features';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';

@@ -1,4 +1,4 @@
-import { priceSol } from '../../../domain/mint/launch-events';
+import { priceSol } from '../../../domain/launch/launch-events';
 import { compositeScore } from '../../../domain/signals/composite-score';
 import { evaluateCross, MARKET_CAP_FLOOR_USD, marketCapUsd, TOKEN_SUPPLY, type CrossInput } from '../../../domain/signals/cross-rules';
 import type { ThresholdReading } from '../../../domain/signals/rolling-threshold';

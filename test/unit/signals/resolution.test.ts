@@ -1,5 +1,5 @@
-import { priceSol } from '../../../domain/mint/launch-events';
-import { LABEL_VERSION, priceAt } from '../../../domain/mint/outcome-labels';
+import { priceSol } from '../../../domain/launch/launch-events';
+import { LABEL_VERSION, priceAt } from '../../../domain/launch/outcome-labels';
 import { resolvableAtMs, resolveComposite, resolvesAtMs, type ResolutionInput } from '../../../domain/signals/resolution';
 import { T0, handBuiltMint } from '../../support/hand-built-mint';
 

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import bs58 from 'bs58';
 import YAML from 'yaml';
-import { creatorRecord } from '../../../domain/mint/creator-record';
+import { creatorRecord } from '../../../domain/launch/creator-record';
 import { enrichMint } from '../../../domain/live/enriched-mint';
 import { computeFeatures } from '../../../domain/scoring/mint-features';
 import { evaluateCross } from '../../../domain/signals/cross-rules';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, type CanonicalValue } from '../../../domain/ledger/canonical-json';
+import { canonicalJson, type CanonicalValue } from '../../../domain/digest/canonical-json';
 import { evaluateVerdict, type VerdictState } from '../../../domain/verdict/evaluate-verdict';
 import type { VerdictCross } from '../../../domain/verdict/tier-figures';
 import type { BenchmarkHour } from '../../../domain/verdict/verdict-window';

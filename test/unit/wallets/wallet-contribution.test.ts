@@ -1,5 +1,5 @@
-import { priceSol } from '../../../domain/mint/launch-events';
-import { RUG_LABEL_VERSION, LABEL_VERSION, resolveOutcome } from '../../../domain/mint/outcome-labels';
+import { priceSol } from '../../../domain/launch/launch-events';
+import { RUG_LABEL_VERSION, LABEL_VERSION, resolveOutcome } from '../../../domain/launch/outcome-labels';
 import {
   EARLY_WINDOW_S,
   FAST_SNIPE_WINDOW_S,

@@ -4,7 +4,7 @@ import { mergeActivityAreas } from '../../../activities/activity-area';
 import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { onStartBackfill } from '../../../domain/history/backfill-on-start';
-import { eventKey } from '../../../domain/mint/launch-events';
+import { eventKey } from '../../../domain/launch/launch-events';
 import type { HistoryBackfillProgress } from '../../../workflows/history/history-backfill-contract';
 import { startSolanaRpcServer, type SolanaRpcFake } from '../../fakes/solana-rpc-server';
 import { call, startApi } from '../../support/api-harness';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
-import { eventKey } from '../../../domain/mint/launch-events';
+import { eventKey } from '../../../domain/launch/launch-events';
 import { startDaemon } from '../../../scripts/lib/daemon-process';
 import { sleep, waitFor } from '../../../scripts/lib/run';
 import type { HistoryBackfillProgress } from '../../../workflows/history/history-backfill-contract';

@@ -3,7 +3,7 @@ import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decode
 import { loadPumpIdl, PUMP_PROGRAM_ID } from '../../../clients/solana/pump/pump-idl';
 import { createBackfillStore } from '../../../db/history/backfill-store';
 import { backfillChunkId, backfillChunks, backfillRangeId } from '../../../domain/history/backfill-range';
-import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { waitFor } from '../../../scripts/lib/run';
 import {
   historyBackfillChunkProgressQuery,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import { eventKey, type LaunchEvent } from '../../../domain/mint/launch-events';
+import { eventKey, type LaunchEvent } from '../../../domain/launch/launch-events';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { PumpEventDecoder } from '../../../clients/solana/pump/pump-event-decoder';

@@ -1,5 +1,5 @@
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { MARKET_CONDITIONS_WORKFLOW } from '../../../workflows/market/market-conditions-contract';
 import type { ConditionsRefreshResult } from '../../../workflows/market/market-conditions-contract';

@@ -1,6 +1,6 @@
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createJupiterPriceClient } from '../../../clients/jupiter-price-client';
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/mint/launch-events';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/launch/launch-events';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
 import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { createLogger } from '../../../platform/logger';

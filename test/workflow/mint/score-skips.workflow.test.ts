@@ -1,7 +1,7 @@
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
-import type { LaunchEvent } from '../../../domain/mint/launch-events';
-import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/mint/outcome-labels';
+import type { LaunchEvent } from '../../../domain/launch/launch-events';
+import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/launch/outcome-labels';
 import { MIN_GRAD_CORPUS } from '../../../domain/scoring/grad-prob-model';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
 import { createLogger } from '../../../platform/logger';

@@ -1,7 +1,7 @@
 import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../../db/mint/outcome-store';
 import { createSignalStore } from '../../../db/signals/signal-store';
-import { priceSol, type CompleteEvent } from '../../../domain/mint/launch-events';
+import { priceSol, type CompleteEvent } from '../../../domain/launch/launch-events';
 import { COMPOSITE_RESOLUTION_WORKFLOW, type CompositeResolutionResult } from '../../../workflows/signals/composite-resolution-contract';
 import { insertTestCross, testDelivery, testMintAddress } from '../../support/composite-fixtures';
 import { handBuiltMint } from '../../support/hand-built-mint';

@@ -1,4 +1,4 @@
-import { asciiText, decimalText, decimalTextOrNull, fieldList, isoMillis, oneOf, safeInteger, sealLeaf, type LeafFormat } from '../ledger/leaf-fields';
+import { asciiText, decimalText, decimalTextOrNull, fieldList, isoMillis, oneOf, safeInteger, sealLeaf, type LeafFormat } from './leaf-fields';
 
 /**
  * The perps track's leaf, version 1: one smart-money entry as it was logged, committed hourly by the audit

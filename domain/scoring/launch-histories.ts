@@ -1,13 +1,13 @@
-import type { CreateEvent, LaunchEvent, TradeEvent } from '../mint/launch-events';
-import { peakMultFrom, priceAt, resolveOutcome, type MintOutcome } from '../mint/outcome-labels';
-import { MintTape } from '../mint/mint-tape';
-import { freshAmongFirstBuyers, type Freshness } from '../mint/wallet-freshness';
-import { computeLaunchFeatures, type LaunchContext } from '../scoring/launch-features';
-import { computeFeatures, type MintFeatures } from '../scoring/mint-features';
+import type { CreateEvent, LaunchEvent, TradeEvent } from '../launch/launch-events';
+import { peakMultFrom, priceAt, resolveOutcome, type MintOutcome } from '../launch/outcome-labels';
+import { MintTape } from '../launch/mint-tape';
+import { freshAmongFirstBuyers, type Freshness } from '../launch/wallet-freshness';
+import { computeLaunchFeatures, type LaunchContext } from './launch-features';
+import { computeFeatures, type MintFeatures } from './mint-features';
 import { isSmartWallet } from '../wallets/smart-score';
-import { computeRugFeatures, type RugFeatures } from '../scoring/rug-features';
-import { SCORE_AGES, type ScoreAge } from '../scoring/score-age';
-import { LabelTrades } from './label-trades';
+import { computeRugFeatures, type RugFeatures } from './rug-features';
+import { SCORE_AGES, type ScoreAge } from './score-age';
+import { LabelTrades } from '../launch/label-trades';
 
 /**
  * Folds a launchpad event stream (in time order, as a feed or replay delivers it) into what production

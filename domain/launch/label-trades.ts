@@ -1,4 +1,4 @@
-import { eventKey, priceSol, type CreateEvent, type TradeEvent } from '../mint/launch-events';
+import { eventKey, priceSol, type CreateEvent, type TradeEvent } from './launch-events';
 
 /**
  * The trades of one open mint that its features and labels can depend on, instead of all of them (a
