@@ -1,10 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { WalletIndexWriter } from '../../db/wallets/wallet-index-writer';
 import { LIVE_TABLES } from '../../db/wallets/wallet-tables';
+import type { WalletContributionStep } from '../../workflows/mint/mint-lifecycle-contract';
 
 export type WalletIndexDeps = { walletIndexWriter: WalletIndexWriter };
 
-export function createWalletIndexActivities(d: WalletIndexDeps) {
+export function createWalletIndexActivities(d: WalletIndexDeps): WalletContributionStep {
   return {
     /**
      * The resolution step of a mint's lifecycle: its buyers' records take what the mint contributes to each of them
@@ -19,4 +20,3 @@ export function createWalletIndexActivities(d: WalletIndexDeps) {
     },
   };
 }
-export type WalletIndexActivities = ReturnType<typeof createWalletIndexActivities>;

@@ -52,5 +52,13 @@ export type LifecycleState = {
 };
 export const stateQuery = defineQuery<LifecycleState>('state');
 
+/**
+ * The resolution step the lifecycle asks of the wallet index, declared here so the lifecycle names no wallets code:
+ * the wallets area implements it (activities/wallets/wallet-index-activities.ts) and registers it with the worker.
+ */
+export type WalletContributionStep = {
+  applyWalletContributions(input: { mint: string; horizonAt: string }): Promise<{ buyers: number; walletsChanged: number; walletsAdded: number }>;
+};
+
 /** Started by ingestion (mint-lifecycle-starter.ts); open for a day by design, so no deadline. */
 export const MINT_LIFECYCLE_CONTRACT: WorkflowContract = { workflowType: MINT_LIFECYCLE_WORKFLOW };

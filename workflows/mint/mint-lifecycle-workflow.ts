@@ -1,7 +1,13 @@
 import { ActivityFailure, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MintActivities } from '../../activities/mint/mint-activities';
-import type { WalletIndexActivities } from '../../activities/wallets/wallet-index-activities';
-import { graduatedSignal, stateQuery, type GraduationNotice, type LifecycleState, type MintLifecycleInput } from './mint-lifecycle-contract';
+import {
+  graduatedSignal,
+  stateQuery,
+  type GraduationNotice,
+  type LifecycleState,
+  type MintLifecycleInput,
+  type WalletContributionStep,
+} from './mint-lifecycle-contract';
 import { nowMs, sleepUntil } from '../workflow-time';
 
 // Scoring must land within a second of its due time: short timeouts, fast retries.
@@ -15,7 +21,7 @@ const writer = proxyActivities<MintActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 // The wallet index's update is idempotent by (wallet, mint) too; its own activity, so a failure there never redoes the outcome.
-const walletIndex = proxyActivities<WalletIndexActivities>({
+const walletIndex = proxyActivities<WalletContributionStep>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
