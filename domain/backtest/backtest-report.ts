@@ -8,7 +8,7 @@ import {
   type Scored,
   type ThresholdBand,
 } from '../accuracy/forward-metrics';
-import { auprc, logLoss } from '../accuracy/probability-metrics';
+import { auprc, logLoss } from '../accuracy/forward-metrics';
 import { RUNNER_TIERS, tierKey, type RunnerTier } from '../scoring/runner-model';
 import type { ForwardPrediction } from './walk-forward';
 

@@ -1,5 +1,5 @@
 import { auc } from '../../../domain/accuracy/forward-metrics';
-import { auprc, logLoss } from '../../../domain/accuracy/probability-metrics';
+import { auprc, logLoss } from '../../../domain/accuracy/forward-metrics';
 import { fitLogistic } from '../../../domain/scoring/logistic-regression';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
 
