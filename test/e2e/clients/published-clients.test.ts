@@ -115,7 +115,14 @@ describe('Python SDK graduate-oracle 0.1.0', () => {
     const r = await sdk(null, 'accuracy');
     expectConforms('get', '/api/accuracy', 200, r.ok);
     expect(r.ok).toEqual(await get('/api/accuracy'));
-    expect((r.ok as { headline: { last_30d: unknown } }).headline.last_30d).toEqual({ status: 'ok', hit_rate: 32 / 40, n_resolved: 40 });
+    // The period's base rate stands beside the hit rate (the calls' mints are the fixture's only mints here).
+    expect((r.ok as { headline: { last_30d: unknown } }).headline.last_30d).toEqual({
+      status: 'ok',
+      hit_rate: 32 / 40,
+      n_resolved: 40,
+      base_rate: 32 / 40,
+      base_rate_n_mints: 40,
+    });
   });
 
   it('mint_free_key() is refused with 402, as upstream refused it', async () => {
