@@ -10,7 +10,12 @@ import { useApi } from '../../support/api-harness';
  */
 const builtAt = new Date();
 // A list well past the gzip threshold, in the shape the projector writes (response validation is off, as in production).
-const mints = Array.from({ length: 120 }, (_, i) => ({ mint: `Mint${String(i).padStart(40, '1')}`, name: `token ${i}`, grad_prob: (i % 100) / 100 }));
+const mints = Array.from({ length: 120 }, (_, i) => ({
+  mint: `Mint${String(i).padStart(40, '1')}`,
+  name: `token ${i}`,
+  created_at: new Date(Date.UTC(2026, 10, 27, 12, 0, i)).toISOString(),
+  grad_prob: (i % 100) / 100,
+}));
 const { api } = useApi(async (db) => {
   await createLiveStore(db).writeSnapshot(
     LIVE_SNAPSHOT,
