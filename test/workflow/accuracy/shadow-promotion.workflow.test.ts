@@ -1,17 +1,14 @@
-import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { SHADOW_ROW_SOURCE } from '../../../db/ledger/shadow-row-source';
 import { PROMOTION_ROW_SOURCE } from '../../../db/ledger/promotion-row-source';
 import { createShadowStore } from '../../../db/accuracy/shadow-store';
 import { readLeafPayload } from '../../../domain/ledger/ledger-tracks';
-import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
-import { createLogger } from '../../../platform/logger';
-import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { mintWorkflowId, type LifecycleState } from '../../../workflows/mint/mint-lifecycle-contract';
 import { launchNow, quickTiming } from '../../support/lifecycle-launch';
 import { SHADOW_PROMOTION_WORKFLOW, type ShadowPromotionRunResult } from '../../../workflows/accuracy/shadow-promotion-contract';
 import { seedShadowEvidence } from '../../support/shadow-fixtures';
 import { createTestDatabase } from '../../support/test-db';
 import { startWorker, uniqueId } from '../../support/worker-harness';
+import { testIngestPipeline } from '../../support/test-ingest-pipeline';
 
 const TIMING = quickTiming(3);
 
@@ -42,12 +39,7 @@ const judge = () =>
 
 describe('shadow models on the real Temporal server', () => {
   it('logs every challenger’s score of a mint forward beside the served one, never served, as ledger leaves', async () => {
-    const pipeline = createIngestPipeline({
-      store: createLaunchEventStore(t.db),
-      starter: createMintLifecycleStarter(w.client, w.taskQueue, TIMING),
-      log: createLogger('silent', 'ingest-test'),
-      now: () => new Date(),
-    });
+    const pipeline = testIngestPipeline(t.db, w, TIMING);
     const { mint, create, buy } = launchNow();
     await pipeline.handle([create, buy(200, 500_000_000)]);
     const state: LifecycleState = await w.client.workflow.getHandle(mintWorkflowId(mint)).result();

@@ -1,15 +1,13 @@
-import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import { createJupiterPriceClient } from '../../../clients/jupiter-price-client';
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../../../domain/launch/launch-events';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
-import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
-import { createLogger } from '../../../platform/logger';
 import { mintWorkflowId, stateQuery, type LifecycleState, type LifecycleTiming } from '../../../workflows/mint/mint-lifecycle-contract';
 import { startJupiterPriceServer } from '../../fakes/jupiter-price-server';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { startWorker, uniqueId } from '../../support/worker-harness';
+import { testIngestPipeline } from '../../support/test-ingest-pipeline';
 
 /** The whole lifecycle in seconds: scores at 1 s and 2 s (buckets 30 and 60), resolution at 5 s. */
 const TIMING: LifecycleTiming = {
@@ -35,12 +33,7 @@ beforeAll(async () => {
   const priceClient = createJupiterPriceClient(jup.url, { timeoutMs: 1000 });
   w = await startWorker(t.db, { overrides: { mint: { dexPriceClient: priceClient } } });
   api = await startApi(t.db);
-  pipeline = createIngestPipeline({
-    store: createLaunchEventStore(t.db),
-    starter: createMintLifecycleStarter(w.client, w.taskQueue, TIMING),
-    log: createLogger('silent', 'ingest-test'),
-    now: () => new Date(),
-  });
+  pipeline = testIngestPipeline(t.db, w, TIMING);
 });
 afterAll(async () => {
   await api.close();

@@ -1,17 +1,15 @@
 import { createCorpusStore } from '../../../db/mint/corpus-store';
-import { createLaunchEventStore } from '../../../db/mint/launch-event-store';
 import type { LaunchEvent } from '../../../domain/launch/launch-events';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/launch/outcome-labels';
 import { MIN_GRAD_CORPUS } from '../../../domain/scoring/grad-prob-model';
 import { createIngestPipeline } from '../../../ingest/pipeline/ingest-pipeline';
-import { createLogger } from '../../../platform/logger';
-import { createMintLifecycleStarter } from '../../../workflows/mint/mint-lifecycle-starter';
 import { mintWorkflowId, type LifecycleState } from '../../../workflows/mint/mint-lifecycle-contract';
 import { launchNow, quickTiming, testSignature } from '../../support/lifecycle-launch';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { startWorker } from '../../support/worker-harness';
+import { testIngestPipeline } from '../../support/test-ingest-pipeline';
 
 const TIMING = quickTiming(4);
 
@@ -25,12 +23,7 @@ beforeAll(async () => {
   // The production warming line: these mints meet an empty corpus. No checkpoints are taken, so no price source.
   w = await startWorker(t.db, { env: { MODEL_MIN_SERVING_CORPUS: String(MIN_GRAD_CORPUS) } });
   api = await startApi(t.db);
-  pipeline = createIngestPipeline({
-    store: createLaunchEventStore(t.db),
-    starter: createMintLifecycleStarter(w.client, w.taskQueue, TIMING),
-    log: createLogger('silent', 'ingest-test'),
-    now: () => new Date(),
-  });
+  pipeline = testIngestPipeline(t.db, w, TIMING);
 });
 afterAll(async () => {
   await api.close();
