@@ -31,16 +31,17 @@ export function createMetadataActivities(d: MetadataDeps) {
       const due = await d.store.due(d.concurrency * ROUNDS_PER_LOOK, new Date(now.getTime() - d.lookbackH * 3_600_000), now);
       const records: MetadataRecord[] = [];
       let next = 0;
+      // Each outcome is stored as it comes, so a slow host holds back only its own mint, never the rest of the look.
       const worker = async () => {
         while (next < due.length) {
           const m = due[next++]!;
-          const result = await d.client.fetch(m.uri);
-          records.push(metadataRecord(m, result, m.attempts + 1, d.retry, d.now()));
+          const r = metadataRecord(m, await d.client.fetch(m.uri), m.attempts + 1, d.retry, d.now());
+          await d.store.record([r]);
+          records.push(r);
           heartbeat({ done: records.length, of: due.length });
         }
       };
       await Promise.all(Array.from({ length: Math.min(d.concurrency, due.length) }, worker));
-      await d.store.record(records);
       return { fetched: records.length, settled: records.filter((r) => r.final).length };
     },
   };
