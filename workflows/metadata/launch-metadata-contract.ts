@@ -1,3 +1,4 @@
+import type { PollingInput } from '../polling-loop';
 import type { WorkflowContract } from '../workflow-contract';
 
 export const LAUNCH_METADATA_WORKFLOW = 'launchMetadataFetcher';
@@ -5,7 +6,7 @@ export const LAUNCH_METADATA_WORKFLOW = 'launchMetadataFetcher';
 export const LAUNCH_METADATA_WORKFLOW_ID = 'launch-metadata-fetcher';
 
 /** `everyMs`: how long an idle fetcher waits before it looks again; a run continues as new after `iterationsPerRun` looks. */
-export type LaunchMetadataInput = { everyMs: number; iterationsPerRun: number };
+export type LaunchMetadataInput = PollingInput;
 
 /** One look: URIs fetched, and how many of them settled (a document, a permanent failure, the attempts spent). */
 export type LaunchMetadataLook = { fetched: number; settled: number };

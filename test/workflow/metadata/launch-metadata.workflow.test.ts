@@ -119,3 +119,16 @@ it('fills has_socials and metadata_ok on new mints, records broken and refused U
     await w.client.workflow.getHandle(workflowId).terminate('test done');
   }
 }, 90_000);
+
+it('continues as new under the same id instead of growing, its first run recorded for the replay tests', async () => {
+  const workflowId = uniqueId('launch-metadata');
+  const input: LaunchMetadataInput = { everyMs: 100, iterationsPerRun: 3 };
+  const handle = await w.client.workflow.start(LAUNCH_METADATA_WORKFLOW, { taskQueue: w.taskQueue, workflowId, args: [input] });
+  try {
+    await until('a continued run', async () => (await w.client.workflow.getHandle(workflowId).describe()).runId !== handle.firstExecutionRunId);
+    expect((await w.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+    await w.maybeRecordHistory(workflowId, 'launch-metadata-continued-as-new', handle.firstExecutionRunId);
+  } finally {
+    await w.client.workflow.getHandle(workflowId).terminate('test done');
+  }
+});
