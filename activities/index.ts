@@ -8,6 +8,7 @@ import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
 import { liveActivities } from './live';
 import { marketActivities } from './market';
+import { metadataActivities } from './metadata';
 import { mintActivities } from './mint';
 import { opsActivities } from './ops';
 import { signalsActivities } from './signals';
@@ -35,6 +36,7 @@ export const ACTIVITY_AREAS = [
   paperActivities,
   webhooksActivities,
   alertsActivities,
+  metadataActivities,
 ] as const;
 
 export type ActivityOverrides = AreaOverrides<typeof ACTIVITY_AREAS>;

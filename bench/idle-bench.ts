@@ -9,12 +9,12 @@ import { cpuSeconds, machineNow } from './lib/proc-stat';
  * `npm run bench:idle`: what an idle `npm start` costs. The real stack on its own ports and data folder, no client
  * at all, warmed up for IDLE_WARMUP_S (the seeded history loaded, models fitted, the simulated market running), then
  * the CPU each process uses over IDLE_WINDOW_S, as a share of one core. The project's own processes (the
- * supervisor, API, worker, ingest, simulated exchange and price) are summed apart from Temporal and PostgreSQL.
+ * supervisor, API, worker, ingest, simulated exchange, price and metadata gateway) are summed apart from Temporal and PostgreSQL.
  * The simulated market keeps launching and trading throughout: "idle" means no clients, not no work.
  */
 const WARMUP_S = Number(process.env.IDLE_WARMUP_S ?? 180);
 const WINDOW_S = Number(process.env.IDLE_WINDOW_S ?? 60);
-const OWN = ['supervisor', 'api', 'worker', 'ingest', 'perps-exchange', 'price-source'];
+const OWN = ['supervisor', 'api', 'worker', 'ingest', 'perps-exchange', 'price-source', 'metadata-source'];
 
 const LABELS: [string, RegExp][] = [
   ['api', /api\/server\.ts/],
@@ -22,6 +22,7 @@ const LABELS: [string, RegExp][] = [
   ['ingest', /ingest\/main-ingest\.ts/],
   ['perps-exchange', /main-perps-simulator\.ts/],
   ['price-source', /main-price-simulator\.ts/],
+  ['metadata-source', /main-metadata-simulator\.ts/],
   ['temporal', /server start-dev/],
   ['postgres', /\bpostgres -D\b/],
 ];

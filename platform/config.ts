@@ -13,6 +13,7 @@ import { liveSettings } from './settings/live-settings';
 import { webhooksSettings } from './settings/webhooks-settings';
 import { marketSettings } from './settings/market-settings';
 import { messagingSettings } from './settings/messaging-settings';
+import { metadataSettings } from './settings/metadata-settings';
 import { mintSettings } from './settings/mint-settings';
 import { opsSettings } from './settings/ops-settings';
 import { paperSettings } from './settings/paper-settings';
@@ -47,6 +48,7 @@ const SETTINGS = [
   paperSettings,
   webhooksSettings,
   firehoseSettings,
+  metadataSettings,
 ] as const;
 
 type Sections = UnionToIntersection<ReturnType<(typeof SETTINGS)[number]['section']>>;

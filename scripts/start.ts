@@ -69,9 +69,19 @@ function priceEnv(): Record<string, string> {
   return csv(process.env.INGEST_FEEDS || 'simulator').every((f) => f === 'simulator') ? { PRICE_SOURCE: 'simulator' } : {};
 }
 
+/**
+ * The development default's launch metadata: the simulated IPFS gateway (ingest/metadata-simulator) when every
+ * launch feed is the simulator and no metadata source is configured, since the simulator's launches name `ipfs://`
+ * URIs only it can answer and an offline machine reaches no real gateway.
+ */
+function metadataEnv(): Record<string, string> {
+  if (process.env.METADATA_SOURCE || process.env.METADATA_IPFS_GATEWAY) return {};
+  return csv(process.env.INGEST_FEEDS || 'simulator').every((f) => f === 'simulator') ? { METADATA_SOURCE: 'simulator' } : {};
+}
+
 async function main() {
   const startedAt = new Date();
-  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator', ...priceEnv() });
+  const cfg = loadConfig({ ...process.env, PERPS_EXCHANGE: process.env.PERPS_EXCHANGE || 'simulator', ...priceEnv(), ...metadataEnv() });
   const root = path.resolve(__dirname, '..');
   const dataDir = path.resolve(root, cfg.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -156,6 +166,7 @@ async function main() {
       LOG_LEVEL: cfg.logLevel,
       ...perpsEnv(cfg.perps.simulator.port),
       ...priceEnv(),
+      ...metadataEnv(),
     };
     // The simulated exchange and price source before the worker and ingest, which poll them; supervised like them,
     // and up only once they listen.
@@ -171,6 +182,14 @@ async function main() {
         name: 'price-source',
         layer: LAYER.daemons,
         start: () => listeningService('ingest/price-simulator/main-price-simulator.ts', env, cfg.price.simulator!.port, { sink: output.sink('price-source') }),
+      });
+    }
+    if (cfg.metadata.simulator) {
+      await supervisor.start({
+        name: 'metadata-source',
+        layer: LAYER.daemons,
+        start: () =>
+          listeningService('ingest/metadata-simulator/main-metadata-simulator.ts', env, cfg.metadata.simulator!.port, { sink: output.sink('metadata-source') }),
       });
     }
     const daemons: [string, string][] = [
@@ -207,10 +226,11 @@ async function main() {
   Live list        ${apiUrl}/api/live   (simulated launches by default; scores appear at 30 s and 60 s of age)
   Perps            ${apiUrl}/api/perps/observatory   (${cfg.perps.exchange === 'simulator' ? `the simulated exchange on 127.0.0.1:${cfg.perps.simulator.port}` : cfg.perps.apiUrl})
   SOL/USD price    ${cfg.price.simulator ? `simulated (synthetic), served in Jupiter's format on 127.0.0.1:${cfg.price.simulator.port}` : cfg.price.sourceUrl}
+  Launch metadata  ${cfg.metadata.simulator ? `simulated (synthetic), an IPFS gateway on 127.0.0.1:${cfg.metadata.simulator.port}` : cfg.metadata.ipfsGateway}
   Health           ${apiUrl}/api/health
   Temporal UI      ${temporalUi ?? '(external Temporal at ' + temporalAddress + ')'}
   Metrics          http://${cfg.api.metrics.host}:${cfg.api.metrics.port}/metrics (API), http://${cfg.api.host}:${cfg.workerMetricsPort}/metrics (worker)
-  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|bot|perps-exchange|price-source|temporal|postgres>.log   (npm run logs -- [name] [-f])
+  Logs             ${path.relative(process.cwd(), logsDirOf(dataDir)) || '.'}/<api|worker|ingest|bot|perps-exchange|price-source|metadata-source|temporal|postgres>.log   (npm run logs -- [name] [-f])
   Whatever stops is restarted. Press Ctrl-C to stop everything.
 `);
     firstScores = watchFirstScores(apiUrl, (line) => console.log(`• ${line}`), { since: startedAt });

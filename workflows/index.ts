@@ -15,3 +15,4 @@ export * from './history';
 export * from './paper';
 export * from './webhooks';
 export * from './alerts';
+export * from './metadata';

@@ -14,6 +14,7 @@ import { HISTORY_CONTRACTS } from './history/history-contracts';
 import { PAPER_CONTRACTS } from './paper/paper-contracts';
 import { WEBHOOKS_CONTRACTS } from './webhooks/webhooks-contracts';
 import { ALERTS_CONTRACTS } from './alerts/alerts-contracts';
+import { METADATA_CONTRACTS } from './metadata/metadata-contracts';
 import type { WorkflowContract } from './workflow-contract';
 
 /** Every workflow type's contract, by area; the worker derives its Schedules and the watchdog's deadlines from them. */
@@ -34,4 +35,5 @@ export const WORKFLOW_CONTRACTS: readonly WorkflowContract[] = [
   ...PAPER_CONTRACTS,
   ...WEBHOOKS_CONTRACTS,
   ...ALERTS_CONTRACTS,
+  ...METADATA_CONTRACTS,
 ];

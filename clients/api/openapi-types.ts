@@ -1772,9 +1772,20 @@ export interface components {
         manufactured_pump: boolean | null;
       };
       quality: {
-        /** @description The metadata lists social links; null until metadata is fetched (not collected yet). */
+        /**
+         * @description The launch's metadata JSON (the document its on-chain URI points at) links at least one http(s)
+         *     `twitter`, `telegram` or `website`, at the top level or under `extensions`. Null while the metadata
+         *     has not been fetched yet (a new mint's first seconds, or a host being retried after a timeout or a
+         *     5xx, at most METADATA_MAX_ATTEMPTS times), and null when the document could not be read (unknown,
+         *     not absent). Mints older than METADATA_LOOKBACK_H when the fetcher first saw them are not fetched.
+         */
         has_socials: boolean | null;
-        /** @description Metadata URI resolved and matches name and symbol; null until metadata is fetched. */
+        /**
+         * @description The metadata URI answered a JSON object whose `name` and `symbol` are the on-chain ones and whose
+         *     `image` is an http(s) or ipfs URI. False when it could not be read (unreachable, an HTTP error,
+         *     too large, not JSON, an address the fetcher refuses, an unsupported scheme) or does not match. Null
+         *     only while not fetched yet, as for `has_socials`.
+         */
         metadata_ok: boolean | null;
         /** @description Top-10 holders' share of supply, the creator included, the bonding curve and any mayhem vault excluded. */
         top10_holder_share: number;

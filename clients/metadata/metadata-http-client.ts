@@ -1,11 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
-import { metadataFetchUrl, type MetadataFetch } from '../../domain/metadata/launch-metadata';
+import { metadataFetchUrl, type MetadataFailure, type MetadataFetch } from '../../domain/metadata/launch-metadata';
 import { isBlockedAddress, isIpLiteral } from '../../domain/webhooks/blocked-address';
 import { guardedLookup, systemResolve, type Resolve } from '../webhooks/webhook-http-client';
 
 export type MetadataClientOptions = {
-  /** Where `ipfs://` URIs are fetched (a public gateway in production, the local metadata server in tests). */
+  /**
+   * Where `ipfs://` URIs are fetched (a public gateway in production, the local metadata server in tests and the
+   * simulated one under `npm start`). The operator chose it, so a request built from an `ipfs://` URI goes there
+   * without the address guard (an IPFS node on a private network is a fair production setup); a redirect it answers
+   * and any URI that names an http(s) host are guarded.
+   */
   ipfsGateway: string;
   /** The whole fetch, redirects included: a slow host never holds a worker slot longer. */
   timeoutMs: number;
@@ -34,19 +39,21 @@ export const MAX_REDIRECTS = 2;
 export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
   const lookup = guardedLookup(o.resolve ?? systemResolve, o.allowPrivateTargets);
   const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+  const gatewayAgents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }) };
   const cache = new Map<string, MetadataResult>();
-  const fail = (reason: string, retryable: boolean): MetadataResult => ({ kind: 'failed', reason, retryable });
+  const fail = (outcome: MetadataFailure, reason: string, retryable: boolean): MetadataResult => ({ kind: 'failed', outcome, reason, retryable });
 
-  function get(url: string, deadline: number, hops: number): Promise<MetadataResult> {
+  function get(url: string, deadline: number, hops: number, toGateway: boolean): Promise<MetadataResult> {
     let u: URL;
     try {
       u = new URL(url);
     } catch {
-      return Promise.resolve(fail('not a valid URL', false));
+      return Promise.resolve(fail('unsupported_uri', 'not a valid URL', false));
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return Promise.resolve(fail(`unsupported scheme ${u.protocol}`, false));
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return Promise.resolve(fail('unsupported_uri', `unsupported scheme ${u.protocol}`, false));
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    if (!o.allowPrivateTargets && isIpLiteral(host) && isBlockedAddress(host)) return Promise.resolve(fail(`refused: ${host} is not a public address`, false));
+    if (!toGateway && !o.allowPrivateTargets && isIpLiteral(host) && isBlockedAddress(host))
+      return Promise.resolve(fail('refused', `refused: ${host} is not a public address`, false));
     const mod = u.protocol === 'https:' ? https : http;
     return new Promise<MetadataResult>((resolve) => {
       let settled = false;
@@ -58,13 +65,13 @@ export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
       };
       const req = mod.request(u, {
         method: 'GET',
-        agent: agents[u.protocol as 'http:' | 'https:'],
-        lookup,
+        agent: (toGateway ? gatewayAgents : agents)[u.protocol as 'http:' | 'https:'],
+        ...(toGateway ? {} : { lookup }),
         headers: { Accept: 'application/json', 'User-Agent': 'launchpad-metadata/1' },
       });
       const timer = setTimeout(
         () => {
-          settle(fail(`timeout after ${o.timeoutMs} ms`, true));
+          settle(fail('timeout', `timeout after ${o.timeoutMs} ms`, true));
           req.destroy();
         },
         Math.max(0, deadline - Date.now()),
@@ -73,19 +80,19 @@ export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
-          if (hops >= MAX_REDIRECTS) return settle(fail(`more than ${MAX_REDIRECTS} redirects`, false));
-          return settle(get(new URL(res.headers.location, u).toString(), deadline, hops + 1));
+          if (hops >= MAX_REDIRECTS) return settle(fail('too_many_redirects', `more than ${MAX_REDIRECTS} redirects`, false));
+          return settle(get(new URL(res.headers.location, u).toString(), deadline, hops + 1, false));
         }
         if (status < 200 || status >= 300) {
           res.resume();
-          return settle(fail(`HTTP ${status}`, status >= 500 || status === 429));
+          return settle(fail('http_error', `HTTP ${status}`, status >= 500 || status === 429));
         }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > o.maxBytes) {
-            settle(fail(`larger than ${o.maxBytes} bytes`, false));
+            settle(fail('too_large', `larger than ${o.maxBytes} bytes`, false));
             req.destroy();
           } else chunks.push(c);
         });
@@ -93,13 +100,13 @@ export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
           try {
             settle({ kind: 'fetched', doc: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown, retryable: false });
           } catch {
-            settle(fail('not JSON', false));
+            settle(fail('invalid_json', 'not JSON', false));
           }
         });
-        res.on('error', () => settle(fail('connection reset', true)));
+        res.on('error', () => settle(fail('connection_failed', 'connection reset', true)));
       });
       req.on('error', (e: NodeJS.ErrnoException) =>
-        settle(e.code === 'ESSRF' ? fail(e.message, false) : fail(`connection failed: ${e.code ?? e.message}`, true)),
+        settle(e.code === 'ESSRF' ? fail('refused', e.message, false) : fail('connection_failed', `connection failed: ${e.code ?? e.message}`, true)),
       );
       req.end();
     });
@@ -110,7 +117,8 @@ export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
       const hit = cache.get(uri);
       if (hit) return hit;
       const url = metadataFetchUrl(uri, o.ipfsGateway);
-      const r = url === null ? fail('unsupported URI scheme', false) : await get(url, Date.now() + o.timeoutMs, 0);
+      const toGateway = url !== null && !/^https?:\/\//i.test(uri.trim());
+      const r = url === null ? fail('unsupported_uri', 'unsupported URI scheme', false) : await get(url, Date.now() + o.timeoutMs, 0, toGateway);
       if (!r.retryable) {
         if (cache.size >= o.cacheEntries) cache.delete(cache.keys().next().value as string);
         cache.set(uri, r);
@@ -118,8 +126,10 @@ export function createMetadataClient(o: MetadataClientOptions): MetadataClient {
       return r;
     },
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      for (const a of [agents, gatewayAgents]) {
+        a['http:'].destroy();
+        a['https:'].destroy();
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import { topBuyerWallets } from '../../domain/launch/mint-signals';
 import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
 import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
 import { createGateStore } from '../accuracy/gate-store';
+import { createMintMetadataStore } from '../metadata/mint-metadata-store';
 import { createPriceStore } from '../market/price-store';
 import { createCreatorStore } from '../mint/creator-store';
 import { createLiveStore } from './live-store';
@@ -28,6 +29,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
   const creators = createCreatorStore(db);
   const prices = createPriceStore(db);
   const gates = createGateStore(db);
+  const metadata = createMintMetadataStore(db);
 
   /**
    * The enriched record of each state as of `now`, with its smart money. `ownOutcomes`: a mint old enough to be
@@ -42,7 +44,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
     const mints = states.map((s) => s.row.mint);
     const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
     const creatorIds = [...new Set(states.map((s) => s.row.creator))];
-    const [, aggregates, own, predictions, price, gate, smart, launches] = await Promise.all([
+    const [, aggregates, own, predictions, price, gate, smart, launches, quality] = await Promise.all([
       mintStates.learnFreshness(states),
       creators.aggregates(creatorIds, LABEL_VERSION),
       o.ownOutcomes ? creators.ownOutcomes(mints, LABEL_VERSION) : new Map(),
@@ -51,6 +53,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
       gates.read(SURVIVAL_GATE.name),
       smartMoney.smartMoney(tops),
       creators.launchCounts(creatorIds),
+      metadata.quality(mints),
     ]);
     return states.map((s) => {
       const sm = smart.get(s.row.mint)!;
@@ -68,6 +71,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
         smartScores: smartScoresByPrefix(sm),
         smartMoneyIn: sm.smartMoneyIn,
         runnerFromNow: o.runnerFromNow?.(s) ?? null,
+        metadata: quality.get(s.row.mint),
       });
       return { mint, smartMoney: sm };
     });

@@ -1,3 +1,4 @@
+import { METADATA_NOT_FETCHED, type MetadataQuality } from '../metadata/launch-metadata';
 import { manufacturedPump } from './manufactured-pump';
 import type { MintTape } from './mint-tape';
 import { creatorHoldingShare, holderConcentration } from './rug-heuristics';
@@ -11,8 +12,8 @@ import { freshWalletShare, type Freshness } from './wallet-freshness';
  *   `bot_trade_share` is their trades ÷ all trades; null before the first trade.
  * - `manufactured_pump`: the fingerprint of a too-steady climb over the first 40 s (manufactured-pump.ts); null
  *   until the mint is 40 s old.
- * - `has_socials` and `metadata_ok` (the metadata JSON) need data this service does not collect yet: null, never
- *   guessed.
+ * - `has_socials` and `metadata_ok`: from the launch's metadata JSON as the metadata fetcher stored it
+ *   (domain/metadata/launch-metadata.ts); null until it has been fetched, never guessed.
  * - `fresh_wallet_share`: buyers with no launchpad trade before the creation (wallet-freshness.ts); null until
  *   looked up.
  * - top buyers: the 10 wallets with the most net SOL in that still hold tokens; `smart_score` from the wallet
@@ -41,7 +42,7 @@ export function botTradeShare(tape: MintTape): number | null {
   return Math.min(1, n / tape.trades);
 }
 
-export function mintSignals(tape: MintTape, nowMs: number, freshness: Freshness) {
+export function mintSignals(tape: MintTape, nowMs: number, freshness: Freshness, metadata: MetadataQuality = METADATA_NOT_FETCHED) {
   const act = tape.activity60s(nowMs);
   const bundle = tape.bundle();
   const bots = botTradeShare(tape);
@@ -55,8 +56,8 @@ export function mintSignals(tape: MintTape, nowMs: number, freshness: Freshness)
       manufactured_pump: manufacturedPump({ launchPrice: tape.launchPrice, closes: tape.pumpCloses }, (nowMs - tape.create.at.getTime()) / 1000),
     },
     quality: {
-      has_socials: null,
-      metadata_ok: null,
+      has_socials: metadata.has_socials,
+      metadata_ok: metadata.metadata_ok,
       top10_holder_share: r6(holderConcentration(tape)),
       creator_holding_share: r6(creatorHoldingShare(tape)),
       fresh_wallet_share: fresh === null ? null : r6(fresh),

@@ -1,3 +1,4 @@
+import type { MetadataQuality } from '../metadata/launch-metadata';
 import type { RunnerOdds } from '../scoring/runner-model';
 import type { CreatorRecord } from '../launch/creator-record';
 import { CURVE } from '../launch/launch-events';
@@ -37,6 +38,8 @@ export type EnrichInput = {
   smartMoneyIn?: number;
   /** Runner odds from the mint's current price (the live refresh's from-now model); absent or null: not available. */
   runnerFromNow?: RunnerOddsFrom | null;
+  /** The launch's metadata as fetched (`mint_metadata`); absent: not fetched yet, both fields null. */
+  metadata?: MetadataQuality;
 };
 
 /** Runner odds and the moment they start from: the mint's age, its curve price then, and when that was. */
@@ -75,7 +78,7 @@ export function enrichMint(i: EnrichInput) {
   const showScore = p !== null && gradProbShown(ageS, p.ageBucket);
   const from = runnerOddsFrom(i, showScore);
   const odds = from?.odds ?? null;
-  const signals = mintSignals(tape, now.getTime(), i.freshness);
+  const signals = mintSignals(tape, now.getTime(), i.freshness, i.metadata);
   return {
     mint: c.mint,
     name: c.name,

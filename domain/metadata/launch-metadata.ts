@@ -8,7 +8,12 @@
  * false and leaves `has_socials` null: a link that cannot be read is unknown, not absent. Before the fetch has been
  * tried both are null.
  */
-export type MetadataFetch = { kind: 'fetched'; doc: unknown } | { kind: 'failed'; reason: string };
+export type MetadataFetch = { kind: 'fetched'; doc: unknown } | { kind: 'failed'; outcome: MetadataFailure; reason: string };
+
+/** Why a fetch failed, as the `mint_metadata.outcome` column records it (a fetched document is `ok`). */
+export type MetadataFailure =
+  'http_error' | 'too_large' | 'timeout' | 'refused' | 'invalid_json' | 'unsupported_uri' | 'connection_failed' | 'too_many_redirects';
+export type MetadataOutcome = 'ok' | MetadataFailure;
 
 export const SOCIAL_KEYS = ['twitter', 'telegram', 'website'] as const;
 
@@ -16,11 +21,12 @@ const isHttpUrl = (v: unknown): boolean => typeof v === 'string' && /^https?:\/\
 const isImageUri = (v: unknown): boolean => isHttpUrl(v) || (typeof v === 'string' && /^ipfs:\/\/\S+$/i.test(v.trim()));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function metadataQuality(
-  f: MetadataFetch | null,
-  onChain: { name: string; symbol: string },
-): { has_socials: boolean | null; metadata_ok: boolean | null } {
-  if (f === null) return { has_socials: null, metadata_ok: null };
+/** What the enriched mint reads from a launch's metadata (`signals.quality`). */
+export type MetadataQuality = { has_socials: boolean | null; metadata_ok: boolean | null };
+export const METADATA_NOT_FETCHED: MetadataQuality = { has_socials: null, metadata_ok: null };
+
+export function metadataQuality(f: MetadataFetch | null, onChain: { name: string; symbol: string }): MetadataQuality {
+  if (f === null) return METADATA_NOT_FETCHED;
   if (f.kind === 'failed') return { has_socials: null, metadata_ok: false };
   const d = f.doc;
   if (!isObject(d)) return { has_socials: false, metadata_ok: false };

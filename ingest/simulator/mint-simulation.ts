@@ -2,6 +2,7 @@ import type { CreateEvent, EventBase, LaunchEvent, TradeEvent } from '../../doma
 import { AddressBook, mintAddress, publicKey, signature } from './address-book';
 import { buy, initialReserves, isComplete, sell, type CurveReserves, type Swap } from './curve-math';
 import { HolderBook } from './holder-book';
+import { simulatedMetadata } from './simulated-metadata';
 import { clamp, type CreatorKind, type LaunchProfile } from './launch-profile';
 import type { SeededRandom } from './seeded-random';
 import { nextArrivalS } from './trade-intensity';
@@ -70,12 +71,14 @@ export class MintSimulation {
   launch(): LaunchEvent[] {
     const at = this.createdAtMs;
     const sig = signature(this.rng);
+    const name = `Sim ${this.mint.slice(0, 4)}`;
+    const symbol = this.mint.slice(0, 4).toUpperCase();
     const create: CreateEvent = {
       ...this.base(sig, at),
       kind: 'create',
-      name: `Sim ${this.mint.slice(0, 4)}`,
-      symbol: this.mint.slice(0, 4).toUpperCase(),
-      uri: `https://sim.invalid/${this.mint}.json`,
+      name,
+      symbol,
+      uri: simulatedMetadata({ mint: this.mint, name, symbol }).uri,
       bondingCurve: publicKey(this.rng),
       creator: this.creator,
       mayhem: this.mayhem,

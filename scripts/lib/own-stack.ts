@@ -28,7 +28,8 @@ export type OwnStack = {
 
 export async function startOwnStack(o: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number; logFile?: string }): Promise<OwnStack> {
   fs.mkdirSync(o.dataDir, { recursive: true, mode: 0o755 });
-  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort, perpsPort, pricePort] = [
+  const [pgPort, temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort, perpsPort, pricePort, metadataPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -46,6 +47,7 @@ export async function startOwnStack(o: { dataDir: string; env?: Record<string, s
     API_METRICS_PORT: String(apiMetricsPort),
     PERPS_SIMULATOR_PORT: String(perpsPort),
     PRICE_SIMULATOR_PORT: String(pricePort),
+    METADATA_SIMULATOR_PORT: String(metadataPort),
     // Its own services, whatever this shell points at.
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local server speaking what launch metadata hosts and IPFS gateways speak: GET a path, get a JSON document.
- * `/ipfs/<cid>` answers as a gateway; the other paths are the failures the client must survive: `/slow` never
+ * `/ipfs/<cid>` answers as a gateway (a cid starting `slow` never answers, a host slow behind a gateway); the other
+ * paths are the failures the client must survive: `/slow` never
  * answers, `/big` streams past any sane size, `/flaky` answers 503 once then the document, `/redirect` sends a
  * 302 to `/ipfs/<cid>`, `/loop` redirects to itself, `/html` is not JSON, `/gone` is a 404.
  */
@@ -16,6 +17,7 @@ export async function startMetadataServer() {
     hits.set(u.pathname, n);
     const json = (doc: unknown) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
     const cid = /^\/ipfs\/(.+)$/.exec(u.pathname)?.[1];
+    if (cid?.startsWith('slow')) return; // the client's deadline must end it
     if (cid !== undefined) return docs.has(cid) ? json(docs.get(cid)) : void res.writeHead(404).end();
     switch (u.pathname) {
       case '/slow':

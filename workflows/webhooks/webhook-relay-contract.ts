@@ -1,3 +1,4 @@
+import type { PollingInput } from '../polling-loop';
 import type { WorkflowContract } from '../workflow-contract';
 
 export const WEBHOOK_RELAY_WORKFLOW = 'webhookRelay';
@@ -5,7 +6,7 @@ export const WEBHOOK_RELAY_WORKFLOW = 'webhookRelay';
 export const WEBHOOK_RELAY_WORKFLOW_ID = 'webhook-relay';
 
 /** `everyMs`: how long an idle relay waits before it looks at the outbox again; a run continues as new after `iterationsPerRun` looks. */
-export type WebhookRelayInput = { everyMs: number; iterationsPerRun: number };
+export type WebhookRelayInput = PollingInput;
 
 /**
  * The long-running successor of the scheduled dispatcher: one workflow that fans new outbox events out to

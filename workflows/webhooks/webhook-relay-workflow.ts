@@ -1,5 +1,6 @@
-import { continueAsNew, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { WebhookDispatchActivities } from '../../activities/webhooks/dispatch-activities';
+import { pollUntilContinueAsNew } from '../polling-loop';
 import type { WebhookRelayInput } from './webhook-relay-contract';
 
 // As the scheduled dispatcher's: the fan-out heartbeats per page of subscriptions.
@@ -9,25 +10,11 @@ const acts = proxyActivities<WebhookDispatchActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
-/** A look at the outbox is about ten events: a run ends well before Temporal's limits and replays quickly. */
-const MAX_HISTORY_EVENTS = 10_000;
-
 /**
- * Fans new outbox events out, forever: after a look that found events it looks again at once (a burst drains
- * without waiting), otherwise it sleeps `everyMs`. A failed look (retries exhausted) is logged and retried after the
- * sleep: the outbox and its cursor are in Postgres, so nothing is lost, only later. It continues as new after
- * `iterationsPerRun` looks, or sooner when its history grows long.
+ * Fans new outbox events out, forever (polling-loop.ts): the outbox and its cursor are in Postgres, so a failed
+ * look loses nothing. It continues as new between runs.
  */
 export async function webhookRelay(input: WebhookRelayInput): Promise<void> {
-  for (let i = 0; i < input.iterationsPerRun; i++) {
-    let found = 0;
-    try {
-      found = (await acts.fanOutWebhookEvents()).events;
-    } catch (err) {
-      log.warn('webhook fan-out failed; the next look retries it', { error: String(err) });
-    }
-    if (found === 0) await sleep(input.everyMs);
-    if (workflowInfo().historyLength > MAX_HISTORY_EVENTS || workflowInfo().continueAsNewSuggested) break;
-  }
+  await pollUntilContinueAsNew(input, 'webhook fan-out', async () => (await acts.fanOutWebhookEvents()).events);
   await continueAsNew<typeof webhookRelay>(input);
 }

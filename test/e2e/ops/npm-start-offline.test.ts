@@ -34,7 +34,7 @@ const get = async (p: string, headers: Record<string, string> = {}) => {
 };
 
 it(
-  'shows signals, USD market caps and a simulated SOL/USD price within five minutes, offline',
+  'shows signals, USD market caps, a simulated SOL/USD price and launch metadata within five minutes, offline',
   async () => {
     const startedAt = Date.now();
     stack = await startOwnStack({
@@ -46,10 +46,13 @@ it(
         HYPERLIQUID_API_URL: CLOSED,
         PRICE_SOURCE: '',
         PRICE_SOURCE_URL: '',
+        METADATA_SOURCE: '',
+        METADATA_IPFS_GATEWAY: '',
         INGEST_FEEDS: '',
       },
     });
     expect(stack.supervisorLines().join('\n')).toMatch(/price-source/);
+    expect(stack.supervisorLines().join('\n')).toMatch(/metadata-source/);
     db = createDb(stack.pgUrl('launchpad'), 2);
     const key = await issueTestKey(db, 'builder');
     const left = () => Math.max(1, FIRST_SIGNAL_WITHIN_MS - (Date.now() - startedAt));
@@ -58,6 +61,16 @@ it(
     await waitFor(
       'a USD market cap on the live list',
       async () => ((await get('/api/live')).body?.mints as { market_cap_usd: number | null }[] | undefined)?.some((m) => m.market_cap_usd !== null) ?? false,
+      left(),
+    );
+    // The simulated launches' metadata, fetched through the simulated gateway: some with links, some broken.
+    type Quality = { has_socials: boolean | null; metadata_ok: boolean | null };
+    await waitFor(
+      'launch metadata on the live list',
+      async () => {
+        const q = (((await get('/api/live')).body?.mints as { signals: { quality: Quality } }[] | undefined) ?? []).map((m) => m.signals.quality);
+        return q.some((x) => x.has_socials === true && x.metadata_ok === true) && q.some((x) => x.metadata_ok === false);
+      },
       left(),
     );
     let signals: unknown[] = [];

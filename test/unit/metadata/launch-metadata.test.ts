@@ -23,7 +23,10 @@ describe('launch metadata quality', () => {
   });
 
   it('is not ok, with socials unknown, when the document could not be read', () => {
-    expect(metadataQuality({ kind: 'failed', reason: 'timeout' }, onChain)).toEqual({ has_socials: null, metadata_ok: false });
+    expect(metadataQuality({ kind: 'failed', outcome: 'timeout', reason: 'timeout after 5000 ms' }, onChain)).toEqual({
+      has_socials: null,
+      metadata_ok: false,
+    });
   });
 });
 

@@ -95,6 +95,7 @@ describe('production refuses simulated inputs unless DEMO_MODE=true', () => {
     ['the simulator beside a real feed', { INGEST_FEEDS: 'solana-logs,simulator' }, /INGEST_FEEDS/],
     ['the simulated perps exchange', { PERPS_EXCHANGE: 'simulator' }, /PERPS_EXCHANGE: is simulator/],
     ['the simulated SOL/USD price', { PRICE_SOURCE: 'simulator' }, /PRICE_SOURCE: is simulator/],
+    ['the simulated metadata gateway', { METADATA_SOURCE: 'simulator' }, /METADATA_SOURCE: is simulator/],
     ['keyed endpoints without key checks', { API_AUTH_ENABLED: 'false' }, /API_AUTH_ENABLED: is false/],
   ])('refuses %s', (_what, env, message) => {
     expect(() => loadConfig({ ...PROD, ...env })).toThrow(message);
@@ -108,5 +109,14 @@ describe('production refuses simulated inputs unless DEMO_MODE=true', () => {
     const c = loadConfig(PROD);
     expect(c).toMatchObject({ demoMode: false, ingest: { feeds: ['solana-logs'] }, perps: { exchange: 'hyperliquid' }, price: { simulated: false } });
     expect(c.access.authEnabled).toBe(true);
+  });
+
+  it('sends ipfs:// metadata to the configured gateway, or the simulated one on loopback, and never lets production reach private hosts', () => {
+    expect(loadConfig({}).metadata).toMatchObject({ enabled: true, ipfsGateway: 'https://ipfs.io', simulator: null, allowPrivateTargets: false });
+    expect(loadConfig({ METADATA_SOURCE: 'simulator', METADATA_SIMULATOR_PORT: '8601' }).metadata).toMatchObject({
+      ipfsGateway: 'http://127.0.0.1:8601',
+      simulator: { port: 8601 },
+    });
+    expect(() => loadConfig({ ...PROD, METADATA_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(/METADATA_ALLOW_PRIVATE_TARGETS: never in production/);
   });
 });
