@@ -1,10 +1,12 @@
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from '../scoring/confidence-band';
+import type { Scored } from '../scoring/roc-auc';
 
 /**
  * Accuracy figures over (predicted probability, outcome) pairs. Every function answers null where the figure
- * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing.
+ * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing. AUC is the scorer's
+ * own measure too, so it is defined beside the models (domain/scoring/roc-auc.ts) and offered here with the rest.
  */
-export type Scored = { prob: number; label: boolean };
+export { auc, type Scored } from '../scoring/roc-auc';
 
 /** The bands the accuracy page reports precision for: predictions at or above each. */
 export const THRESHOLDS = [0.5, 0.7, 0.9] as const;
@@ -16,27 +18,6 @@ export function brier(xs: readonly Scored[]): number | null {
   let s = 0;
   for (const x of xs) s += (x.prob - (x.label ? 1 : 0)) ** 2;
   return s / xs.length;
-}
-
-/**
- * Area under the ROC curve: the chance a random positive scores above a random negative, ties counting half
- * (Mann-Whitney U with average ranks). O(n log n).
- */
-export function auc(xs: readonly Scored[]): number | null {
-  const pos = xs.filter((x) => x.label).length;
-  const neg = xs.length - pos;
-  if (pos === 0 || neg === 0) return null;
-  const sorted = [...xs].sort((a, b) => a.prob - b.prob);
-  let rankSumPos = 0;
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) j++;
-    // Ranks i+1 … j share their average.
-    const avgRank = (i + 1 + j) / 2;
-    for (let t = i; t < j; t++) if (sorted[t]!.label) rankSumPos += avgRank;
-    i = j;
-  }
-  return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
 }
 
 /** Σ over equal-width bins of (bin share) × |mean predicted − actual rate|; the last bin holds 1. */

@@ -1,0 +1,28 @@
+/**
+ * The ranking measure the scorer's own holdout reports, and the accuracy page with it: it sits here, beside the
+ * models, so that scoring never needs the accuracy area's figures.
+ */
+
+/** A predicted probability and what happened. */
+export type Scored = { prob: number; label: boolean };
+
+/**
+ * Area under the ROC curve: the chance a random positive scores above a random negative, ties counting half
+ * (Mann-Whitney U with average ranks). O(n log n).
+ */
+export function auc(xs: readonly Scored[]): number | null {
+  const pos = xs.filter((x) => x.label).length;
+  const neg = xs.length - pos;
+  if (pos === 0 || neg === 0) return null;
+  const sorted = [...xs].sort((a, b) => a.prob - b.prob);
+  let rankSumPos = 0;
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) j++;
+    // Ranks i+1 … j share their average.
+    const avgRank = (i + 1 + j) / 2;
+    for (let t = i; t < j; t++) if (sorted[t]!.label) rankSumPos += avgRank;
+    i = j;
+  }
+  return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
+}
