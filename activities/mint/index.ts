@@ -15,13 +15,13 @@ import { createMintActivities } from './mint-activities';
 
 export const mintActivities = defineActivityArea({
   name: 'mint',
-  deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => ({
+  deps: ({ cfg, db, log, now, readPorts }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'readPorts'>) => ({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     scoreSkipStore: createScoreSkipStore(db),
     shadowStore: createShadowScoreStore(db),
     outcomeStore: createOutcomeStore(db),
-    mintStates: createMintStates(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
+    mintStates: createMintStates(db, { smartMoney: readPorts.smartMoney() }),
     runnerNowStore: createRunnerNowStore(db),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
