@@ -1,12 +1,13 @@
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from '../scoring/confidence-band';
-import type { Scored } from '../scoring/roc-auc';
+import { pointLogLoss, type Scored } from '../scoring/holdout-metrics';
 
 /**
  * Accuracy figures over (predicted probability, outcome) pairs. Every function answers null where the figure
- * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing. AUC is the scorer's
- * own measure too, so it is defined beside the models (domain/scoring/roc-auc.ts) and offered here with the rest.
+ * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing. AUC and the log loss
+ * of one score are the scorer's own measures too, so they are defined beside the models (domain/scoring/holdout-metrics.ts)
+ * and offered here with the rest.
  */
-export { auc, type Scored } from '../scoring/roc-auc';
+export { auc, LOG_LOSS_EPS, pointLogLoss, type Scored } from '../scoring/holdout-metrics';
 
 /** The bands the accuracy page reports precision for: predictions at or above each. */
 export const THRESHOLDS = [0.5, 0.7, 0.9] as const;
@@ -93,15 +94,6 @@ export function auprc(xs: readonly Scored[]): number | null {
     i = j;
   }
   return ap;
-}
-
-/** Probabilities are clipped this far inside (0, 1) for the log loss: one confident miss costs ln(10⁶) ≈ 13.8, not ∞. */
-export const LOG_LOSS_EPS = 1e-6;
-
-/** The log loss of one probability for one outcome (nats). */
-export function pointLogLoss(prob: number, label: boolean): number {
-  const p = Math.min(1 - LOG_LOSS_EPS, Math.max(LOG_LOSS_EPS, prob));
-  return -Math.log(label ? p : 1 - p);
 }
 
 /** Mean log loss (nats): the proper score the promotion rule judges by; null while there are no pairs. */

@@ -1,6 +1,7 @@
 /**
- * The ranking measure the scorer's own holdout reports, and the accuracy page with it: it sits here, beside the
- * models, so that scoring never needs the accuracy area's figures.
+ * The measures the scorer's own held-out checks use (AUC, the log loss of one score), which the accuracy page reports
+ * too: they sit here, beside the models, so that scoring never needs the accuracy area's figures
+ * (domain/accuracy/forward-metrics.ts offers them with the rest).
  */
 
 /** A predicted probability and what happened. */
@@ -25,4 +26,13 @@ export function auc(xs: readonly Scored[]): number | null {
     i = j;
   }
   return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
+}
+
+/** Probabilities are clipped this far inside (0, 1) for the log loss: one confident miss costs ln(10⁶) ≈ 13.8, not ∞. */
+export const LOG_LOSS_EPS = 1e-6;
+
+/** The log loss of one probability for one outcome (nats). */
+export function pointLogLoss(prob: number, label: boolean): number {
+  const p = Math.min(1 - LOG_LOSS_EPS, Math.max(LOG_LOSS_EPS, prob));
+  return -Math.log(label ? p : 1 - p);
 }
