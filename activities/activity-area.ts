@@ -1,15 +1,17 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../platform/config';
 import type { Db } from '../db/db-handle';
+import type { ReadPorts } from '../db/read-ports';
 import type { OverridesByName, UnionToIntersection } from '../platform/area-types';
 import type { Logger } from '../platform/logger';
 import type { LiveConsumers } from './live/live-consumers';
 
 /**
  * The shared pieces of a worker process; each activity area builds its own stores and clients from them. Areas that
- * run on the live tick register their consumer in `liveConsumers` (activities/live/live-consumers.ts).
+ * run on the live tick register their consumer in `liveConsumers` (activities/live/live-consumers.ts); read models that
+ * take a read from an area built on theirs get it from `readPorts` (db/read-ports.ts).
  */
-export type WorkerContext = { cfg: Config; db: Db; log: Logger; temporal: Client; now: () => Date; liveConsumers: LiveConsumers };
+export type WorkerContext = { cfg: Config; db: Db; log: Logger; temporal: Client; now: () => Date; liveConsumers: LiveConsumers; readPorts: ReadPorts };
 
 type ActivityFns = Record<string, (...args: any[]) => Promise<unknown>>;
 

@@ -3,6 +3,7 @@ import { accuracyActivities } from './accuracy';
 import { alertsActivities } from './alerts';
 import { mergeActivityAreas, type AreaOverrides, type WorkerContext } from './activity-area';
 import { createLiveConsumers } from './live/live-consumers';
+import { createReadPorts } from '../db/read-ports';
 import { billingActivities } from './billing';
 import { historyActivities } from './history';
 import { ledgerActivities } from './ledger';
@@ -49,15 +50,15 @@ export type Activities = ReturnType<typeof createActivities>['activities'];
 const LIVE_CONSUMER_AREAS = [walletsActivities, signalsActivities, alertsActivities] as const;
 export const LIVE_CONSUMER_AREA_NAMES = LIVE_CONSUMER_AREAS.map((a) => a.name);
 
-type LiveTickContext = Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'> & Partial<Pick<WorkerContext, 'temporal' | 'liveConsumers'>>;
+type LiveTickContext = Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'> & Partial<Pick<WorkerContext, 'temporal' | 'liveConsumers' | 'readPorts'>>;
 
 /**
  * The live projector's activities with every area's consumer registered, as the worker runs them, for processes that
- * refresh the live lists without a worker (seeding scripts, benches, tests). Without `liveConsumers` in the context
- * it gets a registry of its own, as a new worker process would.
+ * refresh the live lists without a worker (seeding scripts, benches, tests). Without `liveConsumers` or `readPorts` in
+ * the context it gets its own, as a new worker process would.
  */
 export function createLiveTick(ctx: LiveTickContext, overrides: AreaOverrides<readonly [typeof liveActivities, ...typeof LIVE_CONSUMER_AREAS]> = {}) {
-  const c = { ...ctx, liveConsumers: ctx.liveConsumers ?? createLiveConsumers() };
+  const c = { ...ctx, liveConsumers: ctx.liveConsumers ?? createLiveConsumers(), readPorts: ctx.readPorts ?? createReadPorts(ctx.db, ctx.cfg) };
   walletsActivities.create(c, overrides.wallets);
   signalsActivities.create(c, overrides.signals);
   alertsActivities.create(c, overrides.alerts);

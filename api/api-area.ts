@@ -5,6 +5,7 @@ import { LatencyWindow } from '../domain/ops/latency-window';
 import type { OverridesByName } from '../platform/area-types';
 import type { Config } from '../platform/config';
 import type { Db } from '../db/db-handle';
+import { createReadPorts, type ReadPorts } from '../db/read-ports';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
 import { createDependencyProbe, type DependencyProbe } from './http/dependency-probe';
@@ -31,6 +32,8 @@ export type ApiContext = {
   publicReads: PublicReads;
   /** The keyed reads answered before the app's router (api/http/keyed-reads.ts); routes register theirs, the access area its check. */
   keyedReads: KeyedReads;
+  /** Reads a read model takes from an area built on its own (db/read-ports.ts), wired once per process. */
+  readPorts: ReadPorts;
   /** Registers what an area must do when the process stops, before the pool closes (the composition root calls `stop`). */
   onStop: (fn: () => Promise<void>) => void;
   stop: () => Promise<void>;
@@ -63,6 +66,7 @@ export function createApiContext(o: {
     liveLatency: new LatencyWindow(5 * 60_000),
     publicReads: createPublicReads(),
     keyedReads: createKeyedReads(),
+    readPorts: createReadPorts(o.db, o.cfg),
     onStop: (fn) => void stopHooks.push(fn),
     // A hook that fails (its database gone) must not keep the others, or the process, from stopping.
     stop: async () => void (await Promise.allSettled(stopHooks.map((fn) => fn()))),

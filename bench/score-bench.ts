@@ -8,6 +8,7 @@ import { buildFlatKnnIndex, DEFAULT_K, type KnnIndex } from '../domain/scoring/k
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from '../domain/scoring/mint-features';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
+import { isSmartWallet } from '../domain/wallets/smart-score';
 
 /**
  * `npm run bench:score [-- <sizes, comma-separated> <queries>]` (defaults 100000,1000000 and 1000).
@@ -29,7 +30,7 @@ type PoolRow = { features: MintFeatures; graduated: boolean };
 
 function simulatedPool(): PoolRow[] {
   // Labels here are "graduated within 1 h": they only feed the calibrator; latency does not depend on them.
-  const folder = new LaunchHistoryFolder(3600);
+  const folder = new LaunchHistoryFolder(3600, isSmartWallet);
   const pool: PoolRow[] = [];
   for (const e of createMarketSimulator({ seed: 7, startMs: T0, mayhemShare: 0 }).events(T0, T0 + 6 * 3_600_000)) {
     for (const l of folder.push(e)) pool.push({ features: l.observations[0]!.features, graduated: l.outcome.graduated });

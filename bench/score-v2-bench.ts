@@ -8,6 +8,7 @@ import type { MintFeatures } from '../domain/scoring/mint-features';
 import type { Steps } from '../domain/scoring/stepwise';
 import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
+import { isSmartWallet } from '../domain/wallets/smart-score';
 
 /**
  * `npm run bench:score-v2 [-- <sizes, comma-separated> <queries>]` (defaults 200000,1000000 and 1000): knn-v2's fit
@@ -23,7 +24,7 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 type PoolRow = { features: MintFeatures; graduated: boolean };
 
 function simulatedPool(): PoolRow[] {
-  const folder = new LaunchHistoryFolder(3600);
+  const folder = new LaunchHistoryFolder(3600, isSmartWallet);
   const pool: PoolRow[] = [];
   for (const e of createMarketSimulator({ seed: 7, startMs: T0, mayhemShare: 0 }).events(T0, T0 + 6 * 3_600_000)) {
     for (const l of folder.push(e)) pool.push({ features: l.observations[0]!.features, graduated: l.outcome.graduated });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { mintActivities } from '../activities/mint';
 import { createLiveConsumers } from '../activities/live/live-consumers';
+import { createReadPorts } from '../db/read-ports';
 import { walletsActivities } from '../activities/wallets';
 import { createApiKeyStore } from '../db/access/api-key-store';
 import { createLaunchEventStore } from '../db/mint/launch-event-store';
@@ -63,7 +64,15 @@ async function sizes(db: Knex): Promise<(readonly [string, number])[]> {
 
 async function resolutionCost(db: Knex, rng: SeededRandom, known: readonly string[]) {
   const now = Date.now();
-  const ctx = { cfg: loadConfig({}), db, log: createLogger('silent', 'bench'), now: () => new Date(now), liveConsumers: createLiveConsumers() };
+  const cfg = loadConfig({});
+  const ctx = {
+    cfg,
+    db,
+    log: createLogger('silent', 'bench'),
+    now: () => new Date(now),
+    liveConsumers: createLiveConsumers(),
+    readPorts: createReadPorts(db, cfg),
+  };
   const mint = mintActivities.create(ctx, { dexPriceSourceName: 'bench' });
   const wallets = walletsActivities.create(ctx);
   const t: number[] = [];

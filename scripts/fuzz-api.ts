@@ -18,6 +18,7 @@ import { freePort, startLocalTemporal } from './lib/local-temporal';
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createLiveConsumers } from '../activities/live/live-consumers';
+import { createReadPorts } from '../db/read-ports';
 import { loadConfig } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildWorker } from '../workers/build-worker';
@@ -50,18 +51,20 @@ async function main() {
   const nativeConnection = await NativeConnection.connect({ address: temporalServer.address });
   const taskQueue = 'fuzz';
   const log = createLogger('error', 'fuzz');
+  const workerCfg = loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' });
   const worker = await buildWorker({
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    // The price source is a closed port: fuzzing never calls the public price API.
+    // The price source is a closed port (workerCfg): fuzzing never calls the public price API.
     activities: createActivities({
-      cfg: loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' }),
+      cfg: workerCfg,
       db,
       log,
       temporal: temporalClient,
       now: () => new Date(),
       liveConsumers: createLiveConsumers(),
+      readPorts: createReadPorts(db, workerCfg),
     }).activities,
     metrics: createMetrics('worker-fuzz'),
   });

@@ -16,6 +16,7 @@ import { scheduleSpecs } from './schedules';
 import { ensureSchedules } from '../workflows/schedule-starter';
 import { installTemporalRuntimeLogger } from './temporal-runtime-logger';
 import { createLiveConsumers } from '../activities/live/live-consumers';
+import { createReadPorts } from '../db/read-ports';
 
 /** Composition root of the worker process: every activity area over one context, the Schedules, then polls Temporal. */
 async function main() {
@@ -29,7 +30,15 @@ async function main() {
   const connection = await NativeConnection.connect({ address });
   const metrics = createMetrics('worker');
 
-  const areas = createActivities({ cfg, db, log, temporal: client, now: () => new Date(), liveConsumers: createLiveConsumers() });
+  const areas = createActivities({
+    cfg,
+    db,
+    log,
+    temporal: client,
+    now: () => new Date(),
+    liveConsumers: createLiveConsumers(),
+    readPorts: createReadPorts(db, cfg),
+  });
   const workflowBundle = await cachedWorkflowBundle(path.resolve(cfg.dataDir, 'workflow-bundles'));
   const worker = await buildWorker({
     connection,

@@ -12,6 +12,7 @@ import { classifyPage, nextUtcDayMs, utcDay } from '../../domain/history/backfil
 import type { LaunchEvent } from '../../domain/launch/launch-events';
 import { backoffDelayMs, type BackoffOptions } from '../../platform/net/backoff';
 import { RPC_BUDGET_EXHAUSTED, type BackfillPageInput, type BackfillPageOutcome } from '../../workflows/history/history-backfill-contract';
+import { isSmartWallet } from '../../domain/wallets/smart-score';
 
 export type BackfillDeps = {
   store: BackfillStore;
@@ -75,7 +76,7 @@ export function createBackfillActivities(d: BackfillDeps) {
       const until = Math.min(i.toMs, i.rangeToMs - d.horizonS * 1000);
       if (until <= i.fromMs) return { mints: 0, walletBuyers: 0 };
       const events = await d.store.storedEvents(new Date(i.fromMs), new Date(until), { source: BACKFILL_SOURCE });
-      const folder = new LaunchHistoryFolder(d.horizonS);
+      const folder = new LaunchHistoryFolder(d.horizonS, isSmartWallet);
       const resolved = events.flatMap((e) => folder.push(e));
       // Every mint here is created a horizon before the range's end, so its whole horizon was read: final labels.
       resolved.push(...folder.resolveQuiet(Infinity));

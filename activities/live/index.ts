@@ -14,7 +14,7 @@ import { createLiveProjector } from './live-projector';
  */
 export const liveActivities = defineActivityArea({
   name: 'live',
-  deps: ({ cfg, db, log, now, liveConsumers }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'liveConsumers'>) => ({
+  deps: ({ cfg, db, log, now, liveConsumers, readPorts }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'liveConsumers' | 'readPorts'>) => ({
     // Runner odds from each live mint's current price: a k-NN model per grid age, refitted in this worker's memory.
     runnerNow: {
       scorer: createRunnerNowScorer({
@@ -28,7 +28,7 @@ export const liveActivities = defineActivityArea({
       store: createRunnerNowStore(db),
     },
     indexedCurves: async () => (await createCorpusStore(db).summary()).resolvedMints,
-    readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
+    readModel: createLiveReadModel(db, readPorts.live()),
     liveModel: createIncrementalLiveModel(db, { windowS: cfg.live.windowS }),
     liveStore: createLiveStore(db),
     liveMaxEntries: cfg.live.maxEntries,

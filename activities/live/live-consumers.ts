@@ -1,6 +1,6 @@
 import type { MintState } from '../../db/mint/mint-states';
 import type { EnrichedMint } from '../../domain/live/enriched-mint';
-import type { SmartMoney } from '../../domain/wallets/smart-money';
+import type { SmartMoney } from '../../domain/live/mint-smart-money';
 
 /** One tracked mint at a tick: its state folded from its trades, its enriched record, and its smart money. */
 export type LiveMint = { state: MintState; mint: EnrichedMint; smartMoney: SmartMoney };

@@ -1,6 +1,5 @@
 import { createJupiterPriceClient } from '../../clients/jupiter-price-client';
 import { createModelFitStore } from '../../db/scoring/model-fit-store';
-import { createShadowStore } from '../../db/accuracy/shadow-store';
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
 import { createMintStates } from '../../db/mint/mint-states';
@@ -8,6 +7,7 @@ import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createRunnerNowStore } from '../../db/mint/runner-now-store';
 import { createScoreSkipStore } from '../../db/mint/score-skip-store';
+import { createShadowScoreStore } from '../../db/mint/shadow-score-store';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
@@ -15,13 +15,13 @@ import { createMintActivities } from './mint-activities';
 
 export const mintActivities = defineActivityArea({
   name: 'mint',
-  deps: ({ cfg, db, log, now }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now'>) => ({
+  deps: ({ cfg, db, log, now, readPorts }: Pick<WorkerContext, 'cfg' | 'db' | 'log' | 'now' | 'readPorts'>) => ({
     mintReadStore: createMintReadStore(db),
     predictionStore: createPredictionStore(db),
     scoreSkipStore: createScoreSkipStore(db),
-    shadowStore: createShadowStore(db),
+    shadowStore: createShadowScoreStore(db),
     outcomeStore: createOutcomeStore(db),
-    mintStates: createMintStates(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
+    mintStates: createMintStates(db, { smartMoney: readPorts.smartMoney() }),
     runnerNowStore: createRunnerNowStore(db),
     mintScorer: createKnnMintScorer({
       corpusStore: createCorpusStore(db),
@@ -31,7 +31,7 @@ export const mintActivities = defineActivityArea({
       minServingCorpus: cfg.mint.minServingCorpus,
       gradVersions: {
         configured: [cfg.mint.champion, ...cfg.mint.challengers],
-        currentChampion: () => createShadowStore(db).currentChampion(cfg.mint.champion),
+        currentChampion: () => createShadowScoreStore(db).currentChampion(cfg.mint.champion),
       },
       log,
       now: () => now().getTime(),

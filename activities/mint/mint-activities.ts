@@ -3,7 +3,7 @@ import type { MintReadStore } from '../../db/mint/mint-read-store';
 import type { OutcomeStore } from '../../db/mint/outcome-store';
 import type { PredictionStore } from '../../db/mint/prediction-store';
 import type { RunnerNowStore } from '../../db/mint/runner-now-store';
-import type { ShadowStore } from '../../db/accuracy/shadow-store';
+import type { ShadowScoreStore } from '../../db/mint/shadow-score-store';
 import { LedgerHourSealedError } from '../../db/ledger/ledger-seal-store';
 import type { ScoreSkipStore, SkipReason } from '../../db/mint/score-skip-store';
 import { priceSol } from '../../domain/launch/launch-events';
@@ -20,7 +20,7 @@ export type MintDeps = {
   mintReadStore: MintReadStore;
   predictionStore: PredictionStore;
   scoreSkipStore: ScoreSkipStore;
-  shadowStore: ShadowStore;
+  shadowStore: ShadowScoreStore;
   outcomeStore: OutcomeStore;
   mintStates: Pick<MintStates, 'scoringView'>;
   runnerNowStore: RunnerNowStore;

@@ -11,10 +11,10 @@ import { createPaperActivities } from './paper-activities';
 /** Paper trading: the entry loop, the pricer, and one workflow per position (workflows/paper/). */
 export const paperActivities = defineActivityArea({
   name: 'paper',
-  deps: ({ cfg, db, log, temporal, now }: WorkerContext) => ({
+  deps: ({ cfg, db, log, temporal, now, readPorts }: WorkerContext) => ({
     paperStore: createPaperPositionStore(db),
     mintReadStore: createMintReadStore(db),
-    readModel: createLiveReadModel(db, { smartMoney: { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart } }),
+    readModel: createLiveReadModel(db, readPorts.live()),
     dexPriceClient: createJupiterPriceClient(cfg.price.sourceUrl),
     positionStarter: createPaperPositionStarter(temporal, cfg.temporal.taskQueue),
     paperConfig: cfg.paper.config,

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { clientAddress, trustedProxies, type ForwardedHeader } from '../../domain/access/client-address';
+import { clientAddress, trustedProxies, type ForwardedHeader } from '../../domain/http/client-address';
 
 /**
  * The client a request counts against for per-client limits: the socket's peer, or the address a configured proxy
- * forwarded (domain/access/client-address.ts). Express's own `req.ip` is not used: its `trust proxy` reads only
+ * forwarded (domain/http/client-address.ts). Express's own `req.ip` is not used: its `trust proxy` reads only
  * X-Forwarded-For, and the app leaves it off so nothing trusts a header by default.
  */
 export function createClientAddress(o: { trusted: readonly string[]; header: ForwardedHeader }): (req: IncomingMessage) => string | undefined {

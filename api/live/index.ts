@@ -14,7 +14,7 @@ export const liveApi = defineApiArea({
     delayedCache: liveSnapshots(ctx).delayed,
     staleAfterS: ctx.cfg.live.staleAfterS,
     mintReadStore: createMintReadStore(ctx.db),
-    readModel: createLiveReadModel(ctx.db, { smartMoney: { ttlMs: ctx.cfg.wallets.readCacheMs, criteria: ctx.cfg.wallets.smart } }),
+    readModel: createLiveReadModel(ctx.db, ctx.readPorts.live()),
     now: ctx.now,
     keyedReads: ctx.keyedReads,
     publicReads: ctx.publicReads,

@@ -13,6 +13,7 @@ import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';
 import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
+import { createReadPorts } from '../../db/read-ports';
 
 /**
  * The in-process wiring the benchmarks need (kept in this one file so the area-modules refactor has one place
@@ -48,7 +49,8 @@ export async function seedScoredLiveList(
     log: createLogger('silent', 'bench'),
     now: at,
   };
-  const mint = mintActivities.create(ctx, {
+  const mintCtx = { ...ctx, readPorts: createReadPorts(db, ctx.cfg) };
+  const mint = mintActivities.create(mintCtx, {
     dexPriceClient: createJupiterPriceClient('http://127.0.0.1:9/unreachable', { timeoutMs: 200 }),
     dexPriceSourceName: 'bench',
   });

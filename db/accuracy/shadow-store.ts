@@ -1,16 +1,6 @@
 import type { Knex } from 'knex';
 import type { PairedScore, PromotionDecision, PromotionEvidence } from '../../domain/accuracy/shadow-promotion';
-import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
-
-export type NewShadowPrediction = {
-  mint: string;
-  ageBucket: number;
-  modelName: string;
-  modelVersion: string;
-  asOf: Date;
-  predictedAt: Date;
-  gradProb: number;
-};
+import { createShadowScoreStore } from '../mint/shadow-score-store';
 
 export type StoredDecision = {
   id: number;
@@ -61,31 +51,14 @@ const FORWARD_SQL = `
       AND NOT EXISTS (SELECT 1 FROM mint_graduations g WHERE g.mint = fw.mint AND coalesce(g.completed_at, g.migrated_at) <= fw.as_of)
   )`;
 
-/** Shadow scores and promotion decisions (migration 0029); both tables are committed to the audit ledger. */
+/**
+ * Shadow scores and promotion decisions (migration 0029); both tables are committed to the audit ledger. The scorer's
+ * side (logging shadow scores, which version serves) is the mint area's (db/mint/shadow-score-store.ts); this store
+ * adds what the accuracy area reads and decides.
+ */
 export function createShadowStore(db: Knex) {
   return {
-    /** Idempotent per (mint, age, version); a row whose hour the ledger sealed is refused (`LedgerHourSealedError`). */
-    async insertShadow(rows: readonly NewShadowPrediction[]): Promise<void> {
-      if (!rows.length) return;
-      await db('shadow_predictions')
-        .insert(
-          rows.map((r) => ({
-            mint: r.mint,
-            age_bucket: r.ageBucket,
-            model_name: r.modelName,
-            model_version: r.modelVersion,
-            as_of: r.asOf,
-            predicted_at: r.predictedAt,
-            grad_prob: r.gradProb,
-          })),
-        )
-        .onConflict(['mint', 'age_bucket', 'model_name'])
-        .ignore()
-        .catch((e: unknown) => {
-          throw isLedgerSealedError(e) ? new LedgerHourSealedError((e as Error).message) : e;
-        });
-    },
-
+    ...createShadowScoreStore(db),
     /** Resolved (mint, age) pairs scored forward by both versions up to `until`. */
     async pairs(champion: string, challenger: string, until: Date, labelVersion: string): Promise<PairedScore[]> {
       const { rows } = await db.raw(
@@ -114,12 +87,6 @@ export function createShadowStore(db: Knex) {
         { labelVersion, until, since, names: [...names] },
       );
       return rows.map((r: any) => ({ modelName: r.model_name, ageBucket: r.age_bucket, prob: r.grad_prob, graduated: r.graduated }));
-    },
-
-    /** The version serving now: the latest promoted challenger, or the configured champion before any promotion. */
-    async currentChampion(configured: string): Promise<string> {
-      const r = await db('model_promotions').where({ decision: 'promote' }).orderBy('decided_at', 'desc').orderBy('id', 'desc').first('challenger');
-      return r?.challenger ?? configured;
     },
 
     /** The final decision (promote or keep) on this challenger against this champion, if one was taken. */

@@ -1,19 +1,28 @@
 import type { Knex } from 'knex';
-import { SURVIVAL_GATE } from '../../domain/accuracy/survival-gate';
 import { creatorRecord } from '../../domain/launch/creator-record';
 import { enrichMint, type EnrichedMint, type RunnerOddsFrom } from '../../domain/live/enriched-mint';
 import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { topBuyerWallets } from '../../domain/launch/mint-signals';
-import { smartScoresByPrefix, type SmartMoney } from '../../domain/wallets/smart-money';
-import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
-import { createGateStore } from '../accuracy/gate-store';
+import { smartScoresByPrefix, type SmartMoney, type TopBuyerRef } from '../../domain/live/mint-smart-money';
 import { createMintMetadataStore } from '../metadata/mint-metadata-store';
 import { createPriceStore } from '../market/price-store';
 import { createCreatorStore } from '../mint/creator-store';
 import { createLiveStore } from './live-store';
 import type { MintRow } from '../mint/mint-read-store';
 import { createMintStates, type MintState } from '../mint/mint-states';
-import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
+
+/** Smart money of each mint's top buyers, looked up by their full addresses. */
+export type SmartMoneySource = { smartMoney(topBuyers: ReadonlyMap<string, readonly TopBuyerRef[]>): Promise<Map<string, SmartMoney>> };
+
+/**
+ * What the enriched mint takes from other areas: the wallet index's smart money and the accuracy area's survival gate.
+ * The live area imports neither; whoever builds the read model passes them in (db/read-ports.ts wires the real ones).
+ */
+export type LiveReadSources = {
+  smartMoney: SmartMoneySource;
+  /** Whether the post-graduation survival figures are served (the survival gate is live). */
+  survivalLive(): Promise<boolean>;
+};
 
 /**
  * The one place the enriched mint (openapi `EnrichedMint`) is assembled from Postgres: tape, buyer freshness,
@@ -21,14 +30,11 @@ import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
  * signals, alerts and webhooks later); the live projector keeps the states in memory (incremental-live-model.ts)
  * and has them enriched here; scoring reads the same state as of its moment (db/mint/mint-states.ts).
  */
-export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number; criteria: SmartCriteria } } = {}) {
+export function createLiveReadModel(db: Knex, sources: LiveReadSources) {
   const mintStates = createMintStates(db);
-  // Smart money (smart_money_in, top_buyers[].smart_score) from the wallet index, by the top buyers' full addresses.
-  const smartMoney = createSmartMoneyLookup(db, o.smartMoney ?? { ttlMs: 15_000, criteria: DEFAULT_SMART_CRITERIA });
   const live = createLiveStore(db);
   const creators = createCreatorStore(db);
   const prices = createPriceStore(db);
-  const gates = createGateStore(db);
   const metadata = createMintMetadataStore(db);
 
   /**
@@ -44,14 +50,15 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
     const mints = states.map((s) => s.row.mint);
     const tops = new Map(states.map((s) => [s.row.mint, topBuyerWallets(s.tape)]));
     const creatorIds = [...new Set(states.map((s) => s.row.creator))];
-    const [, aggregates, own, predictions, price, gate, smart, launches, quality] = await Promise.all([
+    const [, aggregates, own, predictions, price, survivalLive, smart, launches, quality] = await Promise.all([
       mintStates.learnFreshness(states),
       creators.aggregates(creatorIds, LABEL_VERSION),
       o.ownOutcomes ? creators.ownOutcomes(mints, LABEL_VERSION) : new Map(),
       live.latestPredictions(mints),
       prices.latestQuote('SOL'),
-      gates.read(SURVIVAL_GATE.name),
-      smartMoney.smartMoney(tops),
+      sources.survivalLive(),
+      // Smart money (smart_money_in, top_buyers[].smart_score) from the wallet index, by the top buyers' full addresses.
+      sources.smartMoney.smartMoney(tops),
       creators.launchCounts(creatorIds),
       metadata.quality(mints),
     ]);
@@ -67,7 +74,7 @@ export function createLiveReadModel(db: Knex, o: { smartMoney?: { ttlMs: number;
         solUsd: price?.usd ?? null,
         freshness: s.freshness,
         graduatedAt: s.row.graduatedAt,
-        survivalLive: gate?.state === 'live',
+        survivalLive,
         smartScores: smartScoresByPrefix(sm),
         smartMoneyIn: sm.smartMoneyIn,
         runnerFromNow: o.runnerFromNow?.(s) ?? null,

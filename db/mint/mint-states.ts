@@ -6,8 +6,6 @@ import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { unknownBuyers } from '../../domain/launch/wallet-freshness';
 import { topBuyerWallets } from '../../domain/launch/mint-signals';
 import type { LaunchContext } from '../../domain/scoring/launch-features';
-import { DEFAULT_SMART_CRITERIA, type SmartCriteria } from '../../domain/wallets/smart-score';
-import { createSmartMoneyLookup } from '../wallets/smart-money-lookup';
 import { createCreatorStore } from './creator-store';
 import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
 
@@ -18,13 +16,22 @@ export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, b
 export type ScoringView = MintState & { trades: TradeEvent[]; creator: CreatorRecord; launchContext: LaunchContext };
 
 /**
- * Mints folded from their trades as of a moment: what scoring reads, and what the live read model enriches
- * (db/live/live-read-model.ts), so both see a mint the same way.
+ * Which of each mint's top buyers are smart wallets, by the wallet index (the wallets area's lookup, passed in by
+ * whoever builds the states: the mint area does not import the wallets area, which builds on it).
  */
-export function createMintStates(db: Knex, o: { smartMoney?: { ttlMs: number; criteria: SmartCriteria } } = {}) {
+export type SmartBuyersSource = {
+  smartMoney(
+    topBuyers: ReadonlyMap<string, readonly { wallet: string; solIn: number }[]>,
+  ): Promise<ReadonlyMap<string, { buyers: readonly { smart: boolean }[] }>>;
+};
+
+/**
+ * Mints folded from their trades as of a moment: what scoring reads, and what the live read model enriches
+ * (db/live/live-read-model.ts), so both see a mint the same way. `smartMoney` is needed by `scoringView` only.
+ */
+export function createMintStates(db: Knex, o: { smartMoney?: SmartBuyersSource } = {}) {
   const reads = createMintReadStore(db);
   const creators = createCreatorStore(db);
-  const smartMoney = createSmartMoneyLookup(db, o.smartMoney ?? { ttlMs: 15_000, criteria: DEFAULT_SMART_CRITERIA });
 
   /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
   async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {
@@ -55,6 +62,8 @@ export function createMintStates(db: Knex, o: { smartMoney?: { ttlMs: number; cr
 
     /** A mint as of `asOf`, for scoring: its tape and trades up to then, its buyers' freshness, its creator's record. */
     async scoringView(row: MintRow, asOf: Date): Promise<ScoringView> {
+      const smartMoney = o.smartMoney;
+      if (!smartMoney) throw new Error('mint states were built without a smart money source: scoring needs one');
       const [state] = await fold([row], asOf);
       const tops = topBuyerWallets(state!.tape);
       const [, aggregates, smart] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { smartMoneyOnMint, type SmartMoney, type TopBuyerRef } from '../../domain/wallets/smart-money';
+import type { SmartMoney, TopBuyerRef } from '../../domain/live/mint-smart-money';
+import { smartMoneyOnMint } from '../../domain/wallets/smart-money';
 import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smart-score';
 import type { WalletCounts } from '../../domain/wallets/wallet-record';
 import { createScoreVersionStore } from './score-version-store';

@@ -1,10 +1,13 @@
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from '../scoring/confidence-band';
+import { pointLogLoss, type Scored } from '../scoring/holdout-metrics';
 
 /**
  * Accuracy figures over (predicted probability, outcome) pairs. Every function answers null where the figure
- * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing.
+ * is undefined (no pairs, or AUC without both classes) rather than a number that means nothing. AUC and the log loss
+ * of one score are the scorer's own measures too, so they are defined beside the models (domain/scoring/holdout-metrics.ts)
+ * and offered here with the rest.
  */
-export type Scored = { prob: number; label: boolean };
+export { auc, LOG_LOSS_EPS, pointLogLoss, type Scored } from '../scoring/holdout-metrics';
 
 /** The bands the accuracy page reports precision for: predictions at or above each. */
 export const THRESHOLDS = [0.5, 0.7, 0.9] as const;
@@ -16,27 +19,6 @@ export function brier(xs: readonly Scored[]): number | null {
   let s = 0;
   for (const x of xs) s += (x.prob - (x.label ? 1 : 0)) ** 2;
   return s / xs.length;
-}
-
-/**
- * Area under the ROC curve: the chance a random positive scores above a random negative, ties counting half
- * (Mann-Whitney U with average ranks). O(n log n).
- */
-export function auc(xs: readonly Scored[]): number | null {
-  const pos = xs.filter((x) => x.label).length;
-  const neg = xs.length - pos;
-  if (pos === 0 || neg === 0) return null;
-  const sorted = [...xs].sort((a, b) => a.prob - b.prob);
-  let rankSumPos = 0;
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.prob === sorted[i]!.prob) j++;
-    // Ranks i+1 … j share their average.
-    const avgRank = (i + 1 + j) / 2;
-    for (let t = i; t < j; t++) if (sorted[t]!.label) rankSumPos += avgRank;
-    i = j;
-  }
-  return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
 }
 
 /** Σ over equal-width bins of (bin share) × |mean predicted − actual rate|; the last bin holds 1. */
@@ -112,15 +94,6 @@ export function auprc(xs: readonly Scored[]): number | null {
     i = j;
   }
   return ap;
-}
-
-/** Probabilities are clipped this far inside (0, 1) for the log loss: one confident miss costs ln(10⁶) ≈ 13.8, not ∞. */
-export const LOG_LOSS_EPS = 1e-6;
-
-/** The log loss of one probability for one outcome (nats). */
-export function pointLogLoss(prob: number, label: boolean): number {
-  const p = Math.min(1 - LOG_LOSS_EPS, Math.max(LOG_LOSS_EPS, prob));
-  return -Math.log(label ? p : 1 - p);
 }
 
 /** Mean log loss (nats): the proper score the promotion rule judges by; null while there are no pairs. */

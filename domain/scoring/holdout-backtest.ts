@@ -1,4 +1,4 @@
-import { auc } from '../accuracy/forward-metrics';
+import { auc } from './holdout-metrics';
 import type { ConfidenceBand } from './confidence-band';
 
 type BandCell = ConfidenceBand & { n: number; positives: number };

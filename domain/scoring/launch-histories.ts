@@ -4,7 +4,6 @@ import { MintTape } from '../launch/mint-tape';
 import { freshAmongFirstBuyers, type Freshness } from '../launch/wallet-freshness';
 import { computeLaunchFeatures, type LaunchContext } from './launch-features';
 import { computeFeatures, type MintFeatures } from './mint-features';
-import { isSmartWallet } from '../wallets/smart-score';
 import { computeRugFeatures, type RugFeatures } from './rug-features';
 import { SCORE_AGES, type ScoreAge } from './score-age';
 import { LabelTrades } from '../launch/label-trades';
@@ -69,6 +68,12 @@ type Record3 = { total: number; graduated: number; rugged: number };
  */
 export type FreshnessLookup = (wallet: string, mintCreatedAtMs: number) => boolean;
 
+/**
+ * Whether a wallet with this record counts as smart. The wallets area defines it (`isSmartWallet`); the caller passes
+ * it in, so the folder applies production's rule without scoring depending on the wallets area.
+ */
+export type SmartWalletTest = (record: Record3) => boolean;
+
 export class LaunchHistoryFolder {
   readonly counts: FoldCounts = { events: 0, launches: 0, mayhemSkipped: 0, orphanTrades: 0, lateEvents: 0, duplicateTrades: 0, graduationsSeen: 0 };
   private readonly open = new Map<string, Open>();
@@ -92,7 +97,10 @@ export class LaunchHistoryFolder {
   /** Per age, mints in creation order awaiting their point-in-time snapshot. */
   private readonly snapshotQueues = new Map<ScoreAge, { mints: string[]; head: number }>(SCORE_AGES.map((a) => [a, { mints: [], head: 0 }]));
 
-  constructor(private readonly horizonS: number) {
+  constructor(
+    private readonly horizonS: number,
+    private readonly isSmart: SmartWalletTest,
+  ) {
     if (!(horizonS > Math.max(...SCORE_AGES))) throw new RangeError(`horizon must exceed the scoring ages, got ${horizonS} s`);
   }
 
@@ -210,7 +218,7 @@ export class LaunchHistoryFolder {
     for (const t of m.trades.trades()) {
       if (!t.isBuy || t.at.getTime() > cutoff || t.trader === m.create.creator || smart.has(t.trader)) continue;
       const r = this.walletRecords.get(t.trader);
-      if (r && isSmartWallet(r)) smart.add(t.trader);
+      if (r && this.isSmart(r)) smart.add(t.trader);
     }
     m.smartAt.set(age, smart);
   }

@@ -6,6 +6,7 @@ import {
   type SmartCriteria,
   type SmartScoreVersion,
 } from './smart-score';
+import type { SmartMoney, TopBuyerRef } from '../live/mint-smart-money';
 import { redactWallet } from './wallet-address';
 import type { WalletCounts } from './wallet-record';
 
@@ -15,10 +16,6 @@ import type { WalletCounts } from './wallet-record';
  * looked up by them, so a prefix shared with another wallet can never lend a buyer someone else's record; what
  * leaves this function names wallets by prefix only.
  */
-export type TopBuyerRef = { wallet: string; solIn: number };
-export type SmartBuyer = { walletPrefix: string; solIn: number; smartScore: number | null; total: number | null; smart: boolean };
-export type SmartMoney = { smartMoneyIn: number; buyers: SmartBuyer[]; scoreVersion: string };
-
 export function smartMoneyOnMint(
   topBuyers: readonly TopBuyerRef[],
   records: ReadonlyMap<string, Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>>,
@@ -40,18 +37,6 @@ export function smartMoneyOnMint(
     };
   });
   return { smartMoneyIn: buyers.filter((b) => b.smart).length, buyers, scoreVersion: v.id };
-}
-
-/**
- * The `smartScores` map enrichMint's top buyers read (keyed by 12-character prefix, as the tape's top-buyer
- * list names wallets): only published scores; a prefix two top buyers share gets no score rather than a guess.
- */
-export function smartScoresByPrefix(m: SmartMoney): Map<string, number> {
-  const count = new Map<string, number>();
-  for (const b of m.buyers) count.set(b.walletPrefix, (count.get(b.walletPrefix) ?? 0) + 1);
-  const out = new Map<string, number>();
-  for (const b of m.buyers) if (b.smartScore !== null && count.get(b.walletPrefix) === 1) out.set(b.walletPrefix, b.smartScore);
-  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_MIN_TOTAL, leaderboardDefinition, type LeaderboardKind, type RankedWallet } from './leaderboards';
 import { CURRENT_SMART_SCORE_VERSION, DEFAULT_SMART_CRITERIA, publishedSmartScore, type SmartCriteria, type SmartScoreVersion } from './smart-score';
-import type { SmartMoney } from './smart-money';
+import type { SmartMoney } from '../live/mint-smart-money';
 import { redactWallet, type WalletKey } from './wallet-address';
 import { recordRates, type WalletRecord } from './wallet-record';
 

@@ -4,6 +4,7 @@ import type { SyntheticHistoryPlan } from '../../domain/history/synthetic-histor
 import type { HistoryStore } from '../../db/mint/history-store';
 import type { Logger } from '../../platform/logger';
 import { createMarketSimulator } from '../simulator/market-simulator';
+import { isSmartWallet } from '../../domain/wallets/smart-score';
 
 export type SeedOutcome = { runId: string; skipped: boolean; mints: number; graduated: number; ms: number };
 
@@ -34,7 +35,7 @@ export async function seedSyntheticHistory(plan: SyntheticHistoryPlan, store: Hi
     graduationShare: plan.graduationShare,
     mayhemShare: 0,
   });
-  const folder = new LaunchHistoryFolder(plan.horizonS);
+  const folder = new LaunchHistoryFolder(plan.horizonS, isSmartWallet);
   let pending: ResolvedLaunch[] = [];
   let graduated = 0;
   const flush = async () => {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { platformSettings } from './platform-settings';
-import { trustedProxies } from '../../domain/access/client-address';
+import { trustedProxies } from '../../domain/http/client-address';
 import { bool, csv, defineSettings, port } from './settings';
 
 /** The API process: where it listens, response validation, its operator metrics port, request deadlines. */

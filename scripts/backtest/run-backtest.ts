@@ -5,6 +5,7 @@ import { ablations, knnV1, knnV2, logisticReference, vSolBandReference } from '.
 import { walkForward, type BacktestRow, type ForwardPrediction, type WalkForwardResult } from '../../domain/backtest/walk-forward';
 import { SCORE_AGES, type ScoreAge } from '../../domain/scoring/score-age';
 import type { Dataset } from './launch-datasets';
+import { isSmartWallet } from '../../domain/wallets/smart-score';
 
 /**
  * Runs one backtest: the dataset's events are folded into labelled observations exactly as production would
@@ -61,7 +62,7 @@ const EVENTS_PER_TICK = 1 << 12;
 
 export async function runBacktest(ds: Dataset, settings: BacktestSettings, progress: ProgressSink = SILENT): Promise<BacktestOutcome> {
   const span = await ds.span();
-  const folder = new LaunchHistoryFolder(settings.horizonS);
+  const folder = new LaunchHistoryFolder(settings.horizonS, isSmartWallet);
   const rows = new Map<ScoreAge, BacktestRow[]>(SCORE_AGES.map((a) => [a, []]));
   let resolved = 0;
   const keep = (launches: ResolvedLaunch[]) => {

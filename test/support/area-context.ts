@@ -1,5 +1,6 @@
 import type { WorkerContext } from '../../activities/activity-area';
 import { createLiveConsumers } from '../../activities/live/live-consumers';
+import { createReadPorts } from '../../db/read-ports';
 import { loadConfig } from '../../platform/config';
 import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
@@ -24,11 +25,13 @@ const WITHOUT_CORPUS = { MODEL_MIN_SERVING_CORPUS: '0' };
  * mint, market, accuracy, access), configured by `env` as a process is.
  */
 export function areaContext(db: Knex, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
+  const cfg = loadConfig({ ...OFFLINE, ...WITHOUT_CORPUS, ...o.env });
   return {
-    cfg: loadConfig({ ...OFFLINE, ...WITHOUT_CORPUS, ...o.env }),
+    cfg,
     db,
     log: createLogger('silent', 'worker-test'),
     now: o.now ?? (() => new Date()),
     liveConsumers: createLiveConsumers(),
+    readPorts: createReadPorts(db, cfg),
   };
 }

@@ -70,7 +70,7 @@ describe('runner odds from now', () => {
     expect(all.mints.some((m) => m.age_s < 120)).toBe(true);
 
     // Each mint's odds start from its own price and age at this refresh, and equal the model's answer for its tape now.
-    const reads = createMintStates(t.db);
+    const reads = createMintStates(t.db, { smartMoney: areaContext(t.db).readPorts.smartMoney() });
     const mintRows = createMintReadStore(t.db);
     for (const [i, m] of all.mints.entries()) {
       expect(m.runner_odds_from).toEqual({ age_s: m.age_s, price_sol: m.price_sol, at: now.toISOString() });

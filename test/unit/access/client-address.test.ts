@@ -1,4 +1,4 @@
-import { clientAddress, trustedProxies, type ForwardedHeader } from '../../../domain/access/client-address';
+import { clientAddress, trustedProxies, type ForwardedHeader } from '../../../domain/http/client-address';
 
 const none = trustedProxies([]);
 const edge = trustedProxies(['10.0.0.5', '172.16.0.0/12', 'fd00::/8']);

@@ -62,7 +62,7 @@ function streamFreshness(events: readonly LaunchEvent[]) {
 }
 
 function fold(events: LaunchEvent[]) {
-  const folder = new LaunchHistoryFolder(HORIZON_S);
+  const folder = new LaunchHistoryFolder(HORIZON_S, isSmartWallet);
   const resolved = events.flatMap((e) => folder.push(e));
   return { folder, resolved };
 }
@@ -151,7 +151,7 @@ describe('launch history folding', () => {
       else if (e.kind === 'trade') all.set(e.mint, [...(all.get(e.mint) ?? []), e]);
       else if (!graduated.has(e.mint)) graduated.set(e.mint, e.at);
     }
-    const folder = new LaunchHistoryFolder(horizonS);
+    const folder = new LaunchHistoryFolder(horizonS, isSmartWallet);
     const resolved: ResolvedLaunch[] = events.flatMap((e) => folder.push(e));
     expect(resolved.length).toBeGreaterThan(300);
     const isFresh = streamFreshness(events);
@@ -242,7 +242,7 @@ describe('launch history folding', () => {
   });
 
   it('resolves early, at their horizon, only the mints quiet since the given time, and never twice', () => {
-    const folder = new LaunchHistoryFolder(HORIZON_S);
+    const folder = new LaunchHistoryFolder(HORIZON_S, isSmartWallet);
     const events = [create('A', 0), trade('A', 5, 'w1', 31), create('B', 10), trade('B', 900, 'w2', 31)];
     events.forEach((e) => expect(folder.push(e)).toEqual([]));
     const quiet = folder.resolveQuiet(T0 + 600_000);
@@ -254,6 +254,6 @@ describe('launch history folding', () => {
   });
 
   it('refuses a horizon that does not reach past the scoring ages', () => {
-    expect(() => new LaunchHistoryFolder(60)).toThrow(RangeError);
+    expect(() => new LaunchHistoryFolder(60, isSmartWallet)).toThrow(RangeError);
   });
 });

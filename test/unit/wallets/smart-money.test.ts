@@ -1,7 +1,8 @@
 import bs58 from 'bs58';
 import { enrichMint } from '../../../domain/live/enriched-mint';
 import { defineSmartScoreVersion } from '../../../domain/wallets/smart-score';
-import { smartMoneyActive, smartMoneyOnMint, smartScoresByPrefix } from '../../../domain/wallets/smart-money';
+import { smartScoresByPrefix } from '../../../domain/live/mint-smart-money';
+import { smartMoneyActive, smartMoneyOnMint } from '../../../domain/wallets/smart-money';
 import { redactWallet } from '../../../domain/wallets/wallet-address';
 import { handBuiltMint, T0 } from '../../support/hand-built-mint';
 

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { createActivities, createLiveTick, LIVE_CONSUMER_AREA_NAMES } from '../../../activities';
 import { createLiveConsumers } from '../../../activities/live/live-consumers';
+import { createReadPorts } from '../../../db/read-ports';
 import { defineActivityArea, mergeActivityAreas, type WorkerContext } from '../../../activities/activity-area';
 import { loadConfig } from '../../../platform/config';
 import { createDb } from '../../../platform/db';
@@ -8,13 +9,16 @@ import { createLogger } from '../../../platform/logger';
 
 /** A worker context that connects to nothing: areas build their stores and clients, none of which does I/O until used. */
 function idleContext(): WorkerContext {
+  const cfg = loadConfig({});
+  const db = createDb('postgres://127.0.0.1:1/none', 1);
   return {
-    cfg: loadConfig({}),
-    db: createDb('postgres://127.0.0.1:1/none', 1),
+    cfg,
+    db,
     log: createLogger('silent', 'test'),
     temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
     now: () => new Date(0),
     liveConsumers: createLiveConsumers(),
+    readPorts: createReadPorts(db, cfg),
   };
 }
 
