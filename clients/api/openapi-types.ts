@@ -179,7 +179,8 @@ export interface paths {
     /**
      * Enriched payload for one mint, bypassing the auto-hide filter.
      * @description Returns the mint even when the dashboard would auto-hide it; `hide_reason` then says why. Mayhem-mode mints and
-     *     mints the service never saw answer 404.
+     *     mints the service never saw answer 404. `similar_launches` is the evidence behind the mint's latest logged
+     *     score: the serving model's nearest resolved launches (up to 10), cut at the moment the score was made.
      */
     get: operations['probeMint'];
     put?: never;
@@ -1974,6 +1975,97 @@ export interface components {
       stale?: true;
       /** @description Seconds since `generated_at`; present with `stale`. The `Age` header carries it on every answer. */
       age_s?: number;
+    };
+    ProbedMint: components['schemas']['EnrichedMint'] & {
+      /** @description The evidence behind the latest logged score; null when no score was logged, or it was logged without evidence. */
+      similar_launches: components['schemas']['SimilarLaunches'] | null;
+    };
+    /**
+     * @description The nearest resolved launches behind one logged grad_prob score, as the model that made it found them (its own
+     *     features and metric: `knn-v1` z-scored published features, `knn-v2` its learned weights), logged with the
+     *     score. Only launches whose outcome resolved strictly before `resolved_before` (the moment the score was made)
+     *     appear: a probe never shows an outcome that was unknowable when the score was made.
+     * @example {
+     *       "prediction_id": 4211,
+     *       "model_name": "knn-v1+synthetic",
+     *       "model_version": "knn-v1@60:18234:3f9a0c1d+synthetic",
+     *       "age_bucket": 60,
+     *       "scored_at": "2026-11-27T21:14:05.120Z",
+     *       "resolved_before": "2026-11-27T21:14:05.118Z",
+     *       "max_launches": 10,
+     *       "launches": [
+     *         {
+     *           "mint": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+     *           "distance": 0.184,
+     *           "age_s": 60,
+     *           "observed_at": "2026-11-26T08:02:11.000Z",
+     *           "resolved_at": "2026-11-27T08:01:11.000Z",
+     *           "matched_features": [
+     *             {
+     *               "feature": "logTrades",
+     *               "difference": 0.012
+     *             },
+     *             {
+     *               "feature": "vSolSol",
+     *               "difference": 0.031
+     *             },
+     *             {
+     *               "feature": "currentMult",
+     *               "difference": 0.044
+     *             }
+     *           ],
+     *           "graduated": false,
+     *           "peak_mult": 1.62,
+     *           "rugged": false
+     *         }
+     *       ]
+     *     }
+     */
+    SimilarLaunches: {
+      prediction_id: number;
+      /** @description The model family the score came from (`knn-v1`, `knn-v2`, with `+synthetic`/`+backfill` when fitted on history). */
+      model_name: string;
+      /** @description The exact model version (name, age, corpus size and content hash) the score and these launches came from. */
+      model_version: string;
+      /** @enum {integer} */
+      age_bucket: 30 | 60;
+      /**
+       * Format: date-time
+       * @description When the score was logged.
+       */
+      scored_at: string;
+      /**
+       * Format: date-time
+       * @description Every launch listed resolved strictly before this moment (when the model computed the score).
+       */
+      resolved_before: string;
+      /**
+       * @description How many neighbours are kept at most; fewer when the model had fewer resolved before the score.
+       * @constant
+       */
+      max_launches: 10;
+      launches: components['schemas']['SimilarLaunch'][];
+    };
+    SimilarLaunch: {
+      mint: components['schemas']['SolanaAddress'];
+      /** @description The model's distance to the scored mint (its own scale; smaller is nearer). */
+      distance: number;
+      /** @description The launch's age when it was observed (the score's age bucket). */
+      age_s: number;
+      /** Format: date-time */
+      observed_at: string;
+      /** Format: date-time */
+      resolved_at: string;
+      /** @description The features where this launch was closest to the scored mint, closest first, with the absolute difference on the model's scale (standard deviations, times the learned weight for knn-v2). */
+      matched_features: {
+        feature: string;
+        difference: number;
+      }[];
+      graduated: boolean;
+      /** @description Peak price within the label horizon after the observation ÷ the price at it; null when unknown. */
+      peak_mult: number | null;
+      /** @description Whether it rugged by the current rug definition; null when it was labelled by another. */
+      rugged: boolean | null;
     };
     SmartMoneyMint: components['schemas']['EnrichedMint'] & {
       /** @description The smart wallets among the mint's top buyers; equals `smart_money_in`. */
@@ -4407,7 +4499,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EnrichedMint'];
+          'application/json': components['schemas']['ProbedMint'];
         };
       };
       401: components['responses']['Unauthorized'];
