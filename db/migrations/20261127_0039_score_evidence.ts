@@ -19,6 +19,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('first_resolved_at', { useTz: true });
     t.timestamp('last_resolved_at', { useTz: true });
     t.text('label_version').notNullable();
+    t.text('rug_label_version').notNullable();
     t.integer('launches').notNullable();
     t.jsonb('sources').notNullable();
     t.jsonb('cells').notNullable();
