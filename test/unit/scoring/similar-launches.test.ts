@@ -1,4 +1,6 @@
 import { fitGradProbModel, type CorpusRow } from '../../../domain/scoring/grad-prob-model';
+import { fitGradProbV2Model } from '../../../domain/scoring/grad-prob-v2-model';
+import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../../domain/scoring/launch-features';
 import { FEATURE_VECTOR_KEYS, type MintFeatures } from '../../../domain/scoring/mint-features';
 import { runSteps } from '../../../domain/scoring/stepwise';
 import { MATCHED_FEATURES, SIMILAR_LAUNCHES, similarLaunches, type NeighbourRow } from '../../../domain/scoring/similar-launches';
@@ -117,6 +119,60 @@ describe('the serving model’s evidence (knn-v1)', () => {
       expect(l.resolvedAt.getTime()).toBeLessThan(cut);
       expect(l).toMatchObject({ graduated: r.graduated, peakMult: r.peakMult, rugged: r.rugged, ageS: 60 });
       for (const m of l.matched) expect(FEATURE_VECTOR_KEYS as readonly string[]).toContain(m.feature);
+    }
+  });
+});
+
+describe('the serving model’s evidence (knn-v2)', () => {
+  it('uses the learned metric: only knowable launches, and only features the metric weighs', () => {
+    const rng = new SeededRandom(5);
+    const cut = T;
+    const rows: ModelCorpusRecord[] = Array.from({ length: 800 }, (_, i) => {
+      const vSolSol = rng.uniform(30, 60);
+      const launch = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
+      launch.vSolSol = vSolSol;
+      const features: MintFeatures = {
+        vSolSol,
+        vSolGrowthSol: vSolSol - 30,
+        logTrades: 1,
+        logUniqueBuyers: 1,
+        topBuyerShare: 0.5,
+        currentMult: (vSolSol / 30) ** 2,
+        buyCount: 1,
+        sellCount: 0,
+        uniqueBuyers: 1,
+        creatorSold: false,
+        launch,
+      };
+      return {
+        mint: `v2mint${i}`,
+        features,
+        graduated: vSolSol > 50,
+        observedAt: new Date(cut - 100_000_000 + i * 1000),
+        resolvedAt: new Date(i % 4 === 0 ? cut + 1 : cut - 1),
+        rugFeatures: null,
+        rugged: null,
+        sustained30m: null,
+        peakMult: null,
+        source: 'synthetic',
+      };
+    });
+    const model = fitGradProbV2Model(
+      rows.map((r): CorpusRow => ({ ...r, ageBucket: 30 })),
+      { ageBucket: 30 },
+    );
+    const index = runSteps(similarLaunchIndexSteps(rows, 30, 'knn-v2', model.metric));
+    const weighed = new Set(Object.entries(model.metric.weights).flatMap(([k, w]) => (w > 0 ? [k] : [])));
+    const byMint = new Map(rows.map((r) => [r.mint, r]));
+    for (const q of rows.slice(0, 20)) {
+      const s = model.score(q.features);
+      const evidence = index.of(s.neighbours, q.features, new Date(cut));
+      const knowable = s.neighbours.filter((n) => byMint.get(n.mint)!.resolvedAt.getTime() < cut);
+      expect(evidence.map((l) => l.mint)).toEqual(knowable.slice(0, SIMILAR_LAUNCHES).map((n) => n.mint));
+      for (const l of evidence) {
+        expect(l.resolvedAt.getTime()).toBeLessThan(cut);
+        for (const m of l.matched) expect(weighed.has(m.feature)).toBe(true);
+      }
     }
   });
 });
