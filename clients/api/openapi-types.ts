@@ -668,7 +668,7 @@ export interface paths {
      *     given at the band's two edges. Bands are fixed (the accuracy page's virtual-SOL bands), never fitted to data.
      *     `window.sources` says how many launches came from this deployment (`live`), from a chain backfill, or from the
      *     simulator's seeded history (`synthetic`: figures of simulated launches, not of the market). A Temporal Schedule
-     *     recomputes the projection (every 15 minutes by default); answers 503 before the first computation.
+     *     recomputes the projection (every 5 minutes by default); answers 503 before the first computation.
      */
     get: operations['getBaseRates'];
     put?: never;

@@ -9,7 +9,7 @@ export const accuracySettings = defineSettings(
     /** Accuracy page recompute schedule; days of resolved forward predictions it covers. */
     ACCURACY_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Recompute period of the base rates by band (GET /api/base_rates), in seconds. */
-    BASE_RATES_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(900),
+    BASE_RATES_REFRESH_S: z.coerce.number().int().min(10).max(86_400).default(300),
     /** Days of resolved launches the base rates by band cover (by resolution time, up to the recompute). */
     BASE_RATES_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Period of the survival gate's validation run (one stored run per UTC hour). */
