@@ -1,4 +1,5 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
+import { createBaseRateStore } from '../../db/accuracy/base-rate-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createRunnerNowStore } from '../../db/mint/runner-now-store';
@@ -7,6 +8,7 @@ import { readRegisteredDocument, type RegisteredDocument } from '../../db/verdic
 import { SHADOW_PROMOTION_V1 } from '../../domain/accuracy/shadow-promotion';
 import { defineActivityArea, type WorkerContext } from '../activity-area';
 import { createAccuracyActivities } from './accuracy-activities';
+import { createBaseRatesActivities } from './base-rates-activities';
 import { createGateValidationActivities } from './gate-validation-activities';
 import { createShadowPromotionActivities } from './shadow-promotion-activities';
 
@@ -21,9 +23,16 @@ export const accuracyActivities = defineActivityArea({
     configuredGradVersions: [cfg.mint.champion, ...cfg.mint.challengers],
     promotionRuleDocument: once(() => readRegisteredDocument(SHADOW_PROMOTION_V1)),
     accuracyWindowDays: cfg.accuracy.windowDays,
+    baseRateStore: createBaseRateStore(db),
+    baseRatesWindowDays: cfg.accuracy.baseRatesWindowDays,
     now,
   }),
-  activities: (d) => ({ ...createAccuracyActivities(d), ...createGateValidationActivities(d), ...createShadowPromotionActivities(d) }),
+  activities: (d) => ({
+    ...createAccuracyActivities(d),
+    ...createGateValidationActivities(d),
+    ...createShadowPromotionActivities(d),
+    ...createBaseRatesActivities(d),
+  }),
 });
 
 /** The rule document is read on first use, not when the area is built: a missing file fails the run that needs it. */

@@ -109,6 +109,7 @@ export function createMintActivities(d: MintDeps) {
         survivalProb: s.survivalProb,
         modelVersions: s.modelVersions,
         rugFeatures: s.rugFeatures,
+        similarLaunches: s.similarLaunches,
         context: {
           rug_heuristic: rugFlags(tape, freshFirst3(tape, freshness)),
           creator: { n_launches: creator.nLaunches, rate_5x: creator.rate5x, runner_creator: creator.runnerCreator },

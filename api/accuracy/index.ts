@@ -1,4 +1,5 @@
 import { createAccuracyStore } from '../../db/accuracy/accuracy-store';
+import { createBaseRateStore } from '../../db/accuracy/base-rate-store';
 import { createGateStore } from '../../db/accuracy/gate-store';
 import { createGateValidationStore } from '../../db/accuracy/gate-validation-store';
 import { createModelFitStore } from '../../db/scoring/model-fit-store';
@@ -6,6 +7,7 @@ import { createBackfillOnStartStore } from '../../db/history/backfill-on-start-s
 import { createCorpusStore } from '../../db/mint/corpus-store';
 import { defineApiArea } from '../api-area';
 import { accuracyRoutes } from './accuracy-routes';
+import { baseRatesRoutes } from './base-rates-routes';
 import { gateValidationRoutes } from './gate-validation-routes';
 
 export const accuracyApi = defineApiArea({
@@ -20,9 +22,11 @@ export const accuracyApi = defineApiArea({
     /** The worker's model refit period (calibration freshness is judged against it). */
     modelRefitEveryS: cfg.mint.modelRefitEveryS,
     accuracyRefreshS: cfg.accuracy.refreshIntervalS,
+    baseRateStore: createBaseRateStore(db),
+    baseRatesRefreshS: cfg.accuracy.baseRatesRefreshS,
     now,
     readCacheTtlMs: cfg.api.readCacheTtlMs,
     publicReads,
   }),
-  parts: (d) => ({ routes: [accuracyRoutes(d), gateValidationRoutes(d)] }),
+  parts: (d) => ({ routes: [accuracyRoutes(d), gateValidationRoutes(d), baseRatesRoutes(d)] }),
 });

@@ -1,5 +1,6 @@
 import { createLiveReadModel } from '../../db/live/live-read-model';
 import { createMintReadStore } from '../../db/mint/mint-read-store';
+import { createScoreEvidenceStore } from '../../db/mint/score-evidence-store';
 import { defineApiArea } from '../api-area';
 import { liveRoutes } from './live-routes';
 import { liveSnapshots } from './live-snapshots';
@@ -14,6 +15,7 @@ export const liveApi = defineApiArea({
     delayedCache: liveSnapshots(ctx).delayed,
     staleAfterS: ctx.cfg.live.staleAfterS,
     mintReadStore: createMintReadStore(ctx.db),
+    scoreEvidence: createScoreEvidenceStore(ctx.db),
     readModel: createLiveReadModel(ctx.db, ctx.readPorts.live()),
     now: ctx.now,
     keyedReads: ctx.keyedReads,

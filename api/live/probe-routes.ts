@@ -1,10 +1,15 @@
 import { Router } from 'express';
 import type { LiveReadModel } from '../../db/live/live-read-model';
 import type { MintReadStore } from '../../db/mint/mint-read-store';
+import type { ScoreEvidenceStore } from '../../db/mint/score-evidence-store';
 import { notFound } from '../http/http-error';
+import { similarLaunchesBody } from './similar-launches-body';
 
-/** `/api/v1/probe/:mint`: the enriched record of any mint the service has seen, assembled as the live list's are. */
-export function probeRoutes(d: { mintReadStore: MintReadStore; readModel: LiveReadModel; now: () => Date }): Router {
+/**
+ * `/api/v1/probe/:mint`: the enriched record of any mint the service has seen, assembled as the live list's are, with
+ * the evidence behind its latest logged score (the similar launches logged with it).
+ */
+export function probeRoutes(d: { mintReadStore: MintReadStore; scoreEvidence: ScoreEvidenceStore; readModel: LiveReadModel; now: () => Date }): Router {
   const r = Router();
   // The full enriched record, even for mints the dashboard would hide (hide_reason says why).
   r.get('/api/v1/probe/:mint', async (req, res) => {
@@ -12,8 +17,8 @@ export function probeRoutes(d: { mintReadStore: MintReadStore; readModel: LiveRe
     const mint = await d.mintReadStore.getMint(req.params.mint);
     if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
     if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
-    const [enriched] = await d.readModel.enriched([mint], now);
-    res.set('Cache-Control', 'no-store').json(enriched);
+    const [[enriched], evidence] = await Promise.all([d.readModel.enriched([mint], now), d.scoreEvidence.latest(mint.mint)]);
+    res.set('Cache-Control', 'no-store').json({ ...enriched, similar_launches: similarLaunchesBody(evidence) });
   });
   return r;
 }

@@ -179,7 +179,8 @@ export interface paths {
     /**
      * Enriched payload for one mint, bypassing the auto-hide filter.
      * @description Returns the mint even when the dashboard would auto-hide it; `hide_reason` then says why. Mayhem-mode mints and
-     *     mints the service never saw answer 404.
+     *     mints the service never saw answer 404. `similar_launches` is the evidence behind the mint's latest logged
+     *     score: the serving model's nearest resolved launches (up to 10), cut at the moment the score was made.
      */
     get: operations['probeMint'];
     put?: never;
@@ -642,6 +643,34 @@ export interface paths {
      *     calibration is fresh while it is at most two refit intervals (`refit_interval_s`) old.
      */
     get: operations['getPredictorHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/base_rates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What usually happens from a point on the curve, by virtual-SOL band and age, over resolved launches.
+     * @description For each age of the from-now runner grid (10 s to 30 min) and each virtual-SOL band, over the resolved launches
+     *     of the stated window (by resolution time, `window.days` ending at `computed_at`): how many launches stood in
+     *     that band at that age, the share that graduated, that reached 2×/5×/10× from the price at that point (peak
+     *     within the label horizon), and that rugged (of those labelled by the current rug definition). Beside each band,
+     *     the buy-and-hold breakeven: a buy on the curve at virtual SOL v pays to graduation only if P(graduate) > (v/115)²,
+     *     given at the band's two edges. Bands are fixed (the accuracy page's virtual-SOL bands), never fitted to data.
+     *     `window.sources` says how many launches came from this deployment (`live`), from a chain backfill, or from the
+     *     simulator's seeded history (`synthetic`: figures of simulated launches, not of the market). A Temporal Schedule
+     *     recomputes the projection (every 5 minutes by default); answers 503 before the first computation.
+     */
+    get: operations['getBaseRates'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1985,6 +2014,217 @@ export interface components {
       stale?: true;
       /** @description Seconds since `generated_at`; present with `stale`. The `Age` header carries it on every answer. */
       age_s?: number;
+    };
+    /**
+     * @example {
+     *       "computed_at": "2026-11-27T22:00:00.000Z",
+     *       "window": {
+     *         "days": 30,
+     *         "from": "2026-10-28T22:00:00.000Z",
+     *         "to": "2026-11-27T22:00:00.000Z",
+     *         "first_resolved_at": "2026-11-26T09:12:40.000Z",
+     *         "last_resolved_at": "2026-11-27T21:58:01.000Z",
+     *         "launches": 1200,
+     *         "sources": {
+     *           "live": 0,
+     *           "backfill": 0,
+     *           "synthetic": 1200
+     *         }
+     *       },
+     *       "label_version": "v1",
+     *       "rug_label_version": "rug-v2",
+     *       "multiples": [
+     *         2,
+     *         5,
+     *         10
+     *       ],
+     *       "cells": [
+     *         {
+     *           "age_s": 60,
+     *           "v_sol_lo": 36,
+     *           "v_sol_hi": 45,
+     *           "launches": 140,
+     *           "graduated": 9,
+     *           "graduated_share": 0.0643,
+     *           "reached": [
+     *             {
+     *               "multiple": 2,
+     *               "launches": 31,
+     *               "share": 0.2214
+     *             },
+     *             {
+     *               "multiple": 5,
+     *               "launches": 8,
+     *               "share": 0.0571
+     *             },
+     *             {
+     *               "multiple": 10,
+     *               "launches": 3,
+     *               "share": 0.0214
+     *             }
+     *           ],
+     *           "rug_labelled": 140,
+     *           "rugged": 22,
+     *           "rugged_share": 0.1571,
+     *           "breakeven_grad_prob": {
+     *             "at_lo": 0.098,
+     *             "at_hi": 0.1531
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    BaseRates: {
+      /** Format: date-time */
+      computed_at: string;
+      window: {
+        /** @description The window's length (BASE_RATES_WINDOW_DAYS). */
+        days: number;
+        /** Format: date-time */
+        from: string;
+        /** Format: date-time */
+        to: string;
+        /**
+         * Format: date-time
+         * @description The first resolution among the launches counted; null when the window holds none.
+         */
+        first_resolved_at: string | null;
+        /** Format: date-time */
+        last_resolved_at: string | null;
+        /** @description Distinct resolved launches counted (each appears once per grid age it reached before graduating). */
+        launches: number;
+        /** @description Launches by origin; `synthetic` ones are simulated. */
+        sources: {
+          live: number;
+          backfill: number;
+          synthetic: number;
+        };
+      };
+      label_version: string;
+      rug_label_version: string;
+      /** @description The multiples `reached` reports, in order (2, 5, 10). */
+      multiples: number[];
+      /** @description One cell per grid age and virtual-SOL band, empty ones included (shares null there). */
+      cells: components['schemas']['BaseRateCell'][];
+    };
+    BaseRateCell: {
+      /**
+       * @description The launch's age at the observation.
+       * @enum {integer}
+       */
+      age_s: 10 | 30 | 60 | 120 | 300 | 600 | 1200 | 1800;
+      /** @description Virtual SOL at the observation, inclusive lower edge (the curve starts at 30). */
+      v_sol_lo: number;
+      /** @description Exclusive upper edge (115 is graduation). */
+      v_sol_hi: number;
+      launches: number;
+      graduated: number;
+      graduated_share: number | null;
+      reached: {
+        multiple: number;
+        launches: number;
+        share: number | null;
+      }[];
+      /** @description Launches labelled by the current rug definition (the rug share's denominator). */
+      rug_labelled: number;
+      rugged: number;
+      rugged_share: number | null;
+      /** @description (v/115)² at the band's edges; a buy at v pays to graduation only if P(graduate) exceeds it. */
+      breakeven_grad_prob: {
+        at_lo: number;
+        at_hi: number;
+      };
+    };
+    ProbedMint: components['schemas']['EnrichedMint'] & {
+      /** @description The evidence behind the latest logged score; null when no score was logged, or it was logged without evidence. */
+      similar_launches: components['schemas']['SimilarLaunches'] | null;
+    };
+    /**
+     * @description The nearest resolved launches behind one logged grad_prob score, as the model that made it found them (its own
+     *     features and metric: `knn-v1` z-scored published features, `knn-v2` its learned weights), logged with the
+     *     score. Only launches whose outcome resolved strictly before `resolved_before` (the moment the score was made)
+     *     appear: a probe never shows an outcome that was unknowable when the score was made.
+     * @example {
+     *       "prediction_id": 4211,
+     *       "model_name": "knn-v1+synthetic",
+     *       "model_version": "knn-v1@60:18234:3f9a0c1d+synthetic",
+     *       "age_bucket": 60,
+     *       "scored_at": "2026-11-27T21:14:05.120Z",
+     *       "resolved_before": "2026-11-27T21:14:05.118Z",
+     *       "max_launches": 10,
+     *       "launches": [
+     *         {
+     *           "mint": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+     *           "distance": 0.184,
+     *           "age_s": 60,
+     *           "observed_at": "2026-11-26T08:02:11.000Z",
+     *           "resolved_at": "2026-11-27T08:01:11.000Z",
+     *           "matched_features": [
+     *             {
+     *               "feature": "logTrades",
+     *               "difference": 0.012
+     *             },
+     *             {
+     *               "feature": "vSolSol",
+     *               "difference": 0.031
+     *             },
+     *             {
+     *               "feature": "currentMult",
+     *               "difference": 0.044
+     *             }
+     *           ],
+     *           "graduated": false,
+     *           "peak_mult": 1.62,
+     *           "rugged": false
+     *         }
+     *       ]
+     *     }
+     */
+    SimilarLaunches: {
+      prediction_id: number;
+      /** @description The model family the score came from (`knn-v1`, `knn-v2`, with `+synthetic`/`+backfill` when fitted on history). */
+      model_name: string;
+      /** @description The exact model version (name, age, corpus size and content hash) the score and these launches came from. */
+      model_version: string;
+      /** @enum {integer} */
+      age_bucket: 30 | 60;
+      /**
+       * Format: date-time
+       * @description When the score was logged.
+       */
+      scored_at: string;
+      /**
+       * Format: date-time
+       * @description Every launch listed resolved strictly before this moment (when the model computed the score).
+       */
+      resolved_before: string;
+      /**
+       * @description How many neighbours are kept at most; fewer when the model had fewer resolved before the score.
+       * @constant
+       */
+      max_launches: 10;
+      launches: components['schemas']['SimilarLaunch'][];
+    };
+    SimilarLaunch: {
+      mint: components['schemas']['SolanaAddress'];
+      /** @description The model's distance to the scored mint (its own scale; smaller is nearer). */
+      distance: number;
+      /** @description The launch's age when it was observed (the score's age bucket). */
+      age_s: number;
+      /** Format: date-time */
+      observed_at: string;
+      /** Format: date-time */
+      resolved_at: string;
+      /** @description The features where this launch was closest to the scored mint, closest first, with the absolute difference on the model's scale (standard deviations, times the learned weight for knn-v2). */
+      matched_features: {
+        feature: string;
+        difference: number;
+      }[];
+      graduated: boolean;
+      /** @description Peak price within the label horizon after the observation ÷ the price at it; null when unknown. */
+      peak_mult: number | null;
+      /** @description Whether it rugged by the current rug definition; null when it was labelled by another. */
+      rugged: boolean | null;
     };
     SmartMoneyMint: components['schemas']['EnrichedMint'] & {
       /** @description The smart wallets among the mint's top buyers; equals `smart_money_in`. */
@@ -4418,7 +4658,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EnrichedMint'];
+          'application/json': components['schemas']['ProbedMint'];
         };
       };
       401: components['responses']['Unauthorized'];
@@ -5007,6 +5247,42 @@ export interface operations {
         content: {
           'application/json': components['schemas']['PredictorHealth'];
         };
+      };
+      422: components['responses']['ValidationFailed'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getBaseRates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` of a snapshot already held; answered with 304 while it is still current. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Base rates by band. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BaseRates'];
+        };
+      };
+      /** @description Not modified since the projection named in `If-None-Match`; no body. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       422: components['responses']['ValidationFailed'];
       503: components['responses']['Unavailable'];

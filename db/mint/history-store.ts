@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { insertNewRows } from './insert-new-rows';
+import { insertRunnerObservations } from './runner-observation-rows';
 
 export type HistorySource = 'synthetic' | 'backfill';
 /** What one source of history adds to the corpus (GET /api/scope, /api/predictor/health). */
@@ -36,8 +37,17 @@ export function createHistoryStore(db: Knex) {
       return Number(n);
     },
 
-    /** Writes the launches' observations; returns how many rows were new. */
+    /**
+     * Writes the launches' observations, and their from-now runner grid rows where the folder computed them (so a
+     * fresh deployment's runner odds and base rates have a corpus before its own mints resolve); returns how many
+     * observation rows were new.
+     */
     async insert(runId: string, source: HistorySource, launches: readonly ResolvedLaunch[]): Promise<number> {
+      await insertRunnerObservations(
+        db,
+        launches.flatMap((l) => (l.grid ? [{ mint: l.mint, labelVersion: l.outcome.labelVersion, resolvedAt: l.resolvedAt, rows: l.grid }] : [])),
+        source,
+      );
       const rows = launches.flatMap((l) =>
         l.observations.map((o) => ({
           mint: l.mint,

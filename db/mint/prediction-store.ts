@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { predictionFields, type PredictionFields } from '../ledger/prediction-row';
+import type { SimilarLaunches } from '../../domain/scoring/similar-launches';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
 
 export type NewPrediction = {
@@ -20,6 +21,8 @@ export type NewPrediction = {
   modelVersions: Record<string, string>;
   rugFeatures: Record<string, number>;
   context: Record<string, unknown>;
+  /** The score's evidence (domain/scoring/similar-launches.ts); absent for writers that have none. */
+  similarLaunches?: SimilarLaunches;
 };
 
 export type PredictionWithOutcome = PredictionFields & {
@@ -55,6 +58,7 @@ export function createPredictionStore(db: Knex) {
           model_versions: JSON.stringify(p.modelVersions),
           rug_features: JSON.stringify(p.rugFeatures),
           context: JSON.stringify(p.context),
+          similar_launches: p.similarLaunches ? JSON.stringify(p.similarLaunches) : null,
         })
         .onConflict(['mint', 'age_bucket'])
         .ignore()

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { RunnerGridAge, RunnerObservation } from '../../domain/scoring/runner-grid';
+import type { RunnerGridAge } from '../../domain/scoring/runner-grid';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
 import type { RunnerNowRow } from '../../domain/scoring/runner-now-model';
 import type { HistorySource } from './history-store';
-import { insertNewRows } from './insert-new-rows';
+import { insertRunnerObservations, type ResolvedGrid } from './runner-observation-rows';
 
 /** Odds the live list published for one mint in one grid-age band, and where they start from. */
 export type PublishedRunnerOdds = {
@@ -26,24 +26,8 @@ export type ResolvedRunnerOdds = PublishedRunnerOdds & { peakMult: number; resol
 export function createRunnerNowStore(db: Knex) {
   return {
     /** The grid rows of resolved mints; returns how many were new. */
-    async insertObservations(
-      mints: readonly { mint: string; labelVersion: string; resolvedAt: Date; rows: readonly RunnerObservation[] }[],
-      source: 'live' | HistorySource,
-    ): Promise<number> {
-      const rows = mints.flatMap((m) =>
-        m.rows.map((o) => ({
-          mint: m.mint,
-          age_s: o.ageS,
-          source,
-          as_of: o.observedAt,
-          features: JSON.stringify(o.features),
-          price_sol: o.priceSol,
-          peak_mult_24h: o.peakMult,
-          label_version: m.labelVersion,
-          resolved_at: m.resolvedAt,
-        })),
-      );
-      return insertNewRows(db, 'runner_observations', ['mint', 'age_s'], rows);
+    async insertObservations(mints: readonly ResolvedGrid[], source: 'live' | HistorySource): Promise<number> {
+      return insertRunnerObservations(db, mints, source);
     },
 
     /** The newest `limit` rows at one grid age by observation time (as the grad_prob corpus, corpus-store.ts). */

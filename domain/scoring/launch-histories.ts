@@ -5,6 +5,7 @@ import { freshAmongFirstBuyers, type Freshness } from '../launch/wallet-freshnes
 import { computeLaunchFeatures, type LaunchContext } from './launch-features';
 import { computeFeatures, type MintFeatures } from './mint-features';
 import { computeRugFeatures, type RugFeatures } from './rug-features';
+import { RUNNER_GRID_AGES_S, runnerObservations, type RunnerObservation } from './runner-grid';
 import { SCORE_AGES, type ScoreAge } from './score-age';
 import { LabelTrades } from '../launch/label-trades';
 
@@ -32,7 +33,21 @@ export type Observation = {
   peakMultFromCall: number;
 };
 
-export type ResolvedLaunch = { mint: string; createdAt: Date; resolvedAt: Date; outcome: MintOutcome; observations: Observation[] };
+export type ResolvedLaunch = {
+  mint: string;
+  createdAt: Date;
+  resolvedAt: Date;
+  outcome: MintOutcome;
+  observations: Observation[];
+  /** The from-now runner model's grid rows (runner-grid.ts), as the lifecycle writes them at resolution; set by the folder. */
+  grid?: RunnerObservation[];
+};
+
+/**
+ * How long after creation the folder keeps every trade: through the last grid age of the from-now runner model, so
+ * its rows (features folded up to each grid age, the peak after it) are exact, not only those of the scoring ages.
+ */
+const KEEP_ALL_S = Math.max(...SCORE_AGES, ...RUNNER_GRID_AGES_S);
 
 export type FoldCounts = {
   events: number;
@@ -164,12 +179,11 @@ export class LaunchHistoryFolder {
       this.mayhem.add(c.mint);
       return;
     }
-    const lastScoreMs = c.at.getTime() + Math.max(...SCORE_AGES) * 1000;
     const rec = this.creatorRecords.get(c.creator);
     this.open.set(c.mint, {
       create: c,
       horizonMs: c.at.getTime() + this.horizonS * 1000,
-      trades: new LabelTrades(c, lastScoreMs),
+      trades: new LabelTrades(c, c.at.getTime() + KEEP_ALL_S * 1000),
       graduatedAt: null,
       lastEventMs: c.at.getTime(),
       creator: { launches: rec?.total ?? 0, graduates: rec?.graduated ?? 0, rugs: rec?.rugged ?? 0 },
@@ -270,7 +284,8 @@ export class LaunchHistoryFolder {
       smart: m.smartAt.get(age)!,
     }));
     this.learn(m, l);
-    return l;
+    const grid = runnerObservations({ create: m.create, tradesAnyOrder: m.trades.trades(), graduatedAt: m.graduatedAt, horizonAt: new Date(m.horizonMs) });
+    return { ...l, grid };
   }
 }
 

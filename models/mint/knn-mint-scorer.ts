@@ -19,6 +19,7 @@ import { modelFamily } from '../../domain/scoring/knn-label-model';
 import { fitSurvivalModelSteps, type SurvivalModel } from '../../domain/scoring/survival-model';
 import type { Logger } from '../../platform/logger';
 import type { MintScore, MintScorer, ScoreRequest } from './mint-scorer';
+import { similarLaunchIndexSteps, type SimilarLaunchIndex } from './similar-launch-index';
 
 type AgeModels = {
   grad: GradProbModel;
@@ -40,6 +41,8 @@ type AgeModels = {
   /** The serving version's name, and the other configured versions fitted on the same rows to score in shadow. */
   champion: string;
   shadows: { name: string; version: string; model: GradProbModel }[];
+  /** The serving grad_prob model's neighbours as similar launches (the evidence logged with each score). */
+  similar: SimilarLaunchIndex;
 };
 
 /**
@@ -129,6 +132,7 @@ export function createKnnMintScorer(
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
     const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), runner_prob: metricOf(runner) };
+    const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const tag = corpusTag(rows);
     // The inline calibration record of a score: forward cells of the family serving it, never pooled across families.
@@ -194,7 +198,7 @@ export function createKnnMintScorer(
     );
     const servable = !seeding && grad.corpusSize >= (d.minServingCorpus ?? MIN_GRAD_CORPUS);
     const shadows = shadowFits.map((f) => ({ name: f.name, version: f.model.version + tag, model: f.model }));
-    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics, servable, champion, shadows };
+    return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics, servable, champion, shadows, similar };
   }
 
   function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
@@ -244,6 +248,8 @@ export function createKnnMintScorer(
       if (r.launchContext) features.launch = computeLaunchFeatures(r.create, r.tradesSoFar, r.ageS, r.launchContext);
       const rugFeatures = computeRugFeatures(r.tape, r.freshAmongFirstBuyers);
       const s = m.grad.score(features);
+      // The evidence is cut at this moment: nothing resolved at or after it is shown beside the score.
+      const scoredAt = new Date(d.now());
       const band = confidenceBand(s.prob);
       const cell = m.cells.find((c) => c.lo === band.lo);
       return {
@@ -264,6 +270,7 @@ export function createKnnMintScorer(
         survivalProb: m.survival.score(features),
         modelVersions: m.versions,
         shadowScores: m.shadows.map((x) => ({ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob })),
+        similarLaunches: { cutAt: scoredAt, launches: m.similar.of(s.neighbours, features, scoredAt) },
       };
     },
   };

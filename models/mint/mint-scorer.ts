@@ -4,6 +4,7 @@ import type { LaunchContext } from '../../domain/scoring/launch-features';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
+import type { SimilarLaunches } from '../../domain/scoring/similar-launches';
 
 /** The calibration record every prediction carries inline (the spec's `grad_prob_calibration`). */
 export type CalibrationRecord = {
@@ -36,6 +37,8 @@ export type MintScore = {
   modelVersions: ModelVersions;
   /** Every challenger version's grad_prob for the same features: logged in shadow, never served. */
   shadowScores: { modelName: string; modelVersion: string; gradProb: number }[];
+  /** The serving model's nearest neighbours resolved before `cutAt` (the scoring moment): the score's evidence. */
+  similarLaunches: SimilarLaunches;
 };
 
 export type ScoreRequest = {

@@ -5,14 +5,16 @@ import { dateTime } from '../lib/format';
 import { poll } from '../lib/poller';
 import { latestLogged } from './grad-prob-text';
 import { mintNow, predictionsView } from './mint-view';
+import { similarLaunchesView } from './similar-launches-view';
 
 type Mint = Schemas['EnrichedMint'];
+type MintRecord = { mint: Mint; source: string; similar?: Schemas['SimilarLaunches'] | null };
 
 /** The mint now: its probe with a key (any mint), else its entry in the public live list (while it is tracked). */
-async function currentRecord(mint: string): Promise<{ mint: Mint; source: string } | null> {
+async function currentRecord(mint: string): Promise<MintRecord | null> {
   if (storedKey()) {
     const probe = await api.GET('/api/v1/probe/{mint}', { params: { path: { mint } } });
-    if (probe.data) return { mint: probe.data, source: '/api/v1/probe' };
+    if (probe.data) return { mint: probe.data, source: '/api/v1/probe', similar: probe.data.similar_launches };
   }
   const live = await api.GET('/api/live');
   const m = live.data?.mints.find((x) => x.mint === mint);
@@ -25,10 +27,12 @@ export function startMintPage(main: HTMLElement): void {
   const heading = main.querySelector('h1')!;
   const now = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
   const predictions = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  const similar = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
   main.append(
     h('p', { class: 'address' }, 'Mint address ', h('code', {}, mint)),
     panel('mint-now', 'Now', now),
     panel('mint-predictions', 'Predictions and outcome', predictions),
+    panel('mint-similar', 'Similar launches', similar),
   );
 
   poll(async () => {
@@ -36,6 +40,7 @@ export function startMintPage(main: HTMLElement): void {
       const [byMint, record] = await Promise.all([api.GET('/api/predictions/by_mint/{mint}', { params: { path: { mint } } }), currentRecord(mint)]);
       if (byMint.data) fill(predictions, ...predictionsView(byMint.data));
       else fill(predictions, notice(byMint.response.status === 404 ? 'info' : 'problem', failureText(byMint.response.status, byMint.error)));
+      fill(similar, ...similarLaunchesView(record?.similar, Boolean(storedKey())));
       if (record) {
         heading.textContent = `${record.mint.name || 'Unnamed'} (${record.mint.symbol || '?'})`;
         document.title = `${heading.textContent} · Launchpad predictions`;

@@ -2,3 +2,4 @@
 export { recomputeAccuracy } from './accuracy-workflow';
 export { validateSurvivalGate } from './gate-validation-workflow';
 export { judgeShadowModels } from './shadow-promotion-workflow';
+export { projectBaseRates } from './base-rates-workflow';

@@ -1,4 +1,9 @@
+import { createBaseRatesActivities } from '../../../activities/accuracy/base-rates-activities';
+import { createBaseRateStore } from '../../../db/accuracy/base-rate-store';
+import { createRunnerNowStore } from '../../../db/mint/runner-now-store';
 import { createModelFitStore } from '../../../db/scoring/model-fit-store';
+import { RUNNER_GRID_AGES_S } from '../../../domain/scoring/runner-grid';
+import { createRunnerNowScorer } from '../../../models/mint/runner-now-scorer';
 import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../../domain/launch/outcome-labels';
@@ -93,6 +98,44 @@ describe('seeded history', () => {
     expect(probs.size).toBeGreaterThan(5);
     for (const c of await corpus.forwardCells(60, modelFamily(m.versions.grad_prob))) expect(c.n).toBe(0);
   }, 120_000);
+
+  it('writes the from-now runner grid rows of every seeded mint, so runner odds and base rates answer before any live resolution', async () => {
+    const grid = await t.db('runner_observations').select('mint', 'age_s', 'source', 'as_of', 'resolved_at');
+    const mints = new Set(grid.map((r) => r.mint));
+    expect(mints.size).toBe(first.mints);
+    const perMint = new Map<string, number>();
+    for (const r of grid) {
+      expect(r.source).toBe('synthetic');
+      expect(RUNNER_GRID_AGES_S as readonly number[]).toContain(r.age_s);
+      expect(r.resolved_at.getTime()).toBeLessThanOrEqual(NOW);
+      perMint.set(r.mint, (perMint.get(r.mint) ?? 0) + 1);
+    }
+    // A mint that never graduated has a row at every grid age (all of them lie inside the 24 h horizon).
+    const neverGraduated = await t.db('history_observations').where({ age_bucket: 30, graduated: false }).pluck('mint');
+    for (const m of neverGraduated) expect(perMint.get(m)).toBe(RUNNER_GRID_AGES_S.length);
+
+    // The from-now runner model fits on them: live, with a +synthetic version.
+    const runnerNow = createRunnerNowScorer({
+      store: createRunnerNowStore(t.db),
+      refitEveryS: 600,
+      corpusLimit: 100_000,
+      liveWindowS: 300,
+      log,
+      now: () => NOW,
+    });
+    const fitted = await runnerNow.refit(60);
+    expect(fitted.model.status).toBe('live');
+    expect(fitted.version).toMatch(/\+synthetic$/);
+
+    // The base-rates projection counts them, and says they are synthetic.
+    await createBaseRatesActivities({ baseRateStore: createBaseRateStore(t.db), baseRatesWindowDays: 30, now: () => new Date(NOW) }).projectBaseRates();
+    const r = await typedApi(api.url).GET('/api/base_rates');
+    expect(r.response.status).toBe(200);
+    expect(r.data!.window).toMatchObject({ launches: first.mints, sources: { live: 0, backfill: 0, synthetic: first.mints } });
+    const at10 = r.data!.cells.filter((c) => c.age_s === 10);
+    expect(at10.reduce((n, c) => n + c.launches, 0)).toBe(grid.filter((x) => x.age_s === 10).length);
+    expect(at10.reduce((n, c) => n + c.graduated, 0)).toBeGreaterThan(0);
+  });
 
   it('is stated on /api/scope: how many synthetic mints, from when, and the tagged model versions', async () => {
     const r = await typedApi(api.url).GET('/api/scope');

@@ -12,7 +12,7 @@ import { afterBeta, useApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { launchChromium, screenshot, watchErrors, type Browser } from '../../support/browser';
 import { seedResolvedPredictions, seedScoredMarket } from '../../support/scored-market';
-import { typedApi } from '../../support/typed-api';
+import { keyedApi, typedApi } from '../../support/typed-api';
 
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core) over the real API and a test database
@@ -295,6 +295,45 @@ describe('the dashboard in Chromium', () => {
     expect(facts).not.toMatch(/not shown/);
     expect(facts).toMatch(/grad_prob\s+\d+(\.\d+)?% at \d+ s/);
     await screenshot(page, 'mint', { full: true });
+    expect(errors()).toEqual([]);
+    await page.close();
+  });
+
+  it('with a key, shows on a mint’s page the similar launches behind its latest score, each linking to its page', async () => {
+    const key = await issueTestKey(t.db, 'builder');
+    // The latest score of each mint; one whose evidence holds launches.
+    const latest: { mint: string; n: number }[] = await t.db
+      .from(
+        t
+          .db('predictions')
+          .whereNotNull('similar_launches')
+          .orderBy([{ column: 'mint' }, { column: 'predicted_at', order: 'desc' }])
+          .distinctOn('mint')
+          .select('mint', t.db.raw("jsonb_array_length(similar_launches->'launches')::int as n"))
+          .as('x'),
+      )
+      .where('n', '>', 0)
+      .select('mint', 'n');
+    expect(latest.length).toBeGreaterThan(0);
+    const { mint } = latest[0]!;
+    const probe = (
+      await keyedApi(
+        () => api.url,
+        () => key,
+      ).GET('/api/v1/probe/{mint}', { params: { path: { mint } } })
+    ).data!;
+    const launches = probe.similar_launches!.launches;
+    const { page, errors } = await open(`/mint/${mint}`, undefined, { key: key.plaintext });
+    await page.waitForSelector('#similar-launches tbody tr');
+    const rows = page.locator('#similar-launches tbody tr');
+    expect(await rows.count()).toBe(launches.length);
+    const first = launches[0]!;
+    expect(await rows.first().locator('a').getAttribute('href')).toBe(`/mint/${first.mint}`);
+    const cells = (await rows.first().locator('th, td').allInnerTexts()).map((x) => x.trim());
+    expect(cells[1]).toBe(first.distance.toFixed(3));
+    expect(cells[2]).toContain(first.graduated ? 'graduated' : 'did not graduate');
+    expect(await page.locator('#mint-similar').innerText()).toContain(probe.similar_launches!.model_version);
+    await screenshot(page, 'mint-similar', { full: true });
     expect(errors()).toEqual([]);
     await page.close();
   });

@@ -2,6 +2,7 @@ import { labelLaunch, LaunchHistoryFolder, type ResolvedLaunch } from '../../../
 import { createMarketSimulator } from '../../../ingest/simulator/market-simulator';
 import { priceSol, type CompleteEvent, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../../domain/launch/launch-events';
 import { computeFeatures } from '../../../domain/scoring/mint-features';
+import { RUNNER_GRID_AGES_S, runnerObservations } from '../../../domain/scoring/runner-grid';
 import type { ScoreAge } from '../../../domain/scoring/score-age';
 import { isSmartWallet } from '../../../domain/wallets/smart-score';
 
@@ -183,12 +184,16 @@ describe('launch history folding', () => {
         smart: new Set([...records].filter(([, rec]) => isSmartWallet(rec)).map(([w]) => w)),
       };
     };
-    const kinds = { graduated: 0, rugged: 0, withCreatorRecord: 0 };
+    const kinds = { graduated: 0, rugged: 0, withCreatorRecord: 0, fullGrid: 0 };
     for (const r of resolved) {
       const c = creates.get(r.mint)!;
       const horizonAt = new Date(c.at.getTime() + horizonS * 1000);
       const full = (all.get(r.mint) ?? []).filter((t) => t.at <= horizonAt);
-      expect(r).toEqual(labelLaunch(c, full, graduated.get(r.mint) ?? null, horizonAt, isFresh, known(c)));
+      const graduatedAt = graduated.get(r.mint) ?? null;
+      // The runner grid rows too: the folder keeps every trade through the last grid age, so they are exact.
+      const grid = runnerObservations({ create: c, tradesAnyOrder: full, graduatedAt, horizonAt });
+      expect(r).toEqual({ ...labelLaunch(c, full, graduatedAt, horizonAt, isFresh, known(c)), grid });
+      if (grid.length === RUNNER_GRID_AGES_S.length) kinds.fullGrid++;
       if (r.observations[0]!.features.launch!.creatorLogLaunches > 0) kinds.withCreatorRecord++;
       if (r.outcome.graduated) kinds.graduated++;
       if (r.outcome.rugged) kinds.rugged++;
@@ -196,25 +201,29 @@ describe('launch history folding', () => {
     expect(kinds.graduated).toBeGreaterThan(5);
     expect(kinds.rugged).toBeGreaterThan(0);
     expect(kinds.withCreatorRecord).toBeGreaterThan(0);
+    expect(kinds.fullGrid).toBeGreaterThan(0);
   });
 
   it('keeps a late dump by a creation-slot buyer, the peak and the final price: a rug is labelled a rug', () => {
-    // slot 100 is the creation slot: 'bundle' is an insider. Everything it does after 60 s still counts.
+    // slot 100 is the creation slot: 'bundle' is an insider. Everything it does after the kept span (the last runner
+    // grid age, 30 min) still counts.
     const a = create('A', 0);
     const trades = [
       { ...trade('A', 0, 'bundle', 60), slot: 100 },
       trade('A', 10, 'w1', 58),
-      trade('A', 90, 'w2', 75),
-      trade('A', 200, 'w3', 50),
-      trade('A', 300, 'bundle', 40, undefined, false),
-      trade('A', 301, 'w4', 39, undefined, false),
-      trade('A', 400, 'w5', 31, undefined, false),
+      trade('A', 1890, 'w2', 75),
+      trade('A', 2000, 'w3', 50),
+      trade('A', 2100, 'bundle', 40, undefined, false),
+      trade('A', 2101, 'w4', 39, undefined, false),
+      trade('A', 2200, 'w5', 31, undefined, false),
     ];
     const events = [a, ...trades, create('Z', HORIZON_S + 1)];
     const { resolved } = fold(events);
     expect(resolved).toHaveLength(1);
     expect(resolved[0]!.outcome).toMatchObject({ graduated: false, rugged: true });
-    expect(resolved[0]).toEqual(labelLaunch(a, trades, null, new Date(T0 + HORIZON_S * 1000), streamFreshness(events)));
+    const horizonAt = new Date(T0 + HORIZON_S * 1000);
+    const grid = runnerObservations({ create: a, tradesAnyOrder: trades, graduatedAt: null, horizonAt });
+    expect(resolved[0]).toEqual({ ...labelLaunch(a, trades, null, horizonAt, streamFreshness(events)), grid });
     // Without the insider's sell it would be a fade, not a rug: the label depends on that kept trade.
     const faded = trades.filter((t) => !(t.trader === 'bundle' && !t.isBuy));
     expect(labelLaunch(a, faded, null, new Date(T0 + HORIZON_S * 1000)).outcome.rugged).toBe(false);
