@@ -101,6 +101,7 @@ describe('base rates projection (Temporal) → GET /api/base_rates', () => {
 
     const workflowId = uniqueId('base-rates');
     const result: BaseRatesResult = await w.client.workflow.execute(BASE_RATES_WORKFLOW, { taskQueue: w.taskQueue, workflowId });
+    await w.maybeRecordHistory(workflowId, 'base-rates-projected');
     expect(result.launches).toBe(2);
     const r = await http.GET('/api/base_rates');
     expect(r.response.status).toBe(200);
