@@ -12,7 +12,7 @@ import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
 import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
-import type { AnsweredEarly } from './http/public-reads';
+import type { AnsweredEarly, FastPathFailed } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { firehoseApi } from './firehose';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
@@ -127,16 +127,22 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
 
   app.use(notImplemented);
   app.use(notFoundJson);
+  const throttle = createLogThrottle();
   const onError = errorHandler({
     log: ctx.log,
-    throttle: createLogThrottle(),
+    throttle,
     onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
   });
   app.use(onError);
   // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
   // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
   const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
-  const listener = ctx.publicReads.before(keyed, answeredEarly);
+  // A fast-path answer that throws is the app's to answer; its cause is logged once per interval, not per request.
+  const fastPathFailed: FastPathFailed = (err, route) => {
+    const suppressed = throttle.admit(`fast-path:${route}:${(err as Error)?.message}`.slice(0, 300));
+    if (suppressed !== undefined) ctx.log.error({ err, route, suppressed }, 'fast path failed; the app answers the request');
+  };
+  const listener = ctx.publicReads.before(keyed, answeredEarly, fastPathFailed);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   const createServer = () => {
     const server = http.createServer(listener);
