@@ -12,6 +12,8 @@ import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
 import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
+import { createParamRefusal } from './http/param-refusal';
+import { VALIDATE_REQUESTS } from './http/request-validation';
 import type { AnsweredEarly, FastPathFailed } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { firehoseApi } from './firehose';
@@ -111,15 +113,15 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
   app.use((req, res, next) => (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? next() : json(req, res, next)));
   const validator = OpenApiValidator.middleware({
     apiSpec: API_SPEC_PATH,
-    // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
-    validateRequests: { allErrors: true, coerceTypes: false },
+    validateRequests: { ...VALIDATE_REQUESTS },
     validateResponses: ctx.cfg.api.validateResponses ? { removeAdditional: false } : false,
     // Keys, tiers and quotas are checked by the access area's guard so their errors carry documented bodies.
     validateSecurity: false,
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
   const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
-  const validation = aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec));
+  const numeric = numericParameters(spec);
+  const validation = aroundSchemaCheck(validator, strictNumbers(numeric), operationsWithoutInputs(spec));
   app.use(validation);
 
   for (const guard of areas.guards) app.use(guard);
@@ -142,7 +144,9 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
     const suppressed = throttle.admit(`fast-path:${route}:${(err as Error)?.message}`.slice(0, 300));
     if (suppressed !== undefined) ctx.log.error({ err, route, suppressed }, 'fast path failed; the app answers the request');
   };
-  const listener = ctx.publicReads.before(keyed, answeredEarly, fastPathFailed);
+  // Bad parameters of a GET are refused first, as the app's validator refuses them before its guards and routes.
+  const refusal = createParamRefusal({ queryParser: app.get('query parser fn') as (qs: string) => object, numeric });
+  const listener = refusal.before(ctx.publicReads.before(keyed, answeredEarly, fastPathFailed), answeredEarly, fastPathFailed);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   const createServer = () => {
     const server = http.createServer(listener);
