@@ -9,6 +9,8 @@ import { toValidationDetail } from './validation-detail';
 
 type Check = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 type Operation = { check: Check; pathParams: string[]; query: unknown; queryFromSecurity: string[] };
+type Route = { template: string; op: Operation; names: string[] };
+type Matched = { route: Route; values: string[] };
 type ValidatorItem = { path?: string; message?: string; errorCode?: string };
 
 /** The validator's own unknown- and empty-parameter check (it reads only its arguments). */
@@ -22,6 +24,8 @@ const processQueryParam = (RequestValidator.prototype as unknown as { processQue
  */
 const PLAIN_QUERY = /^[A-Za-z0-9._~=&-]*$/;
 const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
+
+const MAX_REMEMBERED_PATHS = 256;
 
 const templateRegExp = (template: string) =>
   // Case-insensitive, as the validator matches with Express's default `case sensitive routing` (off).
@@ -40,10 +44,33 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
   const operations = generated as unknown as Record<string, Operation>;
   const templates = (specPaths as string[]).map((t) => ({ t, re: templateRegExp(t) }));
   const numbers = strictNumbers(o.numeric);
-  const routes = new Map<string, { template: string; op: Operation; names: string[]; re: RegExp }>();
-  for (const { t, re } of templates) {
+  const routes = new Map<string, Route>();
+  for (const { t } of templates) {
     const op = operations[`GET ${t}`];
-    if (op) routes.set(t, { template: t, op, names: [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), re });
+    if (op) routes.set(t, { template: t, op, names: [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) });
+  }
+
+  // Clients ask a handful of paths again and again (every keyed and public read passes here first); a fuzzer asks
+  // many, so the memo is bounded.
+  const seen = new Map<string, Matched | undefined>();
+  /**
+   * The GET operation with parameters that `path` is, and its path parameters' values. The first path of the document
+   * that matches decides, in the validator's order (static before templated segments): a path with no GET operation
+   * there is its 405, one whose GET has no parameters its own to check.
+   */
+  function lookup(path: string): Matched | undefined {
+    if (seen.has(path)) return seen.get(path);
+    let found: Matched | undefined;
+    for (const { t, re } of templates) {
+      const m = re.exec(path);
+      if (!m) continue;
+      const route = routes.get(t);
+      found = route && { route, values: m.slice(1) };
+      break;
+    }
+    if (seen.size >= MAX_REMEMBERED_PATHS) seen.clear();
+    seen.set(path, found);
+    return found;
   }
 
   /** The 422 body for `url`, or undefined when the request passes (or is not one these checks read as the app does). */
@@ -52,21 +79,11 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     const path = q < 0 ? url : url.slice(0, q);
     const qs = q < 0 ? '' : url.slice(q + 1);
     if (!PLAIN_PATH.test(path) || !PLAIN_QUERY.test(qs)) return undefined;
-    // The first path of the document that matches, in the validator's order (static before templated segments): a
-    // path with no GET operation is its 405, one without parameters its to check.
-    let found: RegExpExecArray | undefined;
-    let template: string | undefined;
-    for (const { t, re } of templates) {
-      found = re.exec(path) ?? undefined;
-      if (found) {
-        template = t;
-        break;
-      }
-    }
-    const route = template === undefined ? undefined : routes.get(template);
-    if (!route || (q < 0 && route.names.length === 0)) return undefined;
+    const matched = lookup(path);
+    if (!matched || (q < 0 && matched.route.names.length === 0)) return undefined;
+    const { route, values } = matched;
     const pathParams: Record<string, unknown> = {};
-    route.names.forEach((n, i) => (pathParams[n] = found![i + 1]));
+    route.names.forEach((n, i) => (pathParams[n] = values[i]));
     const query = o.queryParser(qs) as Record<string, unknown>;
     // A repeated name is an array to the validator's style handling: the app's to answer.
     if (Object.values(query).some((v) => typeof v !== 'string')) return undefined;
