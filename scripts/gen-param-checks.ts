@@ -13,6 +13,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import prettier from 'prettier';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../api/api-spec';
+import { writeOrCheckGenerated } from './lib/generated-file';
 import { VALIDATE_REQUESTS } from '../api/http/request-validation';
 
 export const PARAM_CHECKS_PATH = path.resolve(__dirname, '../api/http/generated/param-checks.ts');
@@ -111,20 +112,7 @@ function queryKeys(
 }
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
-  const generated = await generateParamChecks();
-  const relative = path.relative(process.cwd(), PARAM_CHECKS_PATH);
-  if (!check) {
-    fs.writeFileSync(PARAM_CHECKS_PATH, generated);
-    console.log(`wrote ${relative}`);
-    return;
-  }
-  const committed = fs.existsSync(PARAM_CHECKS_PATH) ? fs.readFileSync(PARAM_CHECKS_PATH, 'utf8') : '';
-  if (committed !== generated) {
-    console.error(`${relative} is out of date with openapi.yaml: run \`npm run gen:param-checks\` and commit the result`);
-    process.exit(1);
-  }
-  console.log(`${relative} matches openapi.yaml`);
+  writeOrCheckGenerated(PARAM_CHECKS_PATH, await generateParamChecks(), { source: 'openapi.yaml', command: 'npm run gen:param-checks' });
 }
 
 if (require.main === module) {
