@@ -12,7 +12,9 @@ import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
 import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
-import type { AnsweredEarly } from './http/public-reads';
+import { createParamRefusal } from './http/param-refusal';
+import { VALIDATE_REQUESTS } from './http/request-validation';
+import type { AnsweredEarly, FastPathFailed } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
 import { firehoseApi } from './firehose';
 import { headAsGet, notFoundJson, requestMethod } from './http/http-methods';
@@ -111,15 +113,15 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
   app.use((req, res, next) => (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? next() : json(req, res, next)));
   const validator = OpenApiValidator.middleware({
     apiSpec: API_SPEC_PATH,
-    // Query and path parameters are always coerced from strings; JSON bodies must carry the right types.
-    validateRequests: { allErrors: true, coerceTypes: false },
+    validateRequests: { ...VALIDATE_REQUESTS },
     validateResponses: ctx.cfg.api.validateResponses ? { removeAdditional: false } : false,
     // Keys, tiers and quotas are checked by the access area's guard so their errors carry documented bodies.
     validateSecurity: false,
     ignorePaths: /^\/(docs|openapi\.yaml|pay\/|livez$)/,
   });
   const spec = YAML.parse(fs.readFileSync(API_SPEC_PATH, 'utf8'));
-  const validation = aroundSchemaCheck(validator, strictNumbers(numericParameters(spec)), operationsWithoutInputs(spec));
+  const numeric = numericParameters(spec);
+  const validation = aroundSchemaCheck(validator, strictNumbers(numeric), operationsWithoutInputs(spec));
   app.use(validation);
 
   for (const guard of areas.guards) app.use(guard);
@@ -127,16 +129,24 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
 
   app.use(notImplemented);
   app.use(notFoundJson);
+  const throttle = createLogThrottle();
   const onError = errorHandler({
     log: ctx.log,
-    throttle: createLogThrottle(),
+    throttle,
     onDependencyFailure: (f) => f.dependency === 'workflow service' && ctx.temporal?.probe.reportDown(f.reason),
   });
   app.use(onError);
   // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
   // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
   const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
-  const listener = ctx.publicReads.before(keyed, answeredEarly);
+  // A fast-path answer that throws is the app's to answer; its cause is logged once per interval, not per request.
+  const fastPathFailed: FastPathFailed = (err, route) => {
+    const suppressed = throttle.admit(`fast-path:${route}:${(err as Error)?.message}`.slice(0, 300));
+    if (suppressed !== undefined) ctx.log.error({ err, route, suppressed }, 'fast path failed; the app answers the request');
+  };
+  // Bad parameters of a GET are refused first, as the app's validator refuses them before its guards and routes.
+  const refusal = createParamRefusal({ queryParser: app.get('query parser fn') as (qs: string) => object, numeric });
+  const listener = refusal.before(ctx.publicReads.before(keyed, answeredEarly, fastPathFailed), answeredEarly, fastPathFailed);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   const createServer = () => {
     const server = http.createServer(listener);

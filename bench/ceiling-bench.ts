@@ -51,7 +51,9 @@ async function measureAt(entries: number) {
   // Enterprise with a contract quota no run can use up, so every keyed call is counted and none is refused.
   const key = await createApiKeyStore(bench.db).issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   await bench.db.destroy();
-  if (seeded.scored < entries) throw new Error(`the live list has ${seeded.scored} scored mints, not ${entries}`);
+  // The body's size is the list's length: a listed mint shows `grad_prob` only about 30 s and 60 s after launch
+  // (domain/live/enriched-mint.ts), so most listed mints carry it as null, as `npm start`'s list does.
+  if (seeded.listed < entries) throw new Error(`the live list has ${seeded.listed} mints, not ${entries}`);
   const routes = ceilingRoutes(key.plaintext);
   const env = {
     DATABASE_URL: bench.url,
@@ -68,7 +70,7 @@ async function measureAt(entries: number) {
     API_PROCESSES: process.env.API_PROCESSES ?? '1',
   };
   console.log(
-    `\n## bench:ceiling — a live list of ${entries} mints: seeded ${seeded.tracked} live mints (${seeded.scored} scored, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,
+    `\n## bench:ceiling — a live list of ${entries} mints: seeded ${seeded.tracked} live mints (${seeded.listed} listed, ${seeded.scored} with grad_prob shown, ${seeded.predictions} predictions); ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds`,
   );
 
   const runs = new Map<string, Runs>();

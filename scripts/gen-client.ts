@@ -3,12 +3,12 @@
  * as the rest of the code (Prettier), into clients/api/openapi-types.ts. `--check` writes nothing: it generates
  * to memory and fails when the committed file differs, so `npm test` catches a contract changed without its client.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
 import { API_SPEC_PATH } from '../api/api-spec';
+import { writeOrCheckGenerated } from './lib/generated-file';
 
 export const CLIENT_TYPES_PATH = path.resolve(__dirname, '../clients/api/openapi-types.ts');
 
@@ -20,20 +20,7 @@ export async function generateClientTypes(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
-  const generated = await generateClientTypes();
-  const relative = path.relative(process.cwd(), CLIENT_TYPES_PATH);
-  if (!check) {
-    fs.writeFileSync(CLIENT_TYPES_PATH, generated);
-    console.log(`wrote ${relative}`);
-    return;
-  }
-  const committed = fs.existsSync(CLIENT_TYPES_PATH) ? fs.readFileSync(CLIENT_TYPES_PATH, 'utf8') : '';
-  if (committed !== generated) {
-    console.error(`${relative} is out of date with openapi.yaml: run \`npm run gen:client\` and commit the result`);
-    process.exit(1);
-  }
-  console.log(`${relative} matches openapi.yaml`);
+  writeOrCheckGenerated(CLIENT_TYPES_PATH, await generateClientTypes(), { source: 'openapi.yaml', command: 'npm run gen:client' });
 }
 
 if (require.main === module) {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { z } from 'zod';
+import { writeOrCheckGenerated } from './lib/generated-file';
 
 const ROOT = path.resolve(__dirname, '..');
 const SETTINGS_DIR = path.join(ROOT, 'platform/settings');
@@ -143,18 +144,7 @@ async function main(): Promise<void> {
     console.error(`settings without a doc comment on their declaration (platform/settings/*):\n${unexplained.join('\n')}`);
     process.exit(1);
   }
-  const relative = path.relative(process.cwd(), CONFIG_DOC_PATH);
-  if (!process.argv.includes('--check')) {
-    fs.writeFileSync(CONFIG_DOC_PATH, generated);
-    console.log(`wrote ${relative}`);
-    return;
-  }
-  const committed = fs.existsSync(CONFIG_DOC_PATH) ? fs.readFileSync(CONFIG_DOC_PATH, 'utf8') : '';
-  if (committed !== generated) {
-    console.error(`${relative} is out of date with platform/settings: run \`npm run gen:config-doc\` and commit the result`);
-    process.exit(1);
-  }
-  console.log(`${relative} matches platform/settings`);
+  writeOrCheckGenerated(CONFIG_DOC_PATH, generated, { source: 'platform/settings', command: 'npm run gen:config-doc' });
 }
 
 if (require.main === module) {

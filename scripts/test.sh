@@ -11,6 +11,7 @@ echo "• import cycles"; npx tsx scripts/import-cycles.ts
 echo "• format"; npx prettier --check "**/*.{ts,js}" --log-level warn
 echo "• openapi lint"; npx redocly lint openapi.yaml --format=stylish
 echo "• typed client"; npx tsx scripts/gen-client.ts --check
+echo "• parameter checks"; npx tsx scripts/gen-param-checks.ts --check
 echo "• unused exports"; npx knip --include exports --no-progress
 echo "• configuration reference"; npx tsx scripts/gen-config-doc.ts --check
 

@@ -6,6 +6,9 @@ import type { PreparedRead } from './prepared-read';
 /** What the fast path reports for each request it answered (the app's metrics and access log). */
 export type AnsweredEarly = (req: IncomingMessage, res: ServerResponse, route: string, ms: number) => void;
 
+/** Told when building or writing a fast-path answer threw (the app then answers the request itself). */
+export type FastPathFailed = (err: unknown, route: string) => void;
+
 /** The answer a route would send now, from memory only; undefined when it would have to read (or refuse) first. */
 export type PeekAnswer = () => PreparedAnswer | undefined;
 
@@ -54,13 +57,27 @@ export function createPublicReads() {
     registerAnswer(path: string, peek: PeekAnswer): void {
       reads.set(path, peek);
     },
-    /** `app` behind a listener that first tries the prepared answers. */
-    before(app: RequestListener, answered: AnsweredEarly): RequestListener {
+    /**
+     * `app` behind a listener that first tries the prepared answers. A throw while building or writing one (a
+     * snapshot that cannot be read, a header Node refuses) is reported to `failed` and the request goes to the app,
+     * which answers it as it would any other (its route, its error handler): a fast path never costs an answer.
+     */
+    before(app: RequestListener, answered: AnsweredEarly, failed: FastPathFailed = () => undefined): RequestListener {
       return (req, res) => {
         const start = process.hrtime.bigint();
-        const a = req.method === 'GET' ? reads.get(req.url!)?.() : undefined;
-        // These operations take no key: the app ignores one presented to them, and so does this.
-        if (!a || !writeAnswer(req, res, a, wantsGzip)) {
+        let done: boolean;
+        try {
+          const a = req.method === 'GET' ? reads.get(req.url!)?.() : undefined;
+          // These operations take no key: the app ignores one presented to them, and so does this.
+          done = a !== undefined && writeAnswer(req, res, a, wantsGzip);
+        } catch (err) {
+          failed(err, req.url!);
+          // Nothing sent yet (writeHead is the last step that can throw): the app answers instead.
+          if (res.headersSent) res.destroy();
+          else app(req, res);
+          return;
+        }
+        if (!done) {
           app(req, res);
           return;
         }

@@ -82,8 +82,8 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
       delayS,
       etag: `"live-${s.version}"`,
       body: prepareBody(Buffer.from(s.body), { etag: `"live-${s.version}"` }),
-      parsed: parse,
-      filtered: (limit, minProb) => {
+      parsed: readable(parse),
+      filtered: readable((limit: number, minProb: number) => {
         const key = `${limit}:${minProb}`;
         let b = filtered.get(key);
         if (!b) {
@@ -93,9 +93,9 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
           filtered.set(key, b);
         }
         return b;
-      },
+      }),
       // Only while the projector is down; built at most once per second of age and query.
-      staleBody: (ageS, filter) => {
+      staleBody: readable((ageS: number, filter?: { limit: number; minProb: number }) => {
         const key = `${ageS}:${filter?.limit}:${filter?.minProb}`;
         if (lastStale?.key !== key) {
           const kept = filter ? keep(filter.minProb, filter.limit) : parse().mints;
@@ -103,15 +103,15 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
           lastStale = { key, body: prepareBody(bytes, { etag: `"live-${s.version}-stale-${key}"` }) };
         }
         return lastStale.body;
-      },
-      publicBody: () => (publicBody ??= prepareBody(Buffer.from(JSON.stringify(publicList())), { etag: `"live-${s.version}-public"` })),
-      publicStaleBody: (ageS) => {
+      }),
+      publicBody: readable(() => (publicBody ??= prepareBody(Buffer.from(JSON.stringify(publicList())), { etag: `"live-${s.version}-public"` }))),
+      publicStaleBody: readable((ageS: number) => {
         if (lastPublicStale?.ageS !== ageS) {
           const bytes = Buffer.from(JSON.stringify({ ...publicList(), stale: true, age_s: ageS }));
           lastPublicStale = { ageS, body: prepareBody(bytes, { etag: `"live-${s.version}-public-stale-${ageS}"` }) };
         }
         return lastPublicStale.body;
-      },
+      }),
     };
     return current;
   }
@@ -139,6 +139,21 @@ export function createLiveSnapshotCache(store: LiveStore, name: string, pollMs: 
   };
 }
 export type LiveSnapshotCache = ReturnType<typeof createLiveSnapshotCache>;
+
+/**
+ * `build` with any throw turned into the documented 503: a snapshot row that is not the projector's JSON (a
+ * corrupted or hand-edited row) makes the list unavailable until the projector's next refresh replaces it, never a
+ * 500. The throw is kept as the 503's `cause` for whoever logs it (the fast path does: api/http/public-reads.ts).
+ */
+function readable<A extends unknown[], R>(build: (...a: A) => R): (...a: A) => R {
+  return (...a) => {
+    try {
+      return build(...a);
+    } catch (err) {
+      throw Object.assign(unavailable('the live list snapshot cannot be read; the projector replaces it at its next refresh', 5), { cause: err });
+    }
+  };
+}
 
 /** The current snapshot, or the documented 503 before the projector has built one. */
 export async function requireSnapshot(cache: LiveSnapshotCache): Promise<LiveSnapshot> {

@@ -24,7 +24,7 @@ import { createReadPorts } from '../../db/read-ports';
 export async function seedScoredLiveList(
   db: Knex,
   o: { now: number; liveMaxEntries: number; seed?: number },
-): Promise<{ tracked: number; scored: number; predictions: number }> {
+): Promise<{ tracked: number; listed: number; scored: number; predictions: number }> {
   // The list shows grad_prob until GRAD_PROB_SHOWN_UNTIL_S of age and hides about a third of launches (rug
   // flags): 10 launches/s created 30 s to 150 s ago leave more than 500 listed mints with a score.
   const launchesPerS = 10;
@@ -70,5 +70,5 @@ export async function seedScoredLiveList(
   await accuracyActivities.create(ctx).recomputeAccuracy();
   const snapshot = await createLiveStore(db).readSnapshot(LIVE_SNAPSHOT);
   const listed = snapshot ? (JSON.parse(snapshot.body) as { mints: { grad_prob: number | null }[] }).mints : [];
-  return { tracked, scored: listed.filter((m) => m.grad_prob !== null).length, predictions };
+  return { tracked, listed: listed.length, scored: listed.filter((m) => m.grad_prob !== null).length, predictions };
 }

@@ -1,0 +1,127 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ErrorObject } from 'ajv';
+import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
+import { ajvErrorsToValidatorError, augmentAjvErrors } from 'express-openapi-validator/dist/middlewares/util';
+import { operations as generated, paths as specPaths } from './generated/param-checks';
+import type { AnsweredEarly, FastPathFailed } from './public-reads';
+import { strictNumbers, type numericParameters } from './strict-numbers';
+import { toValidationDetail } from './validation-detail';
+
+type Check = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+type Operation = { check: Check; pathParams: string[]; query: unknown; queryFromSecurity: string[] };
+type Route = { template: string; op: Operation; names: string[] };
+type Matched = { route: Route; values: string[] };
+type ValidatorItem = { path?: string; message?: string; errorCode?: string };
+
+/** The validator's own unknown- and empty-parameter check (it reads only its arguments). */
+const processQueryParam = (RequestValidator.prototype as unknown as { processQueryParam: (q: object, schema: unknown, allowed: string[]) => void })
+  .processQueryParam;
+
+/**
+ * Query strings and path segments made only of these characters mean the same to every step of the validator
+ * (nothing to percent-decode, no `+`, no reserved character for its style checks, no brackets for its deep objects),
+ * so the checks below see exactly what it sees. Anything else is left to the app.
+ */
+const PLAIN_QUERY = /^[A-Za-z0-9._~=&-]*$/;
+const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
+
+const MAX_REMEMBERED_PATHS = 256;
+
+const templateRegExp = (template: string) =>
+  // Case-insensitive, as the validator matches with Express's default `case sensitive routing` (off).
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`, 'i');
+
+/**
+ * A cheap refusal: a `GET` of an operation with parameters whose query or path parameters openapi.yaml refuses gets
+ * the spec's 422 before Express. The checks are generated from the contract (api/http/generated/param-checks.ts:
+ * express-openapi-validator's schema per operation, compiled by Ajv's standalone code generation with the options
+ * the app's validator uses), and the steps around them are the app's own: Express's query parser, strictNumbers,
+ * the validator's unknown/empty parameter check and error mapping, the error handler's `toValidationDetail`. The app
+ * validates before its guards and routes, so a 422 comes before any 401/403/404/429 there too. A request these
+ * checks pass, or one they could read differently from the app (see PLAIN_QUERY), goes on to `next` unchanged.
+ */
+export function createParamRefusal(o: { queryParser: (qs: string) => object; numeric: ReturnType<typeof numericParameters> }) {
+  const operations = generated as unknown as Record<string, Operation>;
+  const templates = (specPaths as string[]).map((t) => ({ t, re: templateRegExp(t) }));
+  const numbers = strictNumbers(o.numeric);
+  const routes = new Map<string, Route>();
+  for (const { t } of templates) {
+    const op = operations[`GET ${t}`];
+    if (op) routes.set(t, { template: t, op, names: [...t.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) });
+  }
+
+  // Clients ask a handful of paths again and again (every keyed and public read passes here first); a fuzzer asks
+  // many, so the memo is bounded.
+  const seen = new Map<string, Matched | undefined>();
+  /**
+   * The GET operation with parameters that `path` is, and its path parameters' values. The first path of the document
+   * that matches decides, in the validator's order (static before templated segments): a path with no GET operation
+   * there is its 405, one whose GET has no parameters its own to check.
+   */
+  function lookup(path: string): Matched | undefined {
+    if (seen.has(path)) return seen.get(path);
+    let found: Matched | undefined;
+    for (const { t, re } of templates) {
+      const m = re.exec(path);
+      if (!m) continue;
+      const route = routes.get(t);
+      found = route && { route, values: m.slice(1) };
+      break;
+    }
+    if (seen.size >= MAX_REMEMBERED_PATHS) seen.clear();
+    seen.set(path, found);
+    return found;
+  }
+
+  /** The 422 body for `url`, or undefined when the request passes (or is not one these checks read as the app does). */
+  function refusal(url: string, headers: IncomingMessage['headers']): { route: string; body: string } | undefined {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const qs = q < 0 ? '' : url.slice(q + 1);
+    if (!PLAIN_PATH.test(path) || !PLAIN_QUERY.test(qs)) return undefined;
+    const matched = lookup(path);
+    if (!matched || (q < 0 && matched.route.names.length === 0)) return undefined;
+    const { route, values } = matched;
+    const pathParams: Record<string, unknown> = {};
+    route.names.forEach((n, i) => (pathParams[n] = values[i]));
+    const query = o.queryParser(qs) as Record<string, unknown>;
+    // A repeated name is an array to the validator's style handling: the app's to answer.
+    if (Object.values(query).some((v) => typeof v !== 'string')) return undefined;
+    const req = { method: 'GET', query, headers: { ...headers }, openapi: { openApiRoute: route.template, pathParams } };
+    numbers(req as never, undefined as never, () => undefined);
+    let errors: ValidatorItem[];
+    try {
+      processQueryParam(req.query, route.op.query, route.op.queryFromSecurity);
+      if (route.op.check({ query: req.query, headers: req.headers, params: pathParams, cookies: undefined, body: undefined })) return undefined;
+      errors = ajvErrorsToValidatorError(400, augmentAjvErrors(route.op.check.errors ?? [])).errors as ValidatorItem[];
+    } catch (err) {
+      const e = err as { status?: number; errors?: ValidatorItem[] };
+      if (e.status !== 400 || !Array.isArray(e.errors)) throw err;
+      errors = e.errors;
+    }
+    return { route: route.template, body: JSON.stringify({ detail: toValidationDetail(errors, req) }) };
+  }
+
+  return {
+    /** `next` behind a listener that first refuses the bad parameters of GET operations. */
+    before(next: RequestListener, answered: AnsweredEarly, failed: FastPathFailed): RequestListener {
+      return (req: IncomingMessage, res: ServerResponse) => {
+        // A request with a body is the app's (its parser and validator answer first).
+        if (req.method !== 'GET' || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return next(req, res);
+        const start = process.hrtime.bigint();
+        let r: ReturnType<typeof refusal>;
+        try {
+          r = refusal(req.url!, req.headers);
+        } catch (err) {
+          failed(err, 'parameter checks');
+          return next(req, res);
+        }
+        if (!r) return next(req, res);
+        // As Express's res.json writes it (type, then length).
+        res.writeHead(422, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
+        res.end(r.body);
+        answered(req, res, r.route, Number(process.hrtime.bigint() - start) / 1e6);
+      };
+    },
+  };
+}
