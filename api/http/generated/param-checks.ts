@@ -234,6 +234,150 @@ const schema1 = {
   components: {},
   required: ['query', 'headers', 'params'],
   properties: {
+    query: {},
+    headers: { type: 'object', properties: { 'if-none-match': { type: 'string', maxLength: 512 } } },
+    params: {},
+    cookies: {},
+    body: {},
+  },
+};
+const func0 = require('ajv/dist/runtime/ucs2length').default;
+function validate1(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.query === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'query' },
+        message: "must have required property '" + 'query' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.headers === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'headers' },
+        message: "must have required property '" + 'headers' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.params === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'params' },
+        message: "must have required property '" + 'params' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.headers !== undefined) {
+      let data0 = data.headers;
+      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
+        if (data0['if-none-match'] !== undefined) {
+          let data1 = data0['if-none-match'];
+          if (typeof data1 !== 'string') {
+            let dataType0 = typeof data1;
+            let coerced0 = undefined;
+            if (!(coerced0 !== undefined)) {
+              if (dataType0 == 'number' || dataType0 == 'boolean') {
+                coerced0 = '' + data1;
+              } else if (data1 === null) {
+                coerced0 = '';
+              } else {
+                const err3 = {
+                  instancePath: instancePath + '/headers/if-none-match',
+                  schemaPath: '#/properties/headers/properties/if-none-match/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== undefined) {
+              data1 = coerced0;
+              if (data0 !== undefined) {
+                data0['if-none-match'] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === 'string') {
+            if (func0(data1) > 512) {
+              const err4 = {
+                instancePath: instancePath + '/headers/if-none-match',
+                schemaPath: '#/properties/headers/properties/if-none-match/maxLength',
+                keyword: 'maxLength',
+                params: { limit: 512 },
+                message: 'must NOT have more than 512 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/headers',
+          schemaPath: '#/properties/headers/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  }
+  validate1.errors = vErrors;
+  return errors === 0;
+}
+validate1.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema2 = {
+  paths: {},
+  components: {},
+  required: ['query', 'headers', 'params'],
+  properties: {
     query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 9007199254740991, default: 50 } } },
     headers: {},
     params: {},
@@ -241,10 +385,10 @@ const schema1 = {
     body: {},
   },
 };
-function validate1(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate2(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1.evaluated;
+  const evaluated0 = validate2.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -382,11 +526,11 @@ function validate1(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
-validate1.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema2 = {
+validate2.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema3 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -398,10 +542,10 @@ const schema2 = {
     body: {},
   },
 };
-function validate2(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate3(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2.evaluated;
+  const evaluated0 = validate3.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -539,11 +683,11 @@ function validate2(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate2.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
-validate2.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema3 = {
+validate3.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema4 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -563,10 +707,10 @@ const schema3 = {
   },
 };
 const formats0 = require('express-openapi-validator/dist/framework/ajv/formats').formats.int64;
-function validate3(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate4(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate3.evaluated;
+  const evaluated0 = validate4.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -665,7 +809,7 @@ function validate3(data, { instancePath = '', parentData, parentDataProperty, ro
             instancePath: instancePath + '/query/track',
             schemaPath: '#/properties/query/properties/track/enum',
             keyword: 'enum',
-            params: { allowedValues: schema3.properties.query.properties.track.enum },
+            params: { allowedValues: schema4.properties.query.properties.track.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -833,11 +977,11 @@ function validate3(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate3.errors = vErrors;
+  validate4.errors = vErrors;
   return errors === 0;
 }
-validate3.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema4 = {
+validate4.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema5 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -856,10 +1000,10 @@ const schema4 = {
     body: {},
   },
 };
-function validate4(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate5(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate4.evaluated;
+  const evaluated0 = validate5.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -955,7 +1099,7 @@ function validate4(data, { instancePath = '', parentData, parentDataProperty, ro
             instancePath: instancePath + '/query/track',
             schemaPath: '#/properties/query/properties/track/enum',
             keyword: 'enum',
-            params: { allowedValues: schema4.properties.query.properties.track.enum },
+            params: { allowedValues: schema5.properties.query.properties.track.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -1095,11 +1239,11 @@ function validate4(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate4.errors = vErrors;
+  validate5.errors = vErrors;
   return errors === 0;
 }
-validate4.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema5 = {
+validate5.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema6 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1111,11 +1255,10 @@ const schema5 = {
     body: {},
   },
 };
-const func0 = require('ajv/dist/runtime/ucs2length').default;
-function validate5(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate6(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate5.evaluated;
+  const evaluated0 = validate6.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1239,11 +1382,11 @@ function validate5(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate5.errors = vErrors;
+  validate6.errors = vErrors;
   return errors === 0;
 }
-validate5.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema6 = {
+validate6.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema7 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1260,10 +1403,10 @@ const schema6 = {
   },
 };
 const pattern0 = new RegExp('^[A-Za-z0-9._-]{1,64}$', 'u');
-function validate6(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate7(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate6.evaluated;
+  const evaluated0 = validate7.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1402,11 +1545,11 @@ function validate6(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate6.errors = vErrors;
+  validate7.errors = vErrors;
   return errors === 0;
 }
-validate6.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema7 = {
+validate7.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema8 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1423,10 +1566,10 @@ const schema7 = {
   },
 };
 const pattern1 = new RegExp('^[1-9A-HJ-NP-Za-km-z]{32,44}$', 'u');
-function validate7(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate8(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate7.evaluated;
+  const evaluated0 = validate8.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1565,11 +1708,11 @@ function validate7(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate7.errors = vErrors;
+  validate8.errors = vErrors;
   return errors === 0;
 }
-validate7.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema8 = {
+validate8.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema9 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1581,10 +1724,10 @@ const schema8 = {
     body: {},
   },
 };
-function validate8(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate9(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate8.evaluated;
+  const evaluated0 = validate9.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1722,11 +1865,11 @@ function validate8(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate8.errors = vErrors;
+  validate9.errors = vErrors;
   return errors === 0;
 }
-validate8.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema9 = {
+validate9.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema10 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1742,10 +1885,10 @@ const schema9 = {
     body: {},
   },
 };
-function validate9(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate9.evaluated;
+  const evaluated0 = validate10.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1884,11 +2027,11 @@ function validate9(data, { instancePath = '', parentData, parentDataProperty, ro
       }
     }
   }
-  validate9.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
-validate9.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema10 = {
+validate10.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema11 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -1911,10 +2054,10 @@ const schema10 = {
   },
 };
 const pattern3 = new RegExp('^0x[0-9a-fA-F]{40}$', 'u');
-function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate10.evaluated;
+  const evaluated0 = validate11.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2053,11 +2196,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate10.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
-validate10.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema11 = {
+validate11.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema12 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2076,10 +2219,10 @@ const schema11 = {
     body: {},
   },
 };
-function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate11.evaluated;
+  const evaluated0 = validate12.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2301,11 +2444,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate11.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
-validate11.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema12 = {
+validate12.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema13 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2321,10 +2464,10 @@ const schema12 = {
     body: {},
   },
 };
-function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate13(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate12.evaluated;
+  const evaluated0 = validate13.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2463,11 +2606,11 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate12.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
-validate12.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema13 = {
+validate13.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema14 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2484,10 +2627,10 @@ const schema13 = {
   },
 };
 const pattern5 = new RegExp('^[A-Za-z0-9_-]{8,64}$', 'u');
-function validate13(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate13.evaluated;
+  const evaluated0 = validate14.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2626,11 +2769,11 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate13.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
-validate13.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema14 = {
+validate14.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema15 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2646,10 +2789,10 @@ const schema14 = {
     body: {},
   },
 };
-function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate15(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate14.evaluated;
+  const evaluated0 = validate15.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2788,11 +2931,11 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate14.errors = vErrors;
+  validate15.errors = vErrors;
   return errors === 0;
 }
-validate14.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema15 = {
+validate15.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema16 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2804,10 +2947,10 @@ const schema15 = {
     body: {},
   },
 };
-function validate15(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate15.evaluated;
+  const evaluated0 = validate16.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2945,11 +3088,11 @@ function validate15(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate15.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
-validate15.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema16 = {
+validate16.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema17 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -2968,10 +3111,10 @@ const schema16 = {
     body: {},
   },
 };
-function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate17(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate16.evaluated;
+  const evaluated0 = validate17.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3208,11 +3351,11 @@ function validate16(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate16.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 }
-validate16.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema17 = {
+validate17.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema18 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -3227,10 +3370,10 @@ const schema17 = {
     body: {},
   },
 };
-function validate17(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate18(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate17.evaluated;
+  const evaluated0 = validate18.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3433,11 +3576,11 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate17.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
-validate17.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema18 = {
+validate18.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema19 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -3453,10 +3596,10 @@ const schema18 = {
     body: {},
   },
 };
-function validate18(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate19(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate18.evaluated;
+  const evaluated0 = validate19.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3595,11 +3738,11 @@ function validate18(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate18.errors = vErrors;
+  validate19.errors = vErrors;
   return errors === 0;
 }
-validate18.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema19 = {
+validate19.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema20 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -3618,10 +3761,10 @@ const schema19 = {
     body: {},
   },
 };
-function validate19(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate19.evaluated;
+  const evaluated0 = validate20.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3785,7 +3928,7 @@ function validate19(data, { instancePath = '', parentData, parentDataProperty, r
             instancePath: instancePath + '/query/tier',
             schemaPath: '#/properties/query/properties/tier/enum',
             keyword: 'enum',
-            params: { allowedValues: schema19.properties.query.properties.tier.enum },
+            params: { allowedValues: schema20.properties.query.properties.tier.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -3874,11 +4017,11 @@ function validate19(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate19.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 }
-validate19.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema20 = {
+validate20.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema21 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -3897,10 +4040,10 @@ const schema20 = {
     body: {},
   },
 };
-function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate21(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
+  const evaluated0 = validate21.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4141,7 +4284,7 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
             instancePath: instancePath + '/query/tier',
             schemaPath: '#/properties/query/properties/tier/enum',
             keyword: 'enum',
-            params: { allowedValues: schema20.properties.query.properties.tier.enum },
+            params: { allowedValues: schema21.properties.query.properties.tier.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -4168,11 +4311,11 @@ function validate20(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate20.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema21 = {
+validate21.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema22 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -4187,10 +4330,10 @@ const schema21 = {
     body: {},
   },
 };
-function validate21(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate22(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
+  const evaluated0 = validate22.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4393,11 +4536,11 @@ function validate21(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate21.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema22 = {
+validate22.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema23 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -4420,10 +4563,10 @@ const schema22 = {
   },
 };
 const pattern8 = new RegExp('^([1-9A-HJ-NP-Za-km-z]{12}|[1-9A-HJ-NP-Za-km-z]{32,44})$', 'u');
-function validate22(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4562,11 +4705,11 @@ function validate22(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate22.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema23 = {
+validate23.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema24 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -4585,10 +4728,10 @@ const schema23 = {
     body: {},
   },
 };
-function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate24(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4690,7 +4833,7 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             instancePath: instancePath + '/query/kind',
             schemaPath: '#/properties/query/properties/kind/enum',
             keyword: 'enum',
-            params: { allowedValues: schema23.properties.query.properties.kind.enum },
+            params: { allowedValues: schema24.properties.query.properties.kind.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -4841,11 +4984,11 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate23.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema24 = {
+validate24.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema25 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -4857,10 +5000,10 @@ const schema24 = {
     body: {},
   },
 };
-function validate24(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate25(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4998,11 +5141,11 @@ function validate24(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate24.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema25 = {
+validate25.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema26 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -5024,10 +5167,10 @@ const schema25 = {
     body: {},
   },
 };
-function validate25(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate26(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -5166,11 +5309,11 @@ function validate25(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate25.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
-const schema26 = {
+validate26.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+const schema27 = {
   paths: {},
   components: {},
   required: ['query', 'headers', 'params'],
@@ -5195,10 +5338,10 @@ const schema26 = {
   },
 };
 const pattern10 = new RegExp('^[1-9A-HJ-NP-Za-km-z]{12}$', 'u');
-function validate26(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate27(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate27.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -5367,10 +5510,10 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   }
-  validate26.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
+validate27.evaluated = { props: { query: true, headers: true, params: true, cookies: true, body: true }, dynamicProps: false, dynamicItems: false };
 /** Every GET operation with parameters: its compiled check and what the validator reads beside it. */
 export const operations = {
   'GET /api/alerts/audit': {
@@ -5387,8 +5530,9 @@ export const operations = {
       queryFromSecurity: [],
     },
   },
+  'GET /api/base_rates': { check: validate1, ...{ pathParams: [], query: {}, queryFromSecurity: [] } },
   'GET /api/burn/history': {
-    check: validate1,
+    check: validate2,
     ...{
       pathParams: [],
       query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 9007199254740991, default: 50 } } },
@@ -5396,7 +5540,7 @@ export const operations = {
     },
   },
   'GET /api/gate_validation': {
-    check: validate2,
+    check: validate3,
     ...{
       pathParams: [],
       query: { type: 'object', properties: { history: { type: 'integer', minimum: 1, maximum: 9007199254740991, default: 1 } } },
@@ -5404,7 +5548,7 @@ export const operations = {
     },
   },
   'GET /api/ledger/commits': {
-    check: validate3,
+    check: validate4,
     ...{
       pathParams: [],
       query: {
@@ -5419,7 +5563,7 @@ export const operations = {
     },
   },
   'GET /api/ledger/proof/{prediction_id}': {
-    check: validate4,
+    check: validate5,
     ...{
       pathParams: ['prediction_id'],
       query: {
@@ -5429,21 +5573,21 @@ export const operations = {
       queryFromSecurity: [],
     },
   },
-  'GET /api/live': { check: validate5, ...{ pathParams: [], query: {}, queryFromSecurity: [] } },
-  'GET /api/perps/exchange_a/market/{market}': { check: validate6, ...{ pathParams: ['market'], query: {}, queryFromSecurity: [] } },
-  'GET /api/perps/exchange_a/wallet/{address}': { check: validate7, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
+  'GET /api/live': { check: validate6, ...{ pathParams: [], query: {}, queryFromSecurity: [] } },
+  'GET /api/perps/exchange_a/market/{market}': { check: validate7, ...{ pathParams: ['market'], query: {}, queryFromSecurity: [] } },
+  'GET /api/perps/exchange_a/wallet/{address}': { check: validate8, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
   'GET /api/perps/ledger/commits': {
-    check: validate8,
+    check: validate9,
     ...{
       pathParams: [],
       query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 9007199254740991, default: 50 } } },
       queryFromSecurity: [],
     },
   },
-  'GET /api/perps/market/{market}': { check: validate9, ...{ pathParams: ['market'], query: {}, queryFromSecurity: [] } },
-  'GET /api/perps/wallet/{address}': { check: validate10, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
+  'GET /api/perps/market/{market}': { check: validate10, ...{ pathParams: ['market'], query: {}, queryFromSecurity: [] } },
+  'GET /api/perps/wallet/{address}': { check: validate11, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
   'GET /api/postmortems': {
-    check: validate11,
+    check: validate12,
     ...{
       pathParams: [],
       query: {
@@ -5457,15 +5601,15 @@ export const operations = {
       queryFromSecurity: [],
     },
   },
-  'GET /api/predictions/by_mint/{mint}': { check: validate12, ...{ pathParams: ['mint'], query: {}, queryFromSecurity: [] } },
-  'GET /api/signup/wallet/{link_id}': { check: validate13, ...{ pathParams: ['link_id'], query: {}, queryFromSecurity: [] } },
-  'GET /api/upgrade/{memo}': { check: validate14, ...{ pathParams: ['memo'], query: {}, queryFromSecurity: [] } },
+  'GET /api/predictions/by_mint/{mint}': { check: validate13, ...{ pathParams: ['mint'], query: {}, queryFromSecurity: [] } },
+  'GET /api/signup/wallet/{link_id}': { check: validate14, ...{ pathParams: ['link_id'], query: {}, queryFromSecurity: [] } },
+  'GET /api/upgrade/{memo}': { check: validate15, ...{ pathParams: ['memo'], query: {}, queryFromSecurity: [] } },
   'GET /api/v1/composite_ledger': {
-    check: validate15,
+    check: validate16,
     ...{ pathParams: [], query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } } }, queryFromSecurity: [] },
   },
   'GET /api/v1/composite_predictions': {
-    check: validate16,
+    check: validate17,
     ...{
       pathParams: [],
       query: {
@@ -5480,7 +5624,7 @@ export const operations = {
     },
   },
   'GET /api/v1/live': {
-    check: validate17,
+    check: validate18,
     ...{
       pathParams: [],
       query: {
@@ -5490,9 +5634,9 @@ export const operations = {
       queryFromSecurity: [],
     },
   },
-  'GET /api/v1/probe/{mint}': { check: validate18, ...{ pathParams: ['mint'], query: {}, queryFromSecurity: [] } },
+  'GET /api/v1/probe/{mint}': { check: validate19, ...{ pathParams: ['mint'], query: {}, queryFromSecurity: [] } },
   'GET /api/v1/runners': {
-    check: validate19,
+    check: validate20,
     ...{
       pathParams: [],
       query: {
@@ -5507,7 +5651,7 @@ export const operations = {
     },
   },
   'GET /api/v1/signals': {
-    check: validate20,
+    check: validate21,
     ...{
       pathParams: [],
       query: {
@@ -5522,7 +5666,7 @@ export const operations = {
     },
   },
   'GET /api/v1/smart_money_active': {
-    check: validate21,
+    check: validate22,
     ...{
       pathParams: [],
       query: {
@@ -5532,9 +5676,9 @@ export const operations = {
       queryFromSecurity: [],
     },
   },
-  'GET /api/v1/wallet/{address}': { check: validate22, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
+  'GET /api/v1/wallet/{address}': { check: validate23, ...{ pathParams: ['address'], query: {}, queryFromSecurity: [] } },
   'GET /api/v1/wallets/leaderboard': {
-    check: validate23,
+    check: validate24,
     ...{
       pathParams: [],
       query: {
@@ -5549,16 +5693,17 @@ export const operations = {
     },
   },
   'GET /api/v1/webhooks/deliveries': {
-    check: validate24,
+    check: validate25,
     ...{ pathParams: [], query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } } }, queryFromSecurity: [] },
   },
-  'GET /api/verify/{wallet}': { check: validate25, ...{ pathParams: ['wallet'], query: {}, queryFromSecurity: [] } },
-  'GET /api/wallet/{short}': { check: validate26, ...{ pathParams: ['short'], query: {}, queryFromSecurity: [] } },
+  'GET /api/verify/{wallet}': { check: validate26, ...{ pathParams: ['wallet'], query: {}, queryFromSecurity: [] } },
+  'GET /api/wallet/{short}': { check: validate27, ...{ pathParams: ['short'], query: {}, queryFromSecurity: [] } },
 };
 /** Every path of openapi.yaml in the order the validator tries them (the first that matches is the request's). */
 export const paths = [
   '/api/accuracy',
   '/api/alerts/audit',
+  '/api/base_rates',
   '/api/burn/history',
   '/api/burn/pending',
   '/api/gate_validation',
