@@ -18,7 +18,8 @@ export interface GradProbV2Model extends GradProbModel {
   readonly metric: LearnedMetric;
 }
 
-export type GradProbV2Options = GradProbModelOptions & Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
+export type GradProbV2Options = GradProbModelOptions &
+  Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'logisticPriorGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
 
 export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
   if (!f.launch) throw new RangeError('knn-v2 needs the launch features in the snapshot');
@@ -31,7 +32,11 @@ export function learnedVersionHashSteps<R>(
   options: readonly number[],
   rowText: (r: R) => string,
 ): Steps<string> {
-  return modelVersionHashSteps([core.metric.k, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)], core, rowText);
+  return modelVersionHashSteps(
+    [core.metric.k, core.metric.logisticPriorWeight ?? 0, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)],
+    core,
+    rowText,
+  );
 }
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
@@ -57,6 +62,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     minCalibrationSamples: opts.minCalibrationSamples,
     priorStrength: opts.priorStrength,
     kGrid: opts.kGrid,
+    logisticPriorGrid: opts.logisticPriorGrid,
     exclude: opts.exclude,
     searchIndexRows: opts.searchIndexRows,
     searchHeldOutRows: opts.searchHeldOutRows,
