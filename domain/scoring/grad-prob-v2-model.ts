@@ -26,17 +26,16 @@ export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
   return f.launch;
 };
 
-/** A learned-metric model's version hash: its options, the chosen k and weights, and every row of both slices. */
+/**
+ * A learned-metric model's version hash: its options, the chosen k, prior and weights (in feature order), and every row
+ * of both slices.
+ */
 export function learnedVersionHashSteps<R>(
   core: Pick<LearnedKnnModel<R>, 'metric' | 'indexRows' | 'calibrationRows'>,
   options: readonly number[],
   rowText: (r: R) => string,
 ): Steps<string> {
-  return modelVersionHashSteps(
-    [core.metric.k, core.metric.logisticPriorWeight ?? 0, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)],
-    core,
-    rowText,
-  );
+  return modelVersionHashSteps([core.metric.k, core.metric.logisticPriorWeight ?? 0, ...options, ...Object.values(core.metric.weights)], core, rowText);
 }
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
