@@ -1,10 +1,9 @@
-import { JEFFREYS_PRIOR } from './knn-label-model';
-import { fitLearnedKnnModelSteps, type LearnedMetric } from './learned-knn-model';
-import { learnedVersionHashSteps } from './grad-prob-v2-model';
+import type { LearnedMetric } from './learned-knn-model';
 import { RUG_FEATURE_KEYS, rugVector } from './rug-features';
 import { MIN_RUG_CORPUS, type RugCorpusRow, type RugModel } from './rug-model';
 import { runSteps, type Steps } from './stepwise';
-import type { WarmingModelOptions, WarmingStatus } from './warming-knn-model';
+import type { WarmingModelOptions } from './warming-knn-model';
+import { fitWarmingLearnedModelSteps } from './warming-learned-model';
 
 /**
  * rug_prob v2 (`rug-knn-v2`): rug-knn-v1's label and features (rug-model.ts, rug-features.ts) with the learned metric
@@ -22,34 +21,19 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
   for (const r of corpus) {
     if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
   }
-  const minSamples = opts.minSamples ?? MIN_RUG_CORPUS;
-  const core = yield* fitLearnedKnnModelSteps(corpus, {
+  const { query, ...model } = yield* fitWarmingLearnedModelSteps(corpus, opts, {
+    name: RUG_V2_MODEL_NAME,
+    minSamples: MIN_RUG_CORPUS,
     featureKeys: RUG_FEATURE_KEYS,
     vectorOf: (r) => rugVector(r.features),
     labels: ['rugged'],
     labelsOf: (r) => [r.rugged],
-    baseRatePrior: JEFFREYS_PRIOR,
-    calibrationShare: opts.calibrationShare,
-    minCalibrationSamples: opts.minCalibrationSamples,
-    priorStrength: opts.priorStrength,
+    rowText: (r) => `${r.mint};${r.rugged ? 1 : 0};${r.observedAt.getTime()};${rugVector(r.features).join(',')}`,
   });
-  const hash = yield* learnedVersionHashSteps(
-    core,
-    [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, minSamples],
-    (r) => `${r.mint};${r.rugged ? 1 : 0};${r.observedAt.getTime()};${rugVector(r.features).join(',')}`,
-  );
-  const status: WarmingStatus = corpus.length >= minSamples ? 'live' : 'warming';
   return {
-    name: RUG_V2_MODEL_NAME,
-    version: `${RUG_V2_MODEL_NAME}@${opts.ageBucket}:${corpus.length}:k${core.metric.k}:${hash}`,
-    ageBucket: opts.ageBucket,
-    status,
-    corpusSize: corpus.length,
-    minSamples,
-    labels: core.labels,
-    metric: core.metric,
+    ...model,
     score(features) {
-      return status === 'live' ? core.query(rugVector(features)).scores[0]!.prob : null;
+      return model.status === 'live' ? query(rugVector(features)).scores[0]!.prob : null;
     },
   };
 }
