@@ -7,4 +7,5 @@ export const learnedMetricBody = (m: LearnedMetric) => ({
   held_out_log_loss: m.heldOutLogLoss,
   held_out_rows: m.heldOutRows,
   weights: m.weights,
+  logistic_prior_weight: m.logisticPriorWeight ?? 0,
 });

@@ -3729,10 +3729,10 @@ export interface components {
         };
         min_samples: number;
         /**
-         * @description `isotonic` once the later time slice holds enough rows, else the smoothed neighbour rate.
+         * @description `isotonic` (centred isotonic) once the later time slice holds enough rows, else `smoothed-knn` (the smoothed neighbour rate). Learned-metric fits (knn-v2 families) choose among `platt` (a logistic map of the vote's log-odds), `isotonic` and `isotonic-step` by cross-fitted held-out log loss (docs/model.md).
          * @enum {string|null}
          */
-        calibration_method: 'isotonic' | 'smoothed-knn' | null;
+        calibration_method: 'isotonic' | 'isotonic-step' | 'platt' | 'smoothed-knn' | null;
         /** @description Held-out rows the calibration was fitted on. */
         calibration_samples: number;
         /** Format: date-time */
@@ -3756,6 +3756,8 @@ export interface components {
       weights: {
         [key: string]: number;
       };
+      /** @description β of the logistic prior the neighbour vote is shrunk toward (worth β·k neighbours), chosen with k by held-out log loss; 0 when the plain neighbour vote won (and on fits stored before the prior existed). */
+      logistic_prior_weight: number;
     };
     /** @description The serving fit's walk-forward backtest: the newest slice of its own corpus (held out of the k-NN index) scored against the earlier rows. A backtest, not forward accuracy: `/api/accuracy` counts only live, forward-logged predictions and never mixes these in. `auc` is out of sample (ranking by the raw neighbour rate); the calibration cells are the slice the calibrator was fitted on, so they show how its bands fill, not an out-of-sample calibration check. `synthetic` when the corpus holds simulated history (the version carries `+synthetic`). Null while the corpus is too small to hold a slice out (the calibration minimum) and for a fit recorded before backtests were kept. */
     HoldoutBacktest: {

@@ -1,4 +1,4 @@
-import { fitIsotonic, interpolate, poolBlocks, type IsotonicBlock } from './isotonic-regression';
+import { fitIsotonic, interpolate, poolBlocks, stepValue, type IsotonicBlock } from './isotonic-regression';
 
 /**
  * Turns a raw k-NN score (graduated neighbours ÷ neighbours) into a probability that means what it says.
@@ -17,19 +17,27 @@ import { fitIsotonic, interpolate, poolBlocks, type IsotonicBlock } from './isot
  */
 export type CalibrationSample = { raw: number; label: boolean };
 
+export type CalibrationMethod = 'isotonic' | 'isotonic-step' | 'platt' | 'smoothed-knn';
+
 export type CalibrationOptions = {
   /** Prior mean; must be inside (0, 1). */
   baseRate: number;
   /** Prior weight m, in pseudo-observations. */
   priorStrength?: number;
   minSamples?: number;
+  /** How the isotonic fit is read between blocks: linearly between block centres (default) or as flat steps. */
+  shape?: 'centred' | 'step';
 };
 
 /** A final calibration block: the raw range it pooled, its centre (the interpolation knot) and real counts. */
 export type CalibratedBlock = { rawLo: number; rawHi: number; rawCentre: number; n: number; positives: number; prob: number };
 
 export interface Calibrator {
-  readonly method: 'isotonic' | 'smoothed-knn';
+  /**
+   * `isotonic`: centred isotonic (linear between block centres); `isotonic-step`: flat isotonic steps; `platt`: a
+   * logistic map of the smoothed rate's log-odds (calibration-choice.ts); `smoothed-knn`: no fit, too few rows.
+   */
+  readonly method: CalibrationMethod;
   /** Held-out samples the calibrator was fitted on (0 for the fallback). */
   readonly samples: number;
   readonly baseRate: number;
@@ -41,6 +49,10 @@ export interface Calibrator {
 export const DEFAULT_PRIOR_STRENGTH = 10;
 export const DEFAULT_MIN_CALIBRATION_SAMPLES = 200;
 
+export function checkNeighbours(grads: number, k: number): void {
+  if (!(k >= 0 && grads >= 0 && grads <= k)) throw new RangeError(`bad neighbour counts ${grads}/${k}`);
+}
+
 export function smoothedKnnRate(grads: number, k: number, baseRate: number, priorStrength = DEFAULT_PRIOR_STRENGTH): number {
   return (grads + priorStrength * baseRate) / (k + priorStrength);
 }
@@ -50,9 +62,6 @@ export function fitCalibrator(samples: readonly CalibrationSample[], opts: Calib
   const m = opts.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
   if (!(base > 0 && base < 1)) throw new RangeError(`baseRate must be inside (0, 1), got ${base}`);
   if (!(m > 0)) throw new RangeError(`priorStrength must be > 0, got ${m}`);
-  const checkNeighbours = (grads: number, k: number) => {
-    if (!(k >= 0 && grads >= 0 && grads <= k)) throw new RangeError(`bad neighbour counts ${grads}/${k}`);
-  };
 
   if (samples.length < (opts.minSamples ?? DEFAULT_MIN_CALIBRATION_SAMPLES) || samples.length === 0) {
     return {
@@ -87,14 +96,16 @@ export function fitCalibrator(samples: readonly CalibrationSample[], opts: Calib
       prob: b.value,
     };
   });
+  const step = opts.shape === 'step';
   return {
-    method: 'isotonic',
+    method: step ? 'isotonic-step' : 'isotonic',
     samples: samples.length,
     baseRate: base,
     blocks,
     apply(grads, k) {
       checkNeighbours(grads, k);
-      return k === 0 ? base : interpolate(monotone, grads / k);
+      if (k === 0) return base;
+      return step ? stepValue(monotone, grads / k) : interpolate(monotone, grads / k);
     },
   };
 }

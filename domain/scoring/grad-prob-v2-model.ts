@@ -18,20 +18,24 @@ export interface GradProbV2Model extends GradProbModel {
   readonly metric: LearnedMetric;
 }
 
-export type GradProbV2Options = GradProbModelOptions & Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
+export type GradProbV2Options = GradProbModelOptions &
+  Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'logisticPriorGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
 
 export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
   if (!f.launch) throw new RangeError('knn-v2 needs the launch features in the snapshot');
   return f.launch;
 };
 
-/** A learned-metric model's version hash: its options, the chosen k and weights, and every row of both slices. */
+/**
+ * A learned-metric model's version hash: its options, the chosen k, prior and weights (in feature order), and every row
+ * of both slices.
+ */
 export function learnedVersionHashSteps<R>(
   core: Pick<LearnedKnnModel<R>, 'metric' | 'indexRows' | 'calibrationRows'>,
   options: readonly number[],
   rowText: (r: R) => string,
 ): Steps<string> {
-  return modelVersionHashSteps([core.metric.k, ...options, ...LAUNCH_FEATURE_KEYS.map((key) => core.metric.weights[key] ?? 0)], core, rowText);
+  return modelVersionHashSteps([core.metric.k, core.metric.logisticPriorWeight ?? 0, ...options, ...Object.values(core.metric.weights)], core, rowText);
 }
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
@@ -57,6 +61,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     minCalibrationSamples: opts.minCalibrationSamples,
     priorStrength: opts.priorStrength,
     kGrid: opts.kGrid,
+    logisticPriorGrid: opts.logisticPriorGrid,
     exclude: opts.exclude,
     searchIndexRows: opts.searchIndexRows,
     searchHeldOutRows: opts.searchHeldOutRows,

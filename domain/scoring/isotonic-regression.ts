@@ -89,3 +89,21 @@ export function interpolate(blocks: readonly IsotonicBlock[], x: number): number
   const t = (x - centre(b)) / (centre(next) - centre(b));
   return b.value + t * (next.value - b.value);
 }
+
+/**
+ * Evaluates the fit as flat steps: the value of the block whose raw range holds x (between two blocks, the lower
+ * one's). Every raw score inside a pooled block ties; kept as a calibration candidate because with few held-out
+ * rows the steps can fit better than the line between centres, and held-out loss decides (calibration-choice.ts).
+ */
+export function stepValue(blocks: readonly IsotonicBlock[], x: number): number {
+  if (blocks.length === 0) throw new RangeError('no blocks to evaluate');
+  let lo = 0;
+  let hi = blocks.length - 1;
+  // Last block whose range starts at or below x (the first when x is below every block).
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (blocks[mid]!.xLo <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return blocks[lo]!.value;
+}

@@ -1,4 +1,5 @@
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, fitCalibrator, type Calibrator } from './calibration';
+import { chooseCalibrator, type NeighbourSample } from './calibration-choice';
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from './confidence-band';
 import { ContentHash } from './content-hash';
 import { holdoutBacktest, type HoldoutBacktest } from './holdout-backtest';
@@ -145,13 +146,16 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
  * that slice fared per confidence band. `positives` may be fractional (distance-weighted neighbours).
  */
 export function fitLabelCalibration(
-  heldOut: readonly { positives: number; k: number; label: boolean }[],
-  opts: { baseRate: number; priorStrength: number; minSamples: number },
+  heldOut: readonly NeighbourSample[],
+  opts: { baseRate: number; priorStrength: number; minSamples: number; choose?: boolean },
 ): { calibration: Calibrator; cells: CalibrationCell[] } {
-  const calibration = fitCalibrator(
-    heldOut.map((h) => ({ raw: h.k === 0 ? opts.baseRate : h.positives / h.k, label: h.label })),
-    opts,
-  );
+  // knn-v1 keeps its centred isotonic map; learned-metric fits choose among maps by held-out loss.
+  const calibration = opts.choose
+    ? chooseCalibrator(heldOut, opts).calibrator
+    : fitCalibrator(
+        heldOut.map((h) => ({ raw: h.k === 0 ? opts.baseRate : h.positives / h.k, label: h.label })),
+        opts,
+      );
   const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
   for (const h of heldOut) {
     const band = confidenceBand(calibration.apply(h.positives, h.k));

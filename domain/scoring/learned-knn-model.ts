@@ -4,7 +4,8 @@ import { splitCorpus, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexSteps } from './kd-tree-index';
 import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibration, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
-import { fitLogisticSteps } from './logistic-regression';
+import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
+import { pointLogLoss } from './holdout-metrics';
 import { mapInPieces, type Steps } from './stepwise';
 
 /**
@@ -20,8 +21,14 @@ import { mapInPieces, type Steps } from './stepwise';
  *   same way on the whole held-out slice against the whole index. No weight or k is set by hand.
  * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
  *   k: the nearest counts at most a few times the farthest, and scaling every distance scales nothing.
- * - The weighted positive count then goes through the same shrunk isotonic calibration as knn-v1
- *   (calibration.ts), fitted on the held-out slice: monotone, so it never reorders two scores.
+ * - Logistic prior (chosen only when held-out loss says so): the vote may be shrunk toward the L2 logistic
+ *   regression's probability for the row (the same fit as above, on the index rows, features not excluded),
+ *   worth β·k neighbours: score = (weighted positives + β·k·p_logistic) / (k + β·k), β from LOGISTIC_PRIOR_GRID, or
+ *   no such prior (β = 0). It is still a k-NN score: the neighbours' vote, with the in-family logistic as its
+ *   prior mean instead of the flat base rate, so two mints with the same neighbours differ by their own features.
+ *   k and β are chosen together, on the whole held-out slice.
+ * - Calibration is chosen per fit among a Platt map, centred isotonic and isotonic steps by cross-fitted log loss
+ *   on the held-out slice (calibration-choice.ts).
  * - With no held-out slice (a small corpus), the metric is uniform with k = DEFAULT_K and no loss is reported.
  *
  * The search runs on the newest `searchIndexRows` index rows and `searchHeldOutRows` held-out rows (evenly
@@ -36,6 +43,12 @@ export type LearnedMetric = {
   heldOutRows: number;
   /** The candidate the weights came from (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`). */
   candidate: string;
+  /**
+   * β of the logistic prior the neighbour vote is shrunk toward, worth β·k neighbours; 0 when the held-out loss
+   * preferred the plain vote (shrunk toward the base rate only, by the calibration's prior). Absent on fits stored
+   * before the prior existed (none had one).
+   */
+  logisticPriorWeight?: number;
 };
 
 export type LearnedKnnSpec<R> = {
@@ -48,6 +61,8 @@ export type LearnedKnnSpec<R> = {
   minCalibrationSamples?: number;
   priorStrength?: number;
   kGrid?: readonly number[];
+  /** β candidates of the logistic prior (default LOGISTIC_PRIOR_GRID; empty: the plain vote only). */
+  logisticPriorGrid?: readonly number[];
   /** Features no candidate may use (the backtest's ablation). */
   exclude?: readonly string[];
   searchIndexRows?: number;
@@ -66,6 +81,11 @@ export interface LearnedKnnModel<R> {
 }
 
 export const DEFAULT_K_GRID = [10, 25, 50, 100] as const;
+/**
+ * β candidates of the logistic prior (learned-knn-model.ts header): at most two neighbourhoods' worth, so the k
+ * nearest rows always carry at least a third of the score.
+ */
+export const LOGISTIC_PRIOR_GRID = [0.25, 0.5, 1, 2] as const;
 export const SEARCH_INDEX_ROWS = 20_000;
 export const SEARCH_HELD_OUT_ROWS = 2_000;
 export const MAX_CALIBRATION_ROWS = 20_000;
@@ -136,6 +156,10 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
 
   let weights: readonly number[] = allowed;
   let candidate = 'uniform';
+  // Per label, the logistic regression on the allowed features: the weight candidates' source and the prior.
+  let priors: LogisticModel[] = [];
+  const allowedCols = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
+  const onAllowed = (v: readonly number[]) => allowedCols.map((j) => v[j]!);
   if (calibrationRows.length > 0 && indexRows.length > 1) {
     const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
     const searchRows = indexRows.slice(indexRows.length - nIdx);
@@ -143,12 +167,14 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     const held = thin(calibrationRows, spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS);
     const candidates: Candidate[] = [{ name: 'uniform', w: allowed }];
     const importance = new Array<number>(d).fill(0);
+    const searchAllowed = searchVectors.map(onAllowed);
     for (let j = 0; j < nLabels; j++) {
       const lr = yield* fitLogisticSteps(
-        searchVectors,
+        searchAllowed,
         searchRows.map((r) => labelsOf(r)[j]!),
       );
-      lr.coef.forEach((c, f) => (importance[f]! += (Math.abs(c) * allowed[f]!) / nLabels));
+      priors.push(lr);
+      lr.coef.forEach((c, i) => (importance[allowedCols[i]!]! += Math.abs(c) / nLabels));
     }
     const top = Math.max(...importance);
     if (top > 0) {
@@ -174,19 +200,51 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
   let heldOutLogLoss: number | null = null;
   let heldVotes: number[][] = [];
+  let beta = 0;
+  const priorOf = (v: readonly number[]) => priors.map((lr) => lr.predict(onAllowed(v)));
+  let heldPriors: number[][] = [];
   if (calibrationRows.length > 0) {
     const { loss, votes } = yield* evaluate(final, calibrationRows);
-    const g = loss.indexOf(Math.min(...loss));
-    k = kGrid[g]!;
+    heldPriors = priors.length === 0 ? [] : calibrationRows.map((r) => priorOf(spec.vectorOf(r)));
+    let g = loss.indexOf(Math.min(...loss));
     heldOutLogLoss = loss[g]!;
+    for (const b of priors.length === 0 ? [] : (spec.logisticPriorGrid ?? LOGISTIC_PRIOR_GRID)) {
+      for (const [gi, kk] of kGrid.entries()) {
+        const kn = Math.min(kk, indexRows.length);
+        const mPrior = b * kn;
+        let l = 0;
+        for (const [i, r] of calibrationRows.entries()) {
+          const ys = labelsOf(r);
+          for (let j = 0; j < nLabels; j++) l += pointLogLoss((votes[i]![gi]![j]! + mPrior * heldPriors[i]![j]!) / (kn + mPrior), ys[j]!);
+        }
+        l /= calibrationRows.length * nLabels;
+        if (l < heldOutLogLoss - 1e-12) {
+          heldOutLogLoss = l;
+          g = gi;
+          beta = b;
+        }
+      }
+      yield;
+    }
+    k = kGrid[g]!;
     heldVotes = votes.map((v) => v[g]!);
   }
   const kUsed = Math.min(k, indexRows.length);
+  const mPrior = beta * kUsed;
+  if (beta === 0) priors = [];
+  // The vote a calibrator sees: weighted positives plus the logistic prior's pseudo-neighbours, when chosen.
+  const blended = (wp: readonly number[], n: number, prior: readonly number[] | undefined) => ({
+    positives: wp.map((x, j) => x + (prior ? mPrior * prior[j]! : 0)),
+    k: n + (prior ? mPrior : 0),
+  });
   const labels: LabelFit[] = [];
   for (const [j, name] of spec.labels.entries()) {
     yield;
-    const samples = calibrationRows.map((r, i) => ({ positives: heldVotes[i]![j]!, k: kUsed, label: labelsOf(r)[j]! }));
-    const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples });
+    const samples = calibrationRows.map((r, i) => {
+      const b = blended(heldVotes[i]!, kUsed, beta > 0 ? heldPriors[i] : undefined);
+      return { positives: b.positives[j]!, k: b.k, label: labelsOf(r)[j]! };
+    });
+    const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
     const backtest = holdoutBacktest(
       samples.map((x) => ({ raw: x.positives / x.k, label: x.label })),
       cells,
@@ -199,6 +257,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     heldOutLogLoss,
     heldOutRows: calibrationRows.length,
     candidate,
+    logisticPriorWeight: beta,
   };
   return {
     corpusSize: corpus.length,
@@ -210,8 +269,8 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     metric,
     query(vector) {
       const found = final.index.query(final.project(vector), k);
-      const wp = weightedPositives(found, labelsOf, nLabels);
-      return { neighbours: found, scores: labels.map((l, j) => labelScore(l, wp[j]!, found.length)) };
+      const b = blended(weightedPositives(found, labelsOf, nLabels), found.length, beta > 0 ? priorOf(vector) : undefined);
+      return { neighbours: found, scores: labels.map((l, j) => labelScore(l, b.positives[j]!, b.k)) };
     },
   };
 }

@@ -12,6 +12,7 @@ import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
 import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import { computeRugFeatures } from '../../domain/scoring/rug-features';
 import { fitRugModelSteps, type RugModel } from '../../domain/scoring/rug-model';
+import { fitRugV2ModelSteps } from '../../domain/scoring/rug-v2-model';
 import { fitRunnerModelSteps, type RunnerModel } from '../../domain/scoring/runner-model';
 import { isScoreAge, type ScoreAge } from '../../domain/scoring/score-age';
 import { runStepsAsync } from '../../domain/scoring/stepwise';
@@ -37,7 +38,7 @@ type AgeModels = {
   /** Published model versions: the fit's own, tagged when the corpus holds history (corpusTag). */
   versions: Record<'grad_prob' | 'rug_prob' | 'runner_prob' | 'post_grad_survival', string>;
   /** The learned metrics (knn-v2 only). */
-  metrics: Partial<Record<'grad_prob' | 'runner_prob', LearnedMetric>>;
+  metrics: Partial<Record<'grad_prob' | 'rug_prob' | 'runner_prob', LearnedMetric>>;
   /** The serving version's name, and the other configured versions fitted on the same rows to score in shadow. */
   champion: string;
   shadows: { name: string; version: string; model: GradProbModel }[];
@@ -120,7 +121,7 @@ export function createKnnMintScorer(
     const rows = await d.corpusStore.modelCorpus(age, LABEL_VERSION, RUG_LABEL_VERSION, limit);
     // The champion is read at every fit, so a promotion serves from each worker's next refit.
     const champion = d.gradVersions ? await d.gradVersions.currentChampion() : MODEL_NAME;
-    // The runner model follows the serving family: knn-v2's learned metric for runner odds too.
+    // The runner and rug models follow the serving family: knn-v2's learned metric for runner odds and rug_prob too.
     const v2 = champion === MODEL_V2_NAME;
     const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
     const grad = await runStepsAsync(gradModelFitter(champion)(gradRows, { ageBucket: age }), yieldToEventLoop);
@@ -128,10 +129,10 @@ export function createKnnMintScorer(
     for (const name of shadowVersions(champion, d.gradVersions?.configured ?? [])) {
       shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(gradRows, { ageBucket: age }), yieldToEventLoop) });
     }
-    const rug = await runStepsAsync(fitRugModelSteps(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
+    const rug = await runStepsAsync((v2 ? fitRugV2ModelSteps : fitRugModelSteps)(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
-    const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), runner_prob: metricOf(runner) };
+    const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), rug_prob: metricOf(rug), runner_prob: metricOf(runner) };
     const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const tag = corpusTag(rows);
@@ -166,7 +167,7 @@ export function createKnnMintScorer(
       calibrationSamples: cal.samples,
       fittedAt: at,
       fitMs,
-      metric: (predictor === 'grad_prob' || predictor === 'runner_prob' ? metrics[predictor] : undefined) ?? null,
+      metric: (predictor === 'post_grad_survival' ? undefined : metrics[predictor]) ?? null,
       backtest,
     });
     const fiveX = runner.labels.find((l) => l.name === '5x')!;

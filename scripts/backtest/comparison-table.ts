@@ -11,8 +11,9 @@ export function renderComparison(o: BacktestOutcome): string[] {
   const out: string[] = ['', '### models compared on the same walk-forward', ''];
   out.push(
     `Same corpus, same refit moments, same rows scored. knn-v1: six features, z-scored Euclidean, k = 50. knn-v2: launch features, ` +
-      `weights and k chosen per fit by held-out log loss, distance-weighted. References: empirical rate by vSol band (20 quantile bands), ` +
-      `L2 logistic regression on knn-v2's features. "raw AUC" ranks by the uncalibrated neighbour rate.`,
+      `weights, k and the logistic prior chosen per fit by held-out log loss, distance-weighted, calibration map chosen by ` +
+      `cross-fitted held-out log loss. References: empirical rate by vSol band (20 quantile bands), L2 logistic regression on ` +
+      `knn-v2's features. "raw AUC" ranks by the uncalibrated score (the neighbour vote, shrunk toward the logistic prior when chosen).`,
     '',
   );
   out.push('| age | model | n | base rate | AUC | raw AUC | AUPRC | log loss | ECE | ≥ 0.5: precision (n) | ≥ 0.7: precision (n) | ≥ 0.9: precision (n) |');
@@ -35,7 +36,7 @@ export function renderComparison(o: BacktestOutcome): string[] {
   if (ablated) {
     out.push(
       '',
-      'knn-v2 feature ablation: the group left out of the metric, and the change against full knn-v2 (Δ AUC, Δ AUPRC, Δ log loss; a drop in AUC means the group helped):',
+      'knn-v2 ablation: the feature group left out of the metric (or the logistic prior taken away), and the change against full knn-v2 (Δ AUC, Δ AUPRC, Δ log loss; a drop in AUC means it helped):',
       '',
     );
     out.push(

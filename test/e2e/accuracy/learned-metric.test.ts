@@ -15,6 +15,7 @@ const metric: LearnedMetric = {
   heldOutLogLoss: 0.0512,
   heldOutRows: 1200,
   candidate: 'logistic-top8',
+  logisticPriorWeight: 0.5,
 };
 
 const fit = (predictor: ModelFit['predictor'], version: string, m: LearnedMetric | null): ModelFit => ({
@@ -49,6 +50,7 @@ describe('the learned metric on the health and scope pages', () => {
       held_out_log_loss: 0.0512,
       held_out_rows: 1200,
       weights: { vSolSol: 1, logSwaps: 0.8, smartCount: 0 },
+      logistic_prior_weight: 0.5,
     });
     expect(rows.find((p) => p.name === 'rug_prob' && p.age_bucket === 30)!.metric).toBeNull();
     expect(rows.find((p) => p.name === 'grad_prob' && p.age_bucket === 60)!.metric).toBeNull();

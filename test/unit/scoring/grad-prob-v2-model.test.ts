@@ -28,19 +28,21 @@ const v1 = (vSolSol: number): Omit<MintFeatures, 'launch'> => ({
   creatorSold: false,
 });
 
+/** The i-th corpus row, one a minute, resolved 5 min later when it graduated and 24 h later when not. */
+const corpusRow = (i: number, l: LaunchFeatures, g: boolean): CorpusRow => ({
+  mint: `mint-${String(i).padStart(5, '0')}`,
+  ageBucket: 30,
+  features: { ...v1(l.vSolSol), launch: l },
+  graduated: g,
+  observedAt: new Date(T0 + i * 60_000),
+  resolvedAt: new Date(T0 + i * 60_000 + (g ? 300_000 : 86_400_000)),
+});
+
 function corpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
   const rng = new SeededRandom(seed);
   return Array.from({ length: n }, (_, i) => {
     const g = rng.chance(gradShare);
-    const l = launch(rng, g);
-    return {
-      mint: `mint-${String(i).padStart(5, '0')}`,
-      ageBucket: 30,
-      features: { ...v1(l.vSolSol), launch: l },
-      graduated: g,
-      observedAt: new Date(T0 + i * 60_000),
-      resolvedAt: new Date(T0 + i * 60_000 + (g ? 300_000 : 86_400_000)),
-    };
+    return corpusRow(i, launch(rng, g), g);
   });
 }
 
@@ -89,6 +91,26 @@ describe('grad_prob knn-v2 (learned metric)', () => {
     const mixed = fitGradProbV2Model([...old, ...rows.slice(100)], { ageBucket: 30 });
     expect(mixed.corpusSize).toBe(2900);
     expect(() => mixed.score(v1(40))).toThrow(RangeError);
+  });
+
+  it('shrinks the neighbour vote toward the logistic score only when held-out loss says so', () => {
+    // Graduation odds spread smoothly over twelve features: a linear score fits them, a 23-dimensional vote is noisy.
+    const rng = new SeededRandom(21);
+    const smooth: CorpusRow[] = Array.from({ length: 3000 }, (_, i) => {
+      const l = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
+      const z = -3 + 3 * LAUNCH_FEATURE_KEYS.slice(0, 12).reduce((a, k) => a + l[k] - 0.5, 0);
+      return corpusRow(i, l, rng.chance(1 / (1 + Math.exp(-z))));
+    });
+    const blended = fitGradProbV2Model(smooth, { ageBucket: 30 });
+    const plain = fitGradProbV2Model(smooth, { ageBucket: 30, logisticPriorGrid: [] });
+    expect(plain.metric.logisticPriorWeight).toBe(0);
+    expect(blended.metric.logisticPriorWeight).toBeGreaterThan(0);
+    expect(blended.metric.heldOutLogLoss!).toBeLessThan(plain.metric.heldOutLogLoss!);
+    // With the prior chosen the score still comes from the k nearest rows: it is not the logistic score alone.
+    expect(blended.score(smooth[0]!.features).k).toBe(blended.metric.k);
+    // Where the vote alone does better, no prior is forced on it (the plain vote is always a candidate).
+    const unforced = fitGradProbV2Model(rows, { ageBucket: 30, logisticPriorGrid: [] });
+    expect(model.metric.heldOutLogLoss!).toBeLessThanOrEqual(unforced.metric.heldOutLogLoss! + 1e-12);
   });
 
   it('falls back to the uniform metric without a held-out slice, and to the prior on an empty corpus', () => {

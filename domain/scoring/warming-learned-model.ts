@@ -1,0 +1,65 @@
+import { JEFFREYS_PRIOR } from './knn-label-model';
+import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedMetric } from './learned-knn-model';
+import { learnedVersionHashSteps } from './grad-prob-v2-model';
+import type { TimedRow } from './corpus-split';
+import type { Steps } from './stepwise';
+import type { WarmingModelOptions, WarmingStatus } from './warming-knn-model';
+
+/**
+ * The shape runner-knn-v2 and rug-knn-v2 share: a learned-metric model (learned-knn-model.ts) over one age's rows,
+ * leaning on Jeffreys' prior, warming until `minSamples` rows exist, its version `<name>@<age>:<rows>:k<k>:<hash>`
+ * with the hash over its options, the chosen metric and every row (`rowText`).
+ */
+export type WarmingLearnedModel<R> = {
+  name: string;
+  version: string;
+  ageBucket: WarmingModelOptions['ageBucket'];
+  status: WarmingStatus;
+  corpusSize: number;
+  minSamples: number;
+  labels: LearnedKnnModel<R>['labels'];
+  metric: LearnedMetric;
+  query: LearnedKnnModel<R>['query'];
+};
+
+export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
+  rows: readonly R[],
+  opts: WarmingModelOptions,
+  def: {
+    name: string;
+    minSamples: number;
+    featureKeys: readonly string[];
+    vectorOf: (r: R) => readonly number[];
+    labels: readonly string[];
+    labelsOf: (r: R) => readonly boolean[];
+    rowText: (r: R) => string;
+  },
+): Steps<WarmingLearnedModel<R>> {
+  const minSamples = opts.minSamples ?? def.minSamples;
+  const core = yield* fitLearnedKnnModelSteps(rows, {
+    featureKeys: def.featureKeys,
+    vectorOf: def.vectorOf,
+    labels: def.labels,
+    labelsOf: def.labelsOf,
+    baseRatePrior: JEFFREYS_PRIOR,
+    calibrationShare: opts.calibrationShare,
+    minCalibrationSamples: opts.minCalibrationSamples,
+    priorStrength: opts.priorStrength,
+  });
+  const hash = yield* learnedVersionHashSteps(
+    core,
+    [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, minSamples],
+    def.rowText,
+  );
+  return {
+    name: def.name,
+    version: `${def.name}@${opts.ageBucket}:${rows.length}:k${core.metric.k}:${hash}`,
+    ageBucket: opts.ageBucket,
+    status: rows.length >= minSamples ? 'live' : 'warming',
+    corpusSize: rows.length,
+    minSamples,
+    labels: core.labels,
+    metric: core.metric,
+    query: (v) => core.query(v),
+  };
+}

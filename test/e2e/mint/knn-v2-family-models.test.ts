@@ -1,0 +1,64 @@
+import { createModelFitStore } from '../../../db/scoring/model-fit-store';
+import { createCorpusStore } from '../../../db/mint/corpus-store';
+import { createHistoryStore } from '../../../db/mint/history-store';
+import { syntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
+import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';
+import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
+import { createLogger } from '../../../platform/logger';
+import { createTestDatabase } from '../../support/test-db';
+
+/**
+ * The model family follows the serving grad_prob version: while knn-v2 serves, rug_prob and runner odds come from
+ * their learned-metric models too, and each fit records the metric it chose; while knn-v1 serves, both stay v1.
+ */
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => {
+  await t.drop();
+});
+const log = createLogger('warn', 'test');
+const NOW = Date.parse('2026-11-24T12:00:00Z');
+
+it('fits rug_prob and runner odds on the learned metric while knn-v2 serves, and records their metrics', async () => {
+  const plan = syntheticHistoryPlan({
+    nodeEnv: 'development',
+    feeds: ['simulator'],
+    launches: 600,
+    seed: 11,
+    launchesPerS: 1,
+    graduationShare: 0.1,
+    horizonS: 86_400,
+    nowMs: NOW,
+  })!;
+  const history = createHistoryStore(t.db);
+  await history.begin(plan.runId, 'synthetic', new Date(NOW));
+  await seedSyntheticHistory(plan, history, log, () => new Date(NOW));
+  const scorerOf = (champion: string) =>
+    createKnnMintScorer({
+      corpusStore: createCorpusStore(t.db),
+      modelFitStore: createModelFitStore(t.db),
+      refitEveryS: 600,
+      corpusLimit: 100_000,
+      log,
+      now: () => NOW,
+      gradVersions: { configured: [champion], currentChampion: () => Promise.resolve(champion) },
+    });
+
+  const v2 = await scorerOf('knn-v2').refit(60);
+  expect(v2.versions.grad_prob).toMatch(/^knn-v2@60:/);
+  expect(v2.versions.rug_prob).toMatch(/^rug-knn-v2@60:\d+:k\d+:[0-9a-f]+\+synthetic$/);
+  expect(v2.versions.runner_prob).toMatch(/^runner-knn-v2@60:/);
+  expect(v2.metrics.rug_prob?.k).toBeGreaterThan(0);
+  const fits = await createModelFitStore(t.db).latestFits();
+  const rugFit = fits.find((f) => f.predictor === 'rug_prob' && f.ageBucket === 60)!;
+  expect(rugFit.version).toBe(v2.versions.rug_prob);
+  expect(rugFit.metric).toEqual(v2.metrics.rug_prob);
+
+  const v1 = await scorerOf('knn-v1').refit(60);
+  expect(v1.versions.rug_prob).toMatch(/^rug-knn-v1@60:/);
+  expect(v1.metrics.rug_prob).toBeUndefined();
+  const again = (await createModelFitStore(t.db).latestFits()).find((f) => f.predictor === 'rug_prob' && f.ageBucket === 60)!;
+  expect(again.metric).toBeNull();
+}, 300_000);
