@@ -1,4 +1,5 @@
-import { buildKdTreeIndex, buildKdTreeIndexSteps, LEAF_SIZE, selectNth } from '../../../domain/scoring/kd-tree-index';
+import { LEAF_SIZE, selectNth } from '../../../domain/scoring/kd-tree-build';
+import { buildKdTreeIndex, buildKdTreeIndexSteps } from '../../../domain/scoring/kd-tree-index';
 import { buildFlatKnnIndex, type KnnIndex } from '../../../domain/scoring/knn-index';
 import { groupDuplicates } from '../../../domain/scoring/point-groups';
 import { runSteps } from '../../../domain/scoring/stepwise';
