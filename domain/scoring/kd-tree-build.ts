@@ -1,5 +1,5 @@
 import type { PointGroups } from './point-groups';
-import { pauseEvery, type Steps } from './stepwise';
+import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 /**
  * The k-d tree behind kd-tree-index.ts, built in pieces (every yield is a few milliseconds of work at most).
@@ -11,9 +11,9 @@ import { pauseEvery, type Steps } from './stepwise';
  * - Every node (leaves included) keeps the bounding box of its points. With twenty-odd learned features a split
  *   plane bounds one coordinate of a far subtree; the box bounds all of them, which is what lets a search prune
  *   in that many dimensions. Boxes are Float32, rounded outwards, so they still contain every point (half the
- *   memory of Float64: about 24 MB at 700k distinct 23-feature points).
+ *   memory of Float64: about 12 MB at 700k distinct 23-feature points).
  */
-export const LEAF_SIZE = 8;
+export const LEAF_SIZE = 16;
 
 export type KdTree = {
   /** Unique points in tree order, row-major. */
@@ -68,8 +68,10 @@ export function* buildKdTreeSteps(g: PointGroups, dims: number): Steps<KdTree> {
       yield;
       return;
     }
-    const mid = split(lo, hi);
+    const dim = widestDimension(points, lo, hi, dims);
     yield;
+    const mid = (lo + hi) >>> 1;
+    yield* selectNthSteps(points, dims, dim, perm, lo, hi - 1, mid);
     yield* buildPieces(lo, mid);
     yield* buildPieces(mid, hi);
   }
@@ -179,7 +181,13 @@ function widestDimension(points: Float64Array, lo: number, hi: number, dims: num
  * selection with a median-of-three pivot; Hoare swaps keep runs of equal coordinates balanced).
  */
 export function selectNth(points: Float64Array, dims: number, dim: number, perm: Int32Array, l: number, r: number, k: number): void {
+  runSteps(selectNthSteps(points, dims, dim, perm, l, r, k));
+}
+
+/** `selectNth`, pausing every ~ROW_PIECE rows passed: the first partitions of a 1M-row tree are long. */
+function* selectNthSteps(points: Float64Array, dims: number, dim: number, perm: Int32Array, l: number, r: number, k: number): Steps<void> {
   const key = (row: number) => points[row * dims + dim]!;
+  let work = 0;
   while (l < r) {
     const x = median3(key(l), key(k), key(r));
     let i = l;
@@ -191,6 +199,10 @@ export function selectNth(points: Float64Array, dims: number, dim: number, perm:
         swapRows(points, dims, perm, i, j);
         i++;
         j--;
+      }
+      if (++work === ROW_PIECE) {
+        work = 0;
+        yield;
       }
     } while (i <= j);
     if (j < k) l = i;
