@@ -2,8 +2,8 @@ import type { CorpusRow } from '../../../domain/scoring/grad-prob-model';
 import { fitGradProbV2Model } from '../../../domain/scoring/grad-prob-v2-model';
 import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../../domain/scoring/launch-features';
-import type { MintFeatures } from '../../../domain/scoring/mint-features';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
+import { corpusRow, v1Features } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-10-01T00:00:00Z');
 
@@ -15,32 +15,14 @@ function launch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
   return f;
 }
 
-const v1 = (vSolSol: number): Omit<MintFeatures, 'launch'> => ({
-  vSolSol,
-  vSolGrowthSol: vSolSol - 30,
-  logTrades: 2,
-  logUniqueBuyers: 1.5,
-  topBuyerShare: 0.3,
-  currentMult: (vSolSol / 30) ** 2,
-  buyCount: 5,
-  sellCount: 2,
-  uniqueBuyers: 4,
-  creatorSold: false,
-});
+const v1 = v1Features;
 
 function corpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
   const rng = new SeededRandom(seed);
   return Array.from({ length: n }, (_, i) => {
     const g = rng.chance(gradShare);
     const l = launch(rng, g);
-    return {
-      mint: `mint-${String(i).padStart(5, '0')}`,
-      ageBucket: 30,
-      features: { ...v1(l.vSolSol), launch: l },
-      graduated: g,
-      observedAt: new Date(T0 + i * 60_000),
-      resolvedAt: new Date(T0 + i * 60_000 + (g ? 300_000 : 86_400_000)),
-    };
+    return corpusRow(i, { ...v1(l.vSolSol), launch: l }, g, { t0: T0, gradAfterMs: 300_000 });
   });
 }
 
