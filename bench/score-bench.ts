@@ -1,14 +1,12 @@
 import os from 'node:os';
-import { LaunchHistoryFolder } from '../domain/scoring/launch-histories';
 import { percentile } from '../domain/ops/latency-window';
 import { fitGradProbModelSteps, type CorpusRow } from '../domain/scoring/grad-prob-model';
 import { buildKdTreeIndex } from '../domain/scoring/kd-tree-index';
 import { runStepsAsync, type Steps } from '../domain/scoring/stepwise';
 import { buildFlatKnnIndex, DEFAULT_K, type KnnIndex } from '../domain/scoring/knn-index';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from '../domain/scoring/mint-features';
-import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
-import { isSmartWallet } from '../domain/wallets/smart-score';
+import { corpusRow, simulatedLaunchPool, type PoolRow } from '../test/support/launch-corpus';
 
 /**
  * `npm run bench:score [-- <sizes, comma-separated> <queries>]` (defaults 100000,1000000 and 1000).
@@ -25,18 +23,6 @@ const QUERIES = Number(process.argv[3] ?? 1000);
 const WARMUP = 200;
 const DIMS = FEATURE_VECTOR_KEYS.length;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
-
-type PoolRow = { features: MintFeatures; graduated: boolean };
-
-function simulatedPool(): PoolRow[] {
-  // Labels here are "graduated within 1 h": they only feed the calibrator; latency does not depend on them.
-  const folder = new LaunchHistoryFolder(3600, isSmartWallet);
-  const pool: PoolRow[] = [];
-  for (const e of createMarketSimulator({ seed: 7, startMs: T0, mayhemShare: 0 }).events(T0, T0 + 6 * 3_600_000)) {
-    for (const l of folder.push(e)) pool.push({ features: l.observations[0]!.features, graduated: l.outcome.graduated });
-  }
-  return pool;
-}
 
 function resample(pool: readonly PoolRow[], rng: SeededRandom): PoolRow {
   const p = pool[rng.int(0, pool.length)]!;
@@ -165,7 +151,7 @@ const f3 = (x: number) => x.toFixed(3);
 async function main() {
   if (!gc) console.warn('no --expose-gc: memory figures include garbage');
   const load0 = os.loadavg();
-  const pool = simulatedPool();
+  const pool = simulatedLaunchPool(T0);
   const rng = new SeededRandom(99);
   const queries = Array.from({ length: QUERIES + WARMUP }, () => resample(pool, rng).features);
   const lines: string[] = [];
@@ -177,14 +163,7 @@ async function main() {
     lines.push(...compareIndexes(sample, queries));
 
     // The whole grad_prob path: corpus rows as the store returns them, a sliced fit, then score calls.
-    const corpus: CorpusRow[] = sample.map((r, i) => ({
-      mint: `bench-${i}`,
-      ageBucket: 30,
-      features: r.features,
-      graduated: r.graduated,
-      observedAt: new Date(T0 + i * 1000),
-      resolvedAt: new Date(T0 + i * 1000 + 86_400_000),
-    }));
+    const corpus: CorpusRow[] = sample.map((r, i) => corpusRow(i, r.features, r.graduated, { t0: T0, stepMs: 1000, mint: `bench-${i}` }));
     const withCorpus = memoryMb();
     const corpusMb = withCorpus - empty;
     const t = performance.now();

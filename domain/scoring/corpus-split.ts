@@ -1,3 +1,5 @@
+import { runSteps, sortInPieces, type Steps } from './stepwise';
+
 /**
  * The time split behind honest calibration: the k-NN index is built from the earlier rows and the
  * calibrator is fitted on the later slice, scored against that earlier index. A row is never in both, and
@@ -20,9 +22,16 @@ export type CorpusSplit<R> = { indexRows: R[]; calibrationRows: R[] };
  * calibration slice: every row goes to the index and the caller falls back to the smoothed k-NN rate.
  */
 export function splitCorpus<R extends TimedRow>(rows: readonly R[], calibrationShare: number, minCalibrationSamples: number): CorpusSplit<R> {
+  return runSteps(splitCorpusSteps(rows, calibrationShare, minCalibrationSamples));
+}
+
+/** `splitCorpus`, sorting in pieces so a refit at 1M rows never holds the event loop for the whole sort. */
+export function* splitCorpusSteps<R extends TimedRow>(rows: readonly R[], calibrationShare: number, minCalibrationSamples: number): Steps<CorpusSplit<R>> {
   if (!(calibrationShare > 0 && calibrationShare < 1)) throw new RangeError(`calibrationShare must be inside (0, 1), got ${calibrationShare}`);
-  const sorted = [...rows].sort((a, b) => a.observedAt.getTime() - b.observedAt.getTime() || (a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0));
+  const sorted = yield* sortInPieces(rows, byObservation);
   const nCal = Math.ceil(sorted.length * calibrationShare);
   if (nCal < Math.max(1, minCalibrationSamples) || nCal >= sorted.length) return { indexRows: sorted, calibrationRows: [] };
   return { indexRows: sorted.slice(0, sorted.length - nCal), calibrationRows: sorted.slice(sorted.length - nCal) };
 }
+
+const byObservation = (a: TimedRow, b: TimedRow) => a.observedAt.getTime() - b.observedAt.getTime() || (a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0);

@@ -3,7 +3,7 @@ import { modelVersionHashSteps } from './knn-label-model';
 import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from './launch-features';
 import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
 import type { MintFeatures } from './mint-features';
-import { runSteps, type Steps } from './stepwise';
+import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 /**
  * grad_prob v2 (`knn-v2`): k-NN over resolved mints at the same age on the point-in-time launch features
@@ -46,10 +46,13 @@ export function fitGradProbV2Model(corpus: readonly CorpusRow[], opts: GradProbV
 }
 
 export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: GradProbV2Options): Steps<GradProbV2Model> {
-  for (const r of corpus) {
+  const rows: CorpusRow[] = [];
+  for (let i = 0; i < corpus.length; i++) {
+    const r = corpus[i]!;
     if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
+    if (hasLaunchFeatures(r)) rows.push(r);
+    if (pauseEvery(i, 1 << 14)) yield;
   }
-  const rows = corpus.filter(hasLaunchFeatures);
   const priorRate = opts.priorRate ?? DEFAULT_PRIOR_GRAD_RATE;
   const core = yield* fitLearnedKnnModelSteps(rows, {
     featureKeys: LAUNCH_FEATURE_KEYS,

@@ -25,9 +25,14 @@ export class BoundedMaxHeap {
   private readonly id: Int32Array;
   private n = 0;
 
-  constructor(private readonly capacity: number) {
+  constructor(readonly capacity: number) {
     this.d = new Float64Array(capacity);
     this.id = new Int32Array(capacity);
+  }
+
+  /** Empties the heap for the next query, keeping its arrays. */
+  clear(): void {
+    this.n = 0;
   }
 
   get full(): boolean {

@@ -1,12 +1,12 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
-import { splitCorpus, type TimedRow } from './corpus-split';
+import { splitCorpusSteps, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexSteps } from './kd-tree-index';
-import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type Scaling } from './knn-index';
+import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
 import { fitLabelCalibration, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
-import { mapInPieces, type Steps } from './stepwise';
+import { mapInPieces, pauseEvery, type Steps } from './stepwise';
 
 /**
  * The learned metric behind the knn-v2 family: still k-NN over resolved rows at the same age, but at every refit
@@ -105,14 +105,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (l.length !== nLabels) throw new RangeError(`row ${r.mint}: expected ${nLabels} labels, got ${l.length}`);
     return l;
   };
-  const split = splitCorpus(corpus, calibrationShare, minSamples);
+  const split = yield* splitCorpusSteps(corpus, calibrationShare, minSamples);
   const indexRows = split.indexRows;
   // Held-out rows scored for k and calibration, evenly thinned past `maxCalibrationRows`: in 20+ dimensions every
   // query costs about a scan of the index, and isotonic calibration is as good on 20k rows as on 60k.
   const calibrationRows = thin(split.calibrationRows, spec.maxCalibrationRows ?? MAX_CALIBRATION_ROWS);
   const { rate: priorRate, weight: priorWeight } = spec.baseRatePrior;
   const positives = new Array<number>(nLabels).fill(0);
-  for (const r of corpus) labelsOf(r).forEach((y, j) => (positives[j]! += y ? 1 : 0));
+  for (let i = 0; i < corpus.length; i++) {
+    labelsOf(corpus[i]!).forEach((y, j) => (positives[j]! += y ? 1 : 0));
+    if (pauseEvery(i, ROW_PIECE)) yield;
+  }
   const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
   const indexVectors = yield* mapInPieces(indexRows, (r) => spec.vectorOf(r));
   const scaling = yield* fitScalingSteps(indexVectors, d);
@@ -124,11 +127,12 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (kept.length === 0) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
     const sc: Scaling = { mean: kept.map((j) => scaling.mean[j]!), std: kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1)) };
     const project = (v: readonly number[]) => kept.map((j) => v[j]!);
-    const index = yield* buildKdTreeIndexSteps(
-      rows.map((r, i) => ({ vector: project(vectors[i]!), label: r })),
-      kept.length,
-      sc,
-    );
+    const projected = new Array<KnnRow<R>>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      projected[i] = { vector: project(vectors[i]!), label: rows[i]! };
+      if (pauseEvery(i, ROW_PIECE)) yield;
+    }
+    const index = yield* buildKdTreeIndexSteps(projected, kept.length, sc);
     return { index, project };
   };
 
@@ -136,7 +140,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const evaluate = function* (model: Weighted<R>, held: readonly R[]): Steps<{ loss: number[]; votes: number[][][] }> {
     const loss = kGrid.map(() => 0);
     const votes: number[][][] = [];
-    for (const [i, row] of held.entries()) {
+    for (const row of held) {
       const found = model.index.query(model.project(spec.vectorOf(row)), kGrid[kGrid.length - 1]!);
       const ys = labelsOf(row);
       const perK = kGrid.map((k, g) => {
@@ -149,7 +153,8 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
         return wp;
       });
       votes.push(perK);
-      if ((i & 63) === 63) yield;
+      // One query can cost a millisecond or more in twenty-odd dimensions: a pause after each keeps every step short.
+      yield;
     }
     return { loss, votes };
   };
@@ -245,6 +250,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       return { positives: b.positives[j]!, k: b.k, label: labelsOf(r)[j]! };
     });
     const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
+    yield;
     const backtest = holdoutBacktest(
       samples.map((x) => ({ raw: x.positives / x.k, label: x.label })),
       cells,
@@ -293,5 +299,8 @@ function thin<R>(rows: readonly R[], max: number): R[] {
   const step = rows.length / max;
   return Array.from({ length: max }, (_, i) => rows[Math.floor(i * step)]!);
 }
+
+/** Rows per uninterrupted piece of a plain pass over the corpus. */
+const ROW_PIECE = 1 << 14;
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,32 +1,14 @@
 import { walkForward, type BacktestRow, type WalkForwardResult } from '../../../domain/backtest/walk-forward';
-import type { MintFeatures } from '../../../domain/scoring/mint-features';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
+import { corpusRow, v1Features } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-10-01T00:00:00Z');
 const MIN = 60_000;
 const HORIZON = 24 * 60 * MIN;
 
-const features = (vSolSol: number): MintFeatures => ({
-  vSolSol,
-  vSolGrowthSol: vSolSol - 30,
-  logTrades: 2,
-  logUniqueBuyers: 1.5,
-  topBuyerShare: 0.3,
-  currentMult: (vSolSol / 30) ** 2,
-  buyCount: 5,
-  sellCount: 2,
-  uniqueBuyers: 4,
-  creatorSold: false,
-});
-
 /** One mint observed every minute; its label resolves a day later, as in production. */
 const row = (i: number, vSol: number, graduated: boolean): BacktestRow => ({
-  mint: `m${String(i).padStart(6, '0')}`,
-  ageBucket: 30,
-  features: features(vSol),
-  graduated,
-  observedAt: new Date(T0 + i * MIN),
-  resolvedAt: new Date(T0 + i * MIN + HORIZON),
+  ...corpusRow(i, v1Features(vSol), graduated, { t0: T0, stepMs: MIN, mint: `m${String(i).padStart(6, '0')}` }),
   peakMultFromCall: graduated ? 4 : 1.2,
 });
 

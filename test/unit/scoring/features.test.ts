@@ -1,24 +1,9 @@
-import { priceSol, type CreateEvent, type TradeEvent } from '../../../domain/launch/launch-events';
+import { priceSol, type TradeEvent } from '../../../domain/launch/launch-events';
 import { FEATURE_VECTOR_KEYS, computeFeatures, toVector } from '../../../domain/scoring/mint-features';
+import { testCreate } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
-const create: CreateEvent = {
-  kind: 'create',
-  signature: 'create-sig',
-  ordinal: 0,
-  slot: 100,
-  at: new Date(T0),
-  source: 'test',
-  mint: 'MINT',
-  name: 'Test',
-  symbol: 'TST',
-  uri: '',
-  bondingCurve: 'CURVE',
-  creator: 'DEV',
-  mayhem: false,
-  vSolLamports: 30e9,
-  vTokensRaw: 1_073e12,
-};
+const create = testCreate(T0);
 
 let seq = 0;
 /** A trade at `atS` seconds of age with hand-set reserves after it (features read them, they do not re-derive them). */

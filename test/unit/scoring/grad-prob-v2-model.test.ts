@@ -2,8 +2,8 @@ import type { CorpusRow } from '../../../domain/scoring/grad-prob-model';
 import { fitGradProbV2Model } from '../../../domain/scoring/grad-prob-v2-model';
 import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../../domain/scoring/launch-features';
-import type { MintFeatures } from '../../../domain/scoring/mint-features';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
+import { corpusRow, v1Features } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-10-01T00:00:00Z');
 
@@ -15,34 +15,14 @@ function launch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
   return f;
 }
 
-const v1 = (vSolSol: number): Omit<MintFeatures, 'launch'> => ({
-  vSolSol,
-  vSolGrowthSol: vSolSol - 30,
-  logTrades: 2,
-  logUniqueBuyers: 1.5,
-  topBuyerShare: 0.3,
-  currentMult: (vSolSol / 30) ** 2,
-  buyCount: 5,
-  sellCount: 2,
-  uniqueBuyers: 4,
-  creatorSold: false,
-});
-
-/** The i-th corpus row, one a minute, resolved 5 min later when it graduated and 24 h later when not. */
-const corpusRow = (i: number, l: LaunchFeatures, g: boolean): CorpusRow => ({
-  mint: `mint-${String(i).padStart(5, '0')}`,
-  ageBucket: 30,
-  features: { ...v1(l.vSolSol), launch: l },
-  graduated: g,
-  observedAt: new Date(T0 + i * 60_000),
-  resolvedAt: new Date(T0 + i * 60_000 + (g ? 300_000 : 86_400_000)),
-});
+const v1 = v1Features;
 
 function corpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
   const rng = new SeededRandom(seed);
   return Array.from({ length: n }, (_, i) => {
     const g = rng.chance(gradShare);
-    return corpusRow(i, launch(rng, g), g);
+    const l = launch(rng, g);
+    return corpusRow(i, { ...v1(l.vSolSol), launch: l }, g, { t0: T0, gradAfterMs: 300_000 });
   });
 }
 
@@ -99,7 +79,7 @@ describe('grad_prob knn-v2 (learned metric)', () => {
     const smooth: CorpusRow[] = Array.from({ length: 3000 }, (_, i) => {
       const l = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
       const z = -3 + 3 * LAUNCH_FEATURE_KEYS.slice(0, 12).reduce((a, k) => a + l[k] - 0.5, 0);
-      return corpusRow(i, l, rng.chance(1 / (1 + Math.exp(-z))));
+      return corpusRow(i, { ...v1(l.vSolSol), launch: l }, rng.chance(1 / (1 + Math.exp(-z))), { t0: T0, gradAfterMs: 300_000 });
     });
     const blended = fitGradProbV2Model(smooth, { ageBucket: 30 });
     const plain = fitGradProbV2Model(smooth, { ageBucket: 30, logisticPriorGrid: [] });

@@ -1,4 +1,5 @@
-import { buildKdTreeIndex, buildKdTreeIndexSteps, LEAF_SIZE, selectNth } from '../../../domain/scoring/kd-tree-index';
+import { float32Down, float32Up, LEAF_SIZE, selectNth } from '../../../domain/scoring/kd-tree-build';
+import { buildKdTreeIndex, buildKdTreeIndexSteps } from '../../../domain/scoring/kd-tree-index';
 import { buildFlatKnnIndex, type KnnIndex } from '../../../domain/scoring/knn-index';
 import { groupDuplicates } from '../../../domain/scoring/point-groups';
 import { runSteps } from '../../../domain/scoring/stepwise';
@@ -92,6 +93,21 @@ describe('k-d tree k-NN index', () => {
     }
   });
 
+  it('is exact in twenty-odd clustered dimensions with exact duplicates and constant coordinates (the learned metric)', () => {
+    // Clusters of near-copies, as a corpus resampled from a few hundred launches: a tree wider than one building
+    // piece, where every bound is a box bound and most neighbours at k = 100 lie outside the query's cluster.
+    const rng = new SeededRandom(17);
+    const dims = 23;
+    const centres = Array.from({ length: 300 }, () => Array.from({ length: dims }, (_, j) => (j % 5 === 0 ? rng.int(0, 3) : rng.lognormal(0, 1))));
+    const near = (c: number[]) => c.map((x, j) => (j % 5 === 0 || rng.chance(0.2) ? x : x * (1 + rng.uniform(-0.02, 0.02))));
+    const vectors = Array.from({ length: 12_000 }, () => near(centres[rng.int(0, centres.length)]!));
+    // One coordinate is the same for every row (std 0 → 1), and a run of rows repeats one vector exactly.
+    for (const v of vectors) v[7] = 4;
+    for (let i = 0; i < vectors.length; i += 97) vectors[i] = [...vectors[0]!];
+    const queries = [...Array.from({ length: 12 }, () => near(centres[rng.int(0, centres.length)]!)), vectors[0]!, Array.from({ length: dims }, () => 9)];
+    expectExact(vectors, dims, queries, [1, 25, 100]);
+  });
+
   it('keeps the lower ids when every row is the same vector', () => {
     const vectors = Array.from({ length: 500 }, () => [3, 3]);
     const index = buildKdTreeIndex(rows(vectors), 2);
@@ -150,6 +166,34 @@ describe('k-d tree k-NN index', () => {
 });
 
 describe('k-d tree pieces', () => {
+  it('rounds box corners outwards to Float32, so a box always contains its points', () => {
+    const rng = new SeededRandom(18);
+    const xs = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      -0.1,
+      1e-40,
+      -1e-40,
+      1e300,
+      -1e300,
+      Infinity,
+      -Infinity,
+      ...Array.from({ length: 500 }, () => rng.normal() * 10 ** rng.int(-8, 8)),
+    ];
+    for (const x of xs) {
+      const down = float32Down(x);
+      const up = float32Up(x);
+      expect(down <= x && x <= up).toBe(true);
+      expect(Math.fround(down)).toBe(down);
+      expect(Math.fround(up)).toBe(up);
+      // The nearest such values: no Float32 lies strictly between.
+      if (down !== x && Number.isFinite(x)) expect([down, up]).toContain(Math.fround(down / 2 + up / 2));
+    }
+  });
+
   it('groups identical vectors with their ids ascending', () => {
     const z = Float64Array.from([1, 2, 3, 4, 1, 2, 5, 5, 3, 4, 1, 2]);
     const g = runSteps(groupDuplicates(z, 6, 2));

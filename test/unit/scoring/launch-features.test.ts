@@ -1,25 +1,10 @@
-import type { CreateEvent, TradeEvent } from '../../../domain/launch/launch-events';
+import type { TradeEvent } from '../../../domain/launch/launch-events';
 import { computeLaunchFeatures, LAUNCH_FEATURE_KEYS, launchVector, NO_CONTEXT, type LaunchContext } from '../../../domain/scoring/launch-features';
+import { testCreate } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const SUPPLY = 1e15;
-const create: CreateEvent = {
-  kind: 'create',
-  signature: 'create-sig',
-  ordinal: 0,
-  slot: 100,
-  at: new Date(T0),
-  source: 'test',
-  mint: 'MINT',
-  name: 'Test',
-  symbol: 'TST',
-  uri: '',
-  bondingCurve: 'CURVE',
-  creator: 'DEV',
-  mayhem: false,
-  vSolLamports: 30e9,
-  vTokensRaw: 1_073e12,
-};
+const create = testCreate(T0);
 
 let seq = 0;
 /** A trade at `atS` s of age (slot 100 = the creation slot when atS is 0) with hand-set reserves after it. */
