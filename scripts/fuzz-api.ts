@@ -52,22 +52,19 @@ async function main() {
   const taskQueue = 'fuzz';
   const log = createLogger('error', 'fuzz');
   const workerCfg = loadConfig({ PRICE_SOURCE_URL: 'http://127.0.0.1:9/unreachable' });
-  const worker = await buildWorker({
-    connection: nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    // The price source is a closed port (workerCfg): fuzzing never calls the public price API.
-    activities: createActivities({
-      cfg: workerCfg,
-      db,
-      log,
-      temporal: temporalClient,
-      now: () => new Date(),
-      liveConsumers: createLiveConsumers(),
-      readPorts: createReadPorts(db, workerCfg),
-    }).activities,
-    metrics: createMetrics('worker-fuzz'),
+  // The price source is a closed port (workerCfg): fuzzing never calls the public price API.
+  const { activities } = createActivities({
+    cfg: workerCfg,
+    db,
+    log,
+    temporal: temporalClient,
+    now: () => new Date(),
+    liveConsumers: createLiveConsumers(),
+    readPorts: createReadPorts(db, workerCfg),
   });
+  // Projections a running system has written by the time anyone asks (the worker runs them at start).
+  await activities.projectBaseRates();
+  const worker = await buildWorker({ connection: nativeConnection, namespace: 'default', taskQueue, activities, metrics: createMetrics('worker-fuzz') });
   const workerRun = worker.run();
   const cfg = loadConfig({
     // A throwaway treasury: fuzzing creates payment intents (and their keys) that nobody pays.
