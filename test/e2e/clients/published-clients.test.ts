@@ -259,7 +259,7 @@ describe('CLI goracle 0.3.0', () => {
     expect(pretty.code).toBe(0);
     expect(pretty.stdout).toContain(trackedMint);
     expect(pretty.stdout).not.toContain('NaN');
-    const printed = pretty.stdout.split('\n').filter((l) => /^ {2}[a-z_ ]+:/.test(l));
+    const printed = pretty.stdout.split('\n').filter((l) => /^ {2}[A-Za-z_ ]+:/.test(l));
     expect([goracleProbeLines(before), goracleProbeLines(after)]).toContainEqual(printed);
     expect(before.virtual_sol_reserves / 1e9).toBeCloseTo(before.v_sol, 6);
     const untracked = await payer.run(['probe', randomAddress()]);
