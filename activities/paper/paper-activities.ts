@@ -32,7 +32,7 @@ const MIN_THRESHOLD = Math.min(...PAPER_STRATEGIES.map((s) => s.threshold));
 const STRATEGY_IDS = PAPER_STRATEGIES.map((s) => s.id);
 
 export function createPaperActivities(d: PaperDeps) {
-  /** The enriched mint exactly as the API serves it now (the probe's body), stored with the position. */
+  /** The enriched mint exactly as the lists serve it now (the probe's fields with the address), stored with the position. */
   async function entrySnapshot(mint: string, now: Date): Promise<unknown> {
     const row = await d.mintReadStore.getMint(mint);
     if (!row) return null;

@@ -18,7 +18,10 @@ export function probeRoutes(d: { mintReadStore: MintReadStore; scoreEvidence: Sc
     if (!mint) throw notFound(`mint ${req.params.mint} has not been seen by this service`);
     if (mint.mayhem) throw notFound(`mint ${req.params.mint} is a mayhem-mode mint, which is out of scope`);
     const [[enriched], evidence] = await Promise.all([d.readModel.enriched([mint], now), d.scoreEvidence.latest(mint.mint)]);
-    res.set('Cache-Control', 'no-store').json({ ...enriched, similar_launches: similarLaunchesBody(evidence) });
+    // No `mint` here: the address is the path parameter, and the published clients read the probe body flat
+    // (`goracle probe` takes `result.mint || result`, so an address string there hides every field).
+    const { mint: _address, ...fields } = enriched!;
+    res.set('Cache-Control', 'no-store').json({ ...fields, similar_launches: similarLaunchesBody(evidence) });
   });
   return r;
 }

@@ -1847,8 +1847,12 @@ export interface components {
        */
       at: string;
     };
-    EnrichedMint: {
-      mint: components['schemas']['SolanaAddress'];
+    /**
+     * @description Every field of an enriched mint except its address. The lists (`EnrichedMint`) add the address as `mint`; the
+     *     probe (`ProbedMint`) does not, because its address is the request's path parameter and both published clients
+     *     read the probe body flat (`goracle probe` reads `result.mint || result`, the Python SDK `client.probe(addr)["grad_prob"]`).
+     */
+    EnrichedMintFields: {
       name: string;
       symbol: string;
       creator: components['schemas']['SolanaAddress'];
@@ -1980,6 +1984,10 @@ export interface components {
       bundle_detected?: boolean;
       /** @description The same as `signals.bot.manufactured_pump` (for the published CLI). */
       manufactured_pump?: boolean | null;
+    };
+    /** @description An enriched mint as the lists serve it, each with its address. */
+    EnrichedMint: components['schemas']['EnrichedMintFields'] & {
+      mint: components['schemas']['SolanaAddress'];
     };
     LiveList: {
       /**
@@ -2135,7 +2143,12 @@ export interface components {
         at_hi: number;
       };
     };
-    ProbedMint: components['schemas']['EnrichedMint'] & {
+    /**
+     * @description One mint's enriched record as the probe serves it: no `mint` field (the address is the request's path
+     *     parameter), so the published clients that read the probe body flat find every field at the top.
+     */
+    ProbedMint: components['schemas']['EnrichedMintFields'] & {
+      mint?: never;
       /** @description The evidence behind the latest logged score; null when no score was logged, or it was logged without evidence. */
       similar_launches: components['schemas']['SimilarLaunches'] | null;
     };
@@ -3669,7 +3682,7 @@ export interface components {
       exit_slippage?: number;
       /** @enum {string} */
       exit_venue?: 'curve' | 'dex';
-      /** @description The enriched mint exactly as the API served it (the probe's body) when the position was opened. This service stores it with every position, so it is never null here; null is kept for the public service's trades opened before 2026-04-28. */
+      /** @description The enriched mint exactly as the lists served it (the probe's fields with the address as `mint`) when the position was opened. This service stores it with every position, so it is never null here; null is kept for the public service's trades opened before 2026-04-28. */
       entry_snapshot: components['schemas']['EnrichedMint'] | null;
     };
     PostmortemList: {

@@ -1,7 +1,7 @@
 import type { Schemas } from '../../clients/api/api-client';
 import { dateTime, pct } from '../lib/format';
 
-type Mint = Schemas['EnrichedMint'];
+type Mint = Schemas['EnrichedMintFields'];
 type Predictions = Schemas['PredictionsByMint'];
 export type Logged = Predictions['predictions'][number];
 

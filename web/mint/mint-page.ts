@@ -7,7 +7,7 @@ import { latestLogged } from './grad-prob-text';
 import { mintNow, predictionsView } from './mint-view';
 import { similarLaunchesView } from './similar-launches-view';
 
-type Mint = Schemas['EnrichedMint'];
+type Mint = Schemas['EnrichedMintFields'];
 type MintRecord = { mint: Mint; source: string; similar?: Schemas['SimilarLaunches'] | null };
 
 /** The mint now: its probe with a key (any mint), else its entry in the public live list (while it is tracked). */

@@ -4,7 +4,8 @@ import { h, type Child } from '../lib/dom';
 import { gradProbText, type Logged } from './grad-prob-text';
 import { DASH, age, dateTime, int, mult, pct, sol, usd } from '../lib/format';
 
-type Mint = Schemas['EnrichedMint'];
+// The probe's body has no address (the lists' entries do); the page knows it from its URL.
+type Mint = Schemas['EnrichedMintFields'];
 type Predictions = Schemas['PredictionsByMint'];
 
 const fact = (term: string, ...value: Child[]) => [h('dt', {}, term), h('dd', {}, ...value)];

@@ -106,6 +106,8 @@ describe('runners, probe and live carry the models', () => {
     const mint = all.mints[0]!.mint;
     const probe = await http.GET('/api/v1/probe/{mint}', { params: { path: { mint } } });
     expect(probe.response.status).toBe(200);
+    // Flat, without the address (it is the path parameter): what the published clients read.
+    expect(probe.data).not.toHaveProperty('mint');
     const p = await latest(mint);
     expect(probe.data).toMatchObject({
       grad_prob: p.grad_prob,

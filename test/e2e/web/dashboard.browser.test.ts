@@ -333,6 +333,12 @@ describe('the dashboard in Chromium', () => {
     expect(cells[1]).toBe(first.distance.toFixed(3));
     expect(cells[2]).toContain(first.graduated ? 'graduated' : 'did not graduate');
     expect(await page.locator('#mint-similar').innerText()).toContain(probe.similar_launches!.model_version);
+    // With a key the "Now" panel is the probe's body, which has no address: the page takes it from its URL.
+    expect(probe).not.toHaveProperty('mint');
+    await page.waitForSelector('#mint-now dl');
+    expect(await page.locator('#mint-now').innerText()).toContain('From /api/v1/probe');
+    expect(await page.locator('h1').innerText()).toBe(`${probe.name || 'Unnamed'} (${probe.symbol || '?'})`);
+    expect(await page.locator('p.address code').innerText()).toBe(mint);
     await screenshot(page, 'mint-similar', { full: true });
     expect(errors()).toEqual([]);
     await page.close();

@@ -132,7 +132,9 @@ describe('mint lifecycle: ingest → workflow → predictions → resolution', (
     expect(probe.status).toBe(200);
     expectConforms('get', '/api/v1/probe/{mint}', 200, probe.body);
     // Empty corpus: the documented 1% prior, shown with the latest (60 s) bucket while the mint is young.
-    expect(probe.body).toMatchObject({ mint, trades: 2, unique_buyers: 2, grad_prob: 0.01, grad_prob_age_bucket: 60 });
+    expect(probe.body).toMatchObject({ trades: 2, unique_buyers: 2, grad_prob: 0.01, grad_prob_age_bucket: 60 });
+    // Flat, without the address (it is the path parameter): what the published clients read.
+    expect(probe.body).not.toHaveProperty('mint');
   });
 
   it('delivers one graduation signal, takes DEX checkpoints and resolves graduated', async () => {
