@@ -5,6 +5,7 @@ import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { clusterProcessId, reportMetricsToPrimary, runClusterPrimary } from '../platform/cluster-primary';
 import { loadConfig, requireSetting, type Config } from '../platform/config';
 import { createDb } from '../platform/db';
+import { asDb } from '../db/knex-handle';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger, throttledDbLog, type Logger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
@@ -22,7 +23,7 @@ async function main() {
   const log = createLogger(cfg.logLevel, 'api');
   if (cluster.isPrimary && cfg.api.processes > 1) return runPrimary(cfg, log);
   // Requests wait about a second for a connection, then answer 503 (knex's own default is 60 s).
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { ...cfg.api.db, log: throttledDbLog(log) });
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { ...cfg.api.db, log: throttledDbLog(log) }));
   // In a cluster the primary has migrated before forking.
   if (cluster.isPrimary) await migrateToLatest(db);
   // Holder signup and payments start workflows. Temporal is reached lazily and with a deadline: the API starts and
@@ -70,7 +71,7 @@ async function main() {
 
 /** API_PROCESSES > 1: migrate once, then fork the processes that serve (platform/cluster-primary.ts). */
 async function runPrimary(cfg: Config, log: Logger) {
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2, { log: throttledDbLog(log) });
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2, { log: throttledDbLog(log) }));
   await migrateToLatest(db).finally(() => db.destroy());
   const { stopped } = runClusterPrimary({
     name: 'api',

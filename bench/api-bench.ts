@@ -4,6 +4,7 @@ import { createDb } from '../platform/db';
 import { ensureDatabase, startLocalPostgres } from '../scripts/lib/local-postgres';
 import { freePort } from '../scripts/lib/local-temporal';
 import { machineLine, measure, spawnApi, type LoadResult } from './lib/load';
+import { asDb } from '../db/knex-handle';
 
 const root = path.resolve(__dirname, '..');
 
@@ -19,7 +20,7 @@ const ROUTES = ['/api/health', '/api/scope', '/api/live'];
 async function main() {
   const pg = await startLocalPostgres(path.join(root, '.data'), 'bench', 54349);
   await ensureDatabase(pg.url('postgres'), 'launchpad_bench');
-  const db = createDb(pg.url('launchpad_bench'), 2);
+  const db = asDb(createDb(pg.url('launchpad_bench'), 2));
   await migrateToLatest(db);
   await db.destroy();
   const results: Record<string, Record<string, LoadResult>> = {};

@@ -9,6 +9,7 @@ import { createDb } from '../platform/db';
 import { spawnApiServer } from '../scripts/lib/api-process';
 import { ensureDatabase, startLocalPostgres } from '../scripts/lib/local-postgres';
 import { seedSimulatedMarket } from '../scripts/lib/seed-market';
+import { asDb } from '../db/knex-handle';
 
 const root = path.resolve(__dirname, '..');
 
@@ -71,7 +72,7 @@ async function main() {
   await admin.end();
   await ensureDatabase(pg.url('postgres'), 'launchpad_bench_auth');
   const url = pg.url('launchpad_bench_auth');
-  const db = createDb(url, 5);
+  const db = asDb(createDb(url, 5));
   await migrateToLatest(db);
   // A realistic live list: ten simulated minutes through the real projector.
   const now = Date.now();

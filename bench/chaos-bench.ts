@@ -11,6 +11,7 @@ import { machineLine } from './lib/load';
 import { listeningPids } from './lib/port-owner';
 import { formatOutcomes, startPacedLoad, windowStats, type Sample } from './lib/paced-load';
 import { newestIngestedAt, probes } from './lib/stack-probes';
+import { asDb } from '../db/knex-handle';
 
 /**
  * `npm run chaos [-- phaseS [launchesPerS [requestsPerS [settleS]]]]`: the whole stack as `npm start` runs it
@@ -79,7 +80,7 @@ async function main() {
 }
 
 async function run(stack: OwnStack, startedAt: Date) {
-  const db = createDb(stack.pgUrl('launchpad'), 2);
+  const db = asDb(createDb(stack.pgUrl('launchpad'), 2));
   const keys = createApiKeyStore(db);
   const enterprise = await keys.issueKey({ tier: 'enterprise', customDailyQuota: 1_000_000_000, source: 'admin' });
   const limited = await keys.issueKey({ tier: 'enterprise', customDailyQuota: QUOTA, source: 'admin' });

@@ -4,11 +4,11 @@ import { createMarketSimulator } from '../ingest/simulator/market-simulator';
 import { writeReplayFile } from '../ingest/replay/replay-format';
 import { freshBenchDatabase } from './lib/bench-db';
 import { freePort, startLocalTemporal } from '../scripts/lib/local-temporal';
-import type { Knex } from 'knex';
 import { sleep, waitFor } from '../scripts/lib/run';
 import { startDaemon } from '../scripts/lib/daemon-process';
 import { machineLine } from './lib/load';
 import { quantiles, peakRss, type ProcessGroup } from './lib/process-stats';
+import type { KnexDb } from '../db/knex-handle';
 
 /**
  * `npm run bench:ingest [-- minutes [launchesPerS [tradeIntensity]]]`: the whole pipeline on this machine under
@@ -158,7 +158,7 @@ function countEvents(file: string) {
   return c;
 }
 
-async function storedCounts(db: Knex) {
+async function storedCounts(db: KnexDb) {
   const r = await db.raw(
     `SELECT (SELECT count(*) FROM trades) AS trade, (SELECT count(*) FROM mints) AS create, (SELECT count(*) FROM mint_graduations WHERE completed_at IS NOT NULL) AS complete`,
   );
@@ -166,7 +166,7 @@ async function storedCounts(db: Knex) {
 }
 
 /** Seconds between a score's due time (creation + bucket) and the moment its prediction row was written. */
-async function scoreLateness(db: Knex) {
+async function scoreLateness(db: KnexDb) {
   const rows = (
     await db.raw(`SELECT p.age_bucket, extract(epoch FROM p.predicted_at - (m.created_at + make_interval(secs => p.age_bucket)))::float AS late
                     FROM predictions p JOIN mints m USING (mint)`)

@@ -14,12 +14,12 @@ import { parseWalletAddress, parseWalletPrefix, type WalletKey } from '../domain
 import { publicKey } from '../ingest/simulator/address-book';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
 import { loadConfig } from '../platform/config';
-import type { Knex } from 'knex';
 import { createLogger } from '../platform/logger';
 import { freePort } from '../scripts/lib/local-temporal';
 import { freshBenchDatabase } from './lib/bench-db';
 import { machineLine, spawnApi } from './lib/load';
 import { fillWalletRecords, generatedLaunch } from './lib/wallet-index-fill';
+import type { KnexDb } from '../db/knex-handle';
 
 /**
  * `npm run bench:wallets [-- sizes [seconds]]` (default `1000000,5000000 5`): the wallet index at each size of
@@ -54,7 +54,7 @@ function scanning(plan: any, out: string[] = []): string[] {
   return out;
 }
 
-async function sizes(db: Knex): Promise<(readonly [string, number])[]> {
+async function sizes(db: KnexDb): Promise<(readonly [string, number])[]> {
   const r = await db.raw(
     `SELECT c.relname, pg_relation_size(c.oid) AS bytes FROM pg_class c
      WHERE c.relname = 'wallet_records' OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'wallet_records'::regclass) ORDER BY c.relname`,
@@ -62,7 +62,7 @@ async function sizes(db: Knex): Promise<(readonly [string, number])[]> {
   return r.rows.map((x: { relname: string; bytes: string }) => [x.relname, Number(x.bytes)] as const);
 }
 
-async function resolutionCost(db: Knex, rng: SeededRandom, known: readonly string[]) {
+async function resolutionCost(db: KnexDb, rng: SeededRandom, known: readonly string[]) {
   const now = Date.now();
   const cfg = loadConfig({});
   const ctx = {

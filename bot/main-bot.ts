@@ -1,6 +1,7 @@
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
+import { asDb } from '../db/knex-handle';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildBot } from './build-bot';
@@ -14,7 +15,7 @@ import { onStopSignal, runProcess } from '../platform/process-lifecycle';
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'bot');
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax);
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax));
   await migrateToLatest(db);
   // /upgrade and /link wallet start workflows through their starters.
   const temporal = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);

@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { SURVIVAL_GATE } from '../domain/accuracy/survival-gate';
 import type { Config } from '../platform/config';
 import { createGateStore } from './accuracy/gate-store';
 import type { LiveReadSources, SmartMoneySource } from './live/live-read-model';
 import { createSmartMoneyLookup } from './wallets/smart-money-lookup';
+import type { Db } from './db-handle';
 
 /**
  * Reads an area's read model takes from an area that builds on it, through a port the consuming area declares: the
@@ -16,9 +16,9 @@ export type ReadPorts = {
   live(): LiveReadSources;
 };
 
-export function createReadPorts(db: Knex, cfg: Pick<Config, 'wallets'>): ReadPorts {
-  const gates = createGateStore(db);
-  const smartMoney = () => createSmartMoneyLookup(db, { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart });
+export function createReadPorts(handle: Db, cfg: Pick<Config, 'wallets'>): ReadPorts {
+  const gates = createGateStore(handle);
+  const smartMoney = () => createSmartMoneyLookup(handle, { ttlMs: cfg.wallets.readCacheMs, criteria: cfg.wallets.smart });
   return {
     smartMoney,
     live: () => ({ smartMoney: smartMoney(), survivalLive: async () => (await gates.read(SURVIVAL_GATE.name))?.state === 'live' }),

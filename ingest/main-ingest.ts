@@ -1,6 +1,7 @@
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
+import { asDb } from '../db/knex-handle';
 import { createLogger, throttledDbLog } from '../platform/logger';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildFeeds } from './build-feeds';
@@ -12,7 +13,7 @@ import { onStopSignal, runProcess } from '../platform/process-lifecycle';
 async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'ingest');
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) });
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) }));
   await migrateToLatest(db);
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   const now = () => new Date();

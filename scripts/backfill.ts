@@ -3,6 +3,7 @@ import { parseBackfillRange } from '../domain/history/backfill-range';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
 import { rangeStatus, runBackfill } from './backtest/backfill-run';
+import { asDb } from '../db/knex-handle';
 
 /**
  * `npm run backfill -- --from <time> --to <time>`: reads the launchpad's history of [from, to) from the configured
@@ -16,7 +17,7 @@ async function main() {
   if (!values.from || !values.to) throw new Error('usage: npm run backfill -- --from <time> --to <time>');
   const cfg = loadConfig();
   const { fromMs, toMs } = parseBackfillRange(`${values.from}..${values.to}`, Date.now(), cfg.history.backfill.lagS);
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2);
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2));
   try {
     await runBackfill(cfg, db, fromMs, toMs);
     const s = await rangeStatus(db, fromMs, toMs, cfg.history.backfill.chunkS);

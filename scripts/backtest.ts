@@ -11,6 +11,7 @@ import { DEFAULT_TIMING } from '../workflows/mint/mint-lifecycle-contract';
 import { openDataset, parseDatasetSpec } from './backtest/launch-datasets';
 import { renderBacktest } from './backtest/report-table';
 import { runBacktest, type BacktestOutcome, type ProgressSink } from './backtest/run-backtest';
+import { asDb } from '../db/knex-handle';
 
 /**
  * `npm run backtest -- <dataset> [--refit-every-s N] [--corpus-limit N] [--min-corpus N] [--ablation] [--write <file.jsonl>]`
@@ -61,7 +62,7 @@ async function main() {
       'usage: npm run backtest -- <simulator[:seed[:hours]] | replay:<file.jsonl> | captures[:<dir>] | backfill:<from>..<to>> [--refit-every-s N] [--corpus-limit N] [--min-corpus N] [--ablation] [--write <file.jsonl>]',
     );
   const spec = parseDatasetSpec(args[0]!, path.resolve(root, '..', 'shared', 'data'));
-  const db = spec.kind === 'backfill' ? createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2) : null;
+  const db = spec.kind === 'backfill' ? asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), 2)) : null;
   if (spec.kind === 'backfill') {
     // The range is read from the chain first (or joined, or found complete), then replayed from Postgres.
     Object.assign(spec, parseBackfillRange(spec.range, Date.now(), cfg.history.backfill.lagS));

@@ -23,6 +23,7 @@ import { loadConfig } from '../platform/config';
 import { connectTemporalClient } from '../platform/temporal-connection';
 import { buildWorker } from '../workers/build-worker';
 import { seedSimulatedMarket } from './lib/seed-market';
+import { asDb } from '../db/knex-handle';
 
 /**
  * `npm run fuzz`: schemathesis against the running API over every operation in openapi.yaml.
@@ -36,7 +37,7 @@ const FUZZ_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
 async function main() {
   const pg = await startLocalPostgres(path.join(root, '.data'), 'test', FUZZ_PG_PORT);
   await ensureDatabase(pg.url('postgres'), 'launchpad_fuzz');
-  const db = createDb(pg.url('launchpad_fuzz'), 5);
+  const db = asDb(createDb(pg.url('launchpad_fuzz'), 5));
   await migrateToLatest(db);
   // A running system has a cached price, a market and a live snapshot; without them the documented 503s
   // ("not built yet") would be all the fuzzer sees. Ten simulated minutes, written as ingestion writes them.

@@ -14,6 +14,7 @@ import { nodeEntryService } from './lib/supervised-child';
 import { createSupervisor } from './lib/supervisor';
 import { SIM_DRIFT_PREFIX } from '../ingest/perps-simulator/sim-drift-bucket';
 import { csv } from '../platform/settings/settings';
+import { asDb } from '../db/knex-handle';
 
 /**
  * `npm start`: the whole system on one machine. Brings up PostgreSQL (unless DATABASE_URL), the Temporal dev
@@ -134,7 +135,7 @@ async function main() {
       await ensureDatabase(pg.url('postgres'), 'launchpad');
       databaseUrl = pg.url('launchpad');
     }
-    const db = createDb(databaseUrl, 2);
+    const db = asDb(createDb(databaseUrl, 2));
     const applied = await migrateToLatest(db).finally(() => db.destroy());
     console.log(`• database ready (${applied.length} migration(s) applied)`);
 

@@ -4,6 +4,7 @@ import { createHeartbeatStore } from '../db/ops/heartbeat-store';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig, requireSetting } from '../platform/config';
 import { createDb } from '../platform/db';
+import { asDb } from '../db/knex-handle';
 import { startHeartbeat } from '../platform/heartbeat';
 import { createLogger, throttledDbLog } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
@@ -23,7 +24,7 @@ async function main() {
   const cfg = loadConfig();
   const log = createLogger(cfg.logLevel, 'worker');
   installTemporalRuntimeLogger(log);
-  const db = createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) });
+  const db = asDb(createDb(requireSetting(cfg.databaseUrl, 'DATABASE_URL'), cfg.dbPoolMax, { log: throttledDbLog(log) }));
   await migrateToLatest(db);
   const address = requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS');
   const client = await connectTemporalClient(address, cfg.temporal.namespace);

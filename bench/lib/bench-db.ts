@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { migrateToLatest } from '../../db/migrate';
 import { createDb } from '../../platform/db';
 import { startLocalPostgres } from '../../scripts/lib/local-postgres';
+import { asDb } from '../../db/knex-handle';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -18,7 +19,7 @@ export async function freshBenchDatabase(name: string) {
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const db = createDb(pg.url(name), 4);
+  const db = asDb(createDb(pg.url(name), 4));
   await migrateToLatest(db);
   return {
     db,

@@ -4,9 +4,9 @@ import bs58 from 'bs58';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { CURVE, type CreateEvent, type LaunchEvent, type TradeEvent } from '../../domain/launch/launch-events';
 import { createMintLifecycleStarter } from '../../workflows/mint/mint-lifecycle-starter';
-import type { Knex } from 'knex';
 import { sleep } from '../../scripts/lib/run';
 import type { LifecycleTiming } from '../../workflows/mint/mint-lifecycle-contract';
+import type { KnexDb } from '../../db/knex-handle';
 
 const address = () => bs58.encode(randomBytes(32));
 /** Buys in the first seconds, so the scoring activity folds a small tape as it does for a real launch. */
@@ -67,7 +67,7 @@ export type Launched = { mint: string; createdAt: number };
  * upper bound on what the launcher reaches.
  */
 export async function launchMints(o: {
-  db: Knex;
+  db: KnexDb;
   client: Client;
   taskQueue: string;
   timing: LifecycleTiming;

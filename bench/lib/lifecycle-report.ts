@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import type { Sample } from './lifecycle-sampler';
 import { quantiles } from './process-stats';
+import type { KnexDb } from '../../db/knex-handle';
 
 export type Lateness = { bucket: number; n: number; p50: number; p99: number; max: number }[];
 
@@ -9,7 +9,7 @@ export type Lateness = { bucket: number; n: number; p50: number; p99: number; ma
  * minus when it was due (created_at + bucket), in seconds; and how many of those mints lack a score.
  */
 export async function scoreLateness(
-  db: Knex,
+  db: KnexDb,
   from: number,
   to: number,
   buckets: readonly number[],

@@ -11,9 +11,9 @@ import type { CreateEvent } from '../../domain/launch/launch-events';
 import { SCORE_AGES } from '../../domain/scoring/score-age';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 import { createReadPorts } from '../../db/read-ports';
+import type { KnexDb } from '../../db/knex-handle';
 
 /**
  * The in-process wiring the benchmarks need (kept in this one file so the area-modules refactor has one place
@@ -22,7 +22,7 @@ import { createReadPorts } from '../../db/read-ports';
  * page computed by its real activity.
  */
 export async function seedScoredLiveList(
-  db: Knex,
+  db: KnexDb,
   o: { now: number; liveMaxEntries: number; seed?: number },
 ): Promise<{ tracked: number; listed: number; scored: number; predictions: number }> {
   // The list shows grad_prob until GRAD_PROB_SHOWN_UNTIL_S of age and hides about a third of launches (rug

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/launch/launch-events';
 import { publicKey } from '../../ingest/simulator/address-book';
 import type { SeededRandom } from '../../ingest/simulator/seeded-random';
+import type { KnexDb } from '../../db/knex-handle';
 
 const BATCH = 100_000;
 
@@ -12,7 +12,7 @@ const BATCH = 100_000;
  * dropped for the load and built again afterwards from their own definitions, as a rebuild builds them. Returns a
  * sample of the generated addresses for lookups.
  */
-export async function fillWalletRecords(db: Knex, n: number, rng: SeededRandom, sampleSize = 20_000): Promise<string[]> {
+export async function fillWalletRecords(db: KnexDb, n: number, rng: SeededRandom, sampleSize = 20_000): Promise<string[]> {
   const idx = (await db.raw(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'wallet_records' AND indexname <> 'wallet_records_pkey'`)).rows as {
     indexname: string;
     indexdef: string;

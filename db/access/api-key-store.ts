@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import { digestsEqual, generateApiKey, hashApiKey, parseApiKey, type RandomBytes } from '../../domain/access/api-key-format';
 import { applyPlanGrant } from '../../domain/access/plan-grant';
 import type { Plan, Tier } from '../../domain/access/tiers';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type KeySource = 'upgrade' | 'wallet_signup' | 'admin';
 
@@ -99,7 +100,8 @@ const toRecord = (r: Row): ApiKeyRecord => ({
 const UNIQUE_VIOLATION = '23505';
 
 /** API keys: issued with a plaintext shown once, found by plaintext in constant time, plans extended idempotently. */
-export function createApiKeyStore(db: Knex, o: { random?: RandomBytes; now?: () => Date } = {}) {
+export function createApiKeyStore(handle: Db, o: { random?: RandomBytes; now?: () => Date } = {}) {
+  const db = knexOf(handle);
   const random = o.random ?? ((n: number) => randomBytes(n));
   const clock = o.now ?? (() => new Date());
 

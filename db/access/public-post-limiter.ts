@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../../domain/access/public-post-limits';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type LimitVerdict = { allowed: true } | { allowed: false; limit: RateLimit; retryAfterMs: number };
 
@@ -15,7 +16,8 @@ const GLOBAL_KEY = 'all';
  * A client's windows are taken first; the global ones only for a call its client may make, so one busy client
  * cannot use up everybody's budget.
  */
-export function createPublicPostLimiter(db: Knex, limits: readonly RateLimit[]) {
+export function createPublicPostLimiter(handle: Db, limits: readonly RateLimit[]) {
+  const db = knexOf(handle);
   const built = limits.map((l, i) => ({
     l,
     rl: new RateLimiterPostgres({

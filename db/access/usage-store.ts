@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { preparedQuery } from '../../platform/db';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type Granted = { granted: number; used: number };
 
@@ -9,7 +10,8 @@ export type Granted = { granted: number; used: number };
  * row lock, so concurrent statements from any number of processes never push `used` past the limit. Calls that
  * did not fit go to `over_quota`. It is on every keyed call's path, so it runs as a prepared statement.
  */
-export function createUsageStore(db: Knex) {
+export function createUsageStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async consume(keyId: number, day: string, n: number, limit: number): Promise<Granted> {
       if (!(n >= 1)) throw new Error(`consume needs at least one call, got ${n}`);

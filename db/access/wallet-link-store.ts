@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { HolderAccess } from '../../domain/access/tiers';
 import { createApiKeyStore } from './api-key-store';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 export type WalletLinkStatus = 'pending' | 'fulfilled' | 'ineligible' | 'expired';
 
@@ -25,7 +26,8 @@ export type NewWalletLink = Pick<WalletLinkRecord, 'linkId' | 'wallet' | 'access
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** The wallet-signup projection: written only by the signup workflow's activities, read by the API. */
-export function createWalletLinkStore(db: Knex) {
+export function createWalletLinkStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async insertPending(l: NewWalletLink): Promise<void> {
       await db('wallet_links')
@@ -85,7 +87,7 @@ export function createWalletLinkStore(db: Knex) {
           const k = link.key_id ? await trx('api_keys').where({ id: link.key_id }).first('key_prefix') : undefined;
           return { status: link.status, keyPrefix: k?.key_prefix ?? null, minted: false };
         }
-        const keys = createApiKeyStore(trx, { now: () => o.at });
+        const keys = createApiKeyStore(asDb(trx), { now: () => o.at });
         const key = await keys.issueKey({ tier: 'free', source: 'wallet_signup' });
         await keys.linkWallet(key.id, link.wallet, o.balance, o.at);
         await trx('wallet_links')

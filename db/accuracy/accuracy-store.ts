@@ -1,14 +1,16 @@
-import type { Knex } from 'knex';
 import type { HeadlineCall } from '../../domain/accuracy/accuracy-headline';
 import type { CheckpointRow, CurrentVersions, ForwardPrediction } from '../../domain/accuracy/accuracy-report';
 import type { GateState } from '../../domain/accuracy/survival-gate';
 import { createGateStore } from './gate-store';
 import { graduatedBy } from '../mint/before-graduation';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 export const ACCURACY_REPORT = 'accuracy';
 
 /** Reads behind the accuracy page, and its cached body. */
-export function createAccuracyStore(db: Knex) {
+export function createAccuracyStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Resolved forward predictions logged since `since`: each row was logged before its outcome was resolved and
@@ -107,7 +109,7 @@ export function createAccuracyStore(db: Knex) {
     /** The report with the gate it evaluated, in one transaction: a reader never sees one without the other. */
     async publish(body: { computed_at: string }, gate: { name: string; state: GateState }): Promise<void> {
       await db.transaction(async (trx) => {
-        await createGateStore(trx).write(gate.name, gate.state);
+        await createGateStore(asDb(trx)).write(gate.name, gate.state);
         await trx('accuracy_reports')
           .insert({ name: ACCURACY_REPORT, computed_at: body.computed_at, body: JSON.stringify(body) })
           .onConflict('name')

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { BASE_RATE_MULTIPLES, CURVE_INVARIANT, VSOL_INNER_EDGES, type BaseRateCell, type BaseRateCounts } from '../../domain/accuracy/base-rates';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** What the window held: launches by source (`live`, `synthetic`, `backfill`) and the first and last resolution. */
 export type BaseRateWindow = { launches: number; sources: Record<string, number>; firstResolvedAt: Date | null; lastResolvedAt: Date | null };
@@ -35,7 +36,8 @@ const WINDOW_SQL = `
    WHERE r.label_version = :labelVersion AND r.resolved_at >= :from AND r.resolved_at < :to`;
 
 /** The base-rates projection: computed from the runner grid corpus by the scheduled activity, one row read by the API. */
-export function createBaseRateStore(db: Knex) {
+export function createBaseRateStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Counts per (grid age, virtual-SOL band) and the window's summary, in SQL: a 30-day window is millions of rows. */
     async compute(from: Date, to: Date, labelVersion: string, rugLabelVersion: string): Promise<{ counts: BaseRateCounts[]; window: BaseRateWindow }> {

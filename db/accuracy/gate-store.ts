@@ -1,8 +1,10 @@
-import type { Knex } from 'knex';
 import type { GateState } from '../../domain/accuracy/survival-gate';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Auto-lift gates as last evaluated by the accuracy recompute. */
-export function createGateStore(db: Knex) {
+export function createGateStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async read(name: string): Promise<GateState | null> {
       const r = await db('model_gates').where({ name }).first();

@@ -3,6 +3,8 @@ import type { GateDecision } from '../../domain/accuracy/gate-validation';
 import { GATE_VALIDATION, gateWithholds } from '../../domain/accuracy/gate-validation';
 import { GATE_OUTCOME } from '../../domain/accuracy/gate-validation-outcome';
 import type { GateFireRow, GateResultJson, GateRunInputs } from '../../domain/accuracy/gate-validation-run';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredGateRun = {
   id: number;
@@ -49,7 +51,8 @@ const SURVIVAL_AT_DELIVERY = `(SELECT p.survival_prob FROM predictions p
                   ORDER BY p.as_of DESC LIMIT 1)`;
 
 /** Gate-validation runs (immutable rows, migration 0020) and the fires they are computed from. */
-export function createGateValidationStore(db: Knex) {
+export function createGateValidationStore(handle: Db) {
+  const db = knexOf(handle);
   async function suppression(on: Knex = db): Promise<GateSuppression> {
     const r = await on('gate_validation_runs').where({ gate: GATE_VALIDATION.gate }).orderBy('window_end', 'desc').first('id', 'decision', 'run_at');
     return {
@@ -138,8 +141,9 @@ export function createGateValidationStore(db: Knex) {
      * none while the newest run does not validate, so the usual case costs one indexed read. `on`: a transaction to
      * read in (the relay's, so it waits for no second connection while it holds its cursor).
      */
-    async withheldCrosses(predictionIds: readonly number[], on: Knex = db): Promise<Set<number>> {
+    async withheldCrosses(predictionIds: readonly number[], onHandle: Db = handle): Promise<Set<number>> {
       if (predictionIds.length === 0) return new Set();
+      const on = knexOf(onHandle);
       const state = await suppression(on);
       if (!state.active) return new Set();
       const { rows } = await on.raw<{ rows: { id: string; survival_prob: number | null }[] }>(

@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { PairedScore, PromotionDecision, PromotionEvidence } from '../../domain/accuracy/shadow-promotion';
 import { createShadowScoreStore } from '../mint/shadow-score-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredDecision = {
   id: number;
@@ -56,9 +57,10 @@ const FORWARD_SQL = `
  * side (logging shadow scores, which version serves) is the mint area's (db/mint/shadow-score-store.ts); this store
  * adds what the accuracy area reads and decides.
  */
-export function createShadowStore(db: Knex) {
+export function createShadowStore(handle: Db) {
+  const db = knexOf(handle);
   return {
-    ...createShadowScoreStore(db),
+    ...createShadowScoreStore(handle),
     /** Resolved (mint, age) pairs scored forward by both versions up to `until`. */
     async pairs(champion: string, challenger: string, until: Date, labelVersion: string): Promise<PairedScore[]> {
       const { rows } = await db.raw(

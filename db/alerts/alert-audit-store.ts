@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type AuditedRule = { ruleId: number; threshold: number; version: string; activeSince: Date };
 export type AuditedFire = {
@@ -19,7 +20,8 @@ export type AuditedFire = {
  * and "the rule activated last" changes whenever anyone adds one. Its fires are joined with the mint's resolved
  * outcome: max_mult is the 24 h peak price over the price at the fire.
  */
-export function createAlertAuditStore(db: Knex) {
+export function createAlertAuditStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async activeRule(): Promise<AuditedRule | null> {
       const r = await db('alert_rules').whereNull('owner_key_id').where({ kind: 'grad_prob' }).whereNull('removed_at').first();

@@ -3,6 +3,8 @@ import type { AlertKind } from '../../domain/alerts/alert-kinds';
 import type { FireFacts, FireState } from '../../domain/alerts/alert-evaluation';
 import { fireKey } from '../../domain/alerts/alert-evaluation';
 import { PREMIUM_SAMPLE_WINDOW_MS } from '../../domain/alerts/rule-limits';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export const ALERT_FIRE_EVENT_KIND = 'alert_fire';
 
@@ -26,7 +28,8 @@ export type NewFire = {
  * for each new one the `alert_fire` outbox event the webhooks area delivers, and the bot messages to the owner's
  * linked chats that have not blocked the bot: nothing is sent that is not first a row.
  */
-export function createAlertFireStore(db: Knex) {
+export function createAlertFireStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async record(fires: readonly NewFire[]): Promise<{ fireId: number; ruleId: number; mint: string }[]> {
       if (fires.length === 0) return [];

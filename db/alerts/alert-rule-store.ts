@@ -3,6 +3,8 @@ import { isAlertKind, type AlertKind, type AlertRule, type RuleParam } from '../
 import { canAddRule, type AddRuleVerdict } from '../../domain/alerts/rule-limits';
 import { effectiveTier, type HolderThresholds, type Tier } from '../../domain/access/tiers';
 import type { IndexedRule } from '../../domain/alerts/alert-evaluation';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** The evaluation rules' version each rule records (the audit names it). */
 export const ALERT_RULES_VERSION = 'alerts-v1';
@@ -32,7 +34,8 @@ export async function touch(trx: Knex, at: Date) {
 }
 
 /** Alert rules: added under the owner's tier limits (checked with the owner's key row locked), listed, removed. */
-export function createAlertRuleStore(db: Knex, o: { holderThresholds: HolderThresholds }) {
+export function createAlertRuleStore(handle: Db, o: { holderThresholds: HolderThresholds }) {
+  const db = knexOf(handle);
   return {
     async add(
       ownerKeyId: number,

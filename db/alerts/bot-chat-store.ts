@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { Tier as SignalTier } from '../../domain/signals/tier-rules';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type BotChat = { chatId: number; ownerKeyId: number | null; blockedAt: Date | null; signalTiers: SignalTier[] };
 
@@ -11,7 +12,8 @@ const toChat = (r: { chat_id: string; owner_key_id: string | null; blocked_at: D
 });
 
 /** The bot's private chats: which API key each is linked to (the key's id, never the key), blocks, signal tiers. */
-export function createBotChatStore(db: Knex) {
+export function createBotChatStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async get(chatId: number): Promise<BotChat | null> {
       const r = await db('bot_chats').where({ chat_id: chatId }).first();

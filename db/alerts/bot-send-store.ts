@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type PendingSend = { id: number; chatId: number; text: string };
 
@@ -6,7 +7,8 @@ export type PendingSend = { id: number; chatId: number; text: string };
  * The bot's durable send queue (`bot_sends`). Rows are written with their cause and sent in id order per chat;
  * a row leaves `pending` once: `sent` with Telegram's message id, or `refused` (the user blocked the bot).
  */
-export function createBotSendStore(db: Knex) {
+export function createBotSendStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Queues one message; the same dedupe key again is a no-op. */
     async enqueue(chatId: number, dedupeKey: string, text: string, at: Date): Promise<void> {

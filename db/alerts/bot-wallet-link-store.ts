@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type ChatWalletLink = {
   linkId: string;
@@ -9,7 +10,8 @@ export type ChatWalletLink = {
 };
 
 /** Which bot chat asked for which holder signup (`wallet_links` is the access area's projection; this only points at it). */
-export function createBotWalletLinkStore(db: Knex) {
+export function createBotWalletLinkStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async remember(chatId: number, linkId: string, wallet: string, at: Date): Promise<void> {
       await db('bot_wallet_links').insert({ link_id: linkId, chat_id: chatId, wallet, created_at: at }).onConflict('link_id').ignore();

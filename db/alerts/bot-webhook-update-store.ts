@@ -1,20 +1,22 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 /** The update ids a webhook has run, so a delivery Telegram repeats runs nothing the second time. */
-export function createBotWebhookUpdateStore(db: Knex) {
+export function createBotWebhookUpdateStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Runs `fn` in one transaction with the record of `updateId`, or skips it (false) when the id is already
      * recorded; a failure in `fn` rolls the record back too, so a redelivery runs it afresh.
      */
-    async onceWithin(botId: number, updateId: number, fn: (trx: Knex) => Promise<void>): Promise<boolean> {
+    async onceWithin(botId: number, updateId: number, fn: (trx: Db) => Promise<void>): Promise<boolean> {
       return db.transaction(async (trx) => {
         const fresh = await trx.raw(
           'INSERT INTO bot_webhook_updates (bot_id, update_id, received_at) VALUES (?, ?, now()) ON CONFLICT DO NOTHING RETURNING update_id',
           [botId, updateId],
         );
         if (fresh.rows.length === 0) return false;
-        await fn(trx);
+        await fn(asDb(trx));
         return true;
       });
     },

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { HolderThresholds } from '../../domain/access/tiers';
 import type { SignalBody } from '../../domain/signals/signal-payload';
 import { SIGNAL_EVENT_KIND } from '../signals/signal-store';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 const CONSUMER = 'bot-signals';
 
@@ -15,14 +16,15 @@ const CONSUMER = 'bot-signals';
  * new deployment starts at the newest signal.
  */
 export function createSignalRelayStore(
-  db: Knex,
+  handle: Db,
   o: {
     holderThresholds: HolderThresholds;
     format: (s: SignalBody) => string;
     /** The crosses (prediction ids) the survival gate withholds from alerts now; passed over, the cursor moves on. */
-    withheld: (predictionIds: number[], trx: Knex) => Promise<Set<number>>;
+    withheld: (predictionIds: number[], trx: Db) => Promise<Set<number>>;
   },
 ) {
+  const db = knexOf(handle);
   return {
     async relay(now: Date, limit = 200): Promise<number> {
       return db.transaction(async (trx) => {
@@ -39,7 +41,7 @@ export function createSignalRelayStore(
           .limit(limit)
           .select('id', 'payload');
         if (events.length === 0) return 0;
-        const withheld = await o.withheld(events.map((e) => Number(e.payload.prediction_id)).filter(Number.isSafeInteger), trx);
+        const withheld = await o.withheld(events.map((e) => Number(e.payload.prediction_id)).filter(Number.isSafeInteger), asDb(trx));
         for (const e of events) {
           if (withheld.has(Number(e.payload.prediction_id))) continue;
           const signal = e.payload.signal as SignalBody;

@@ -1,11 +1,13 @@
-import type { Knex } from 'knex';
 import type { HolderThresholds, Tier } from '../../domain/access/tiers';
 import { canWatch } from '../../domain/alerts/rule-limits';
 import type { Watch } from '../../domain/alerts/watch-events';
 import { keyTier, touch } from './alert-rule-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Owners' watchlists, limited per tier (Free 5 mints), checked with the owner's key row locked. */
-export function createWatchlistStore(db: Knex, o: { holderThresholds: HolderThresholds }) {
+export function createWatchlistStore(handle: Db, o: { holderThresholds: HolderThresholds }) {
+  const db = knexOf(handle);
   return {
     async add(ownerKeyId: number, mint: string, now: Date): Promise<{ ok: true; added: boolean } | { ok: false; reason: string; tier: Tier }> {
       return db.transaction(async (trx) => {

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { BurnKind } from '../../domain/billing/burn-kind';
 import { committedLamports, weekDueAt, weekStartUtc } from '../../domain/billing/revenue-commitment';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type { BurnKind };
 export type PendingBurn = {
@@ -24,7 +26,8 @@ export class ObligationsNotOpen extends Error {
 export type ExecutedBurn = { id: number; kind: BurnKind; amountTokens: number; signature: string; slot: number | null; tokenMint: string; executedAt: Date };
 
 /** Burns owed (pay-with-token receipts, weekly revenue commitments) and burns executed on chain. */
-export function createBurnStore(db: Knex) {
+export function createBurnStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Adds an activated intent's share of revenue to its week's open commitment. Runs inside the activation

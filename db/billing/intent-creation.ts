@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { PlanKeyPort } from '../../domain/billing/plan-keys';
 import { createPaymentIntentStore, type NewIntent } from './payment-intent-store';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 export type IntentRequest = Omit<NewIntent, 'keyId' | 'keyPrefix' | 'keyMinted'> & { key: { id: number; prefix: string } | null };
 
@@ -9,14 +10,15 @@ export type IntentRequest = Omit<NewIntent, 'keyId' | 'keyPrefix' | 'keyMinted'>
  * or neither (no orphan keys from a failed request). A minted key awaits the intent's payment before it works. Memos carry 128 random bits; a collision would surface as a
  * unique violation rather than be retried.
  */
-export function createIntentCreation(db: Knex, planKeys: (db: Knex) => PlanKeyPort) {
+export function createIntentCreation(handle: Db, planKeys: (db: Db) => PlanKeyPort) {
+  const db = knexOf(handle);
   return {
     async create(r: IntentRequest): Promise<{ intent: NewIntent; plaintext: string | null }> {
       return db.transaction(async (trx) => {
-        const minted = r.key ? null : await planKeys(trx).issueKey(r.memo);
+        const minted = r.key ? null : await planKeys(asDb(trx)).issueKey(r.memo);
         const key = r.key ?? minted!;
         const intent: NewIntent = { ...r, keyId: key.id, keyPrefix: key.prefix, keyMinted: minted !== null };
-        await createPaymentIntentStore(trx).insert(intent);
+        await createPaymentIntentStore(asDb(trx)).insert(intent);
         return { intent, plaintext: minted?.plaintext ?? null };
       });
     },

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { PayWith, TokenPrice } from '../../domain/billing/pay-with';
 import type { IntentStatus, PaymentDecision } from '../../domain/billing/payment-matching';
 import type { Plan, PurchasableTier } from '../../domain/billing/pricing';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type PaymentIntent = {
   memo: string;
@@ -85,7 +87,8 @@ const toIntent = (r: any): PaymentIntent => ({
 // numeric(20,0) token amounts as text: the pg number parser (platform/db.ts) would round past 2^53.
 const INTENT_COLUMNS = ['*', ...['amount_tokens_raw', 'counted_tokens_raw', 'excess_tokens_raw'].map((c) => `${c}::text AS ${c}_text`)];
 
-export function createPaymentIntentStore(db: Knex) {
+export function createPaymentIntentStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async insert(i: NewIntent): Promise<void> {
       await db('payment_intents').insert({

@@ -1,9 +1,10 @@
-import type { Knex } from 'knex';
 import { PlanNotExtendable, type PlanKeyPort } from '../../domain/billing/plan-keys';
 import { amountToPay } from '../../domain/billing/pay-with';
 import { PLAN_DAYS } from '../../domain/billing/pricing';
 import { createBurnStore } from './burn-store';
 import { createPaymentIntentStore } from './payment-intent-store';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 export type Activation = { keyId: number; planExpiresAt: Date; activatedAt: Date; firstTime: boolean };
 
@@ -15,19 +16,20 @@ export class IntentNotPayable extends Error {}
  * payment's share of revenue, or a token payment's receipt — so a retried or concurrent activation finds
  * `activated_at` set and changes nothing.
  */
-export function createPlanActivation(db: Knex, o: { planKeys: (db: Knex) => PlanKeyPort; burnShareBps: number }) {
-  const burns = createBurnStore(db);
+export function createPlanActivation(handle: Db, o: { planKeys: (db: Db) => PlanKeyPort; burnShareBps: number }) {
+  const db = knexOf(handle);
+  const burns = createBurnStore(handle);
   return {
     async activate(memo: string, now: Date): Promise<Activation> {
       return db.transaction(async (trx) => {
-        const intent = await createPaymentIntentStore(trx).getForUpdate(memo);
+        const intent = await createPaymentIntentStore(asDb(trx)).getForUpdate(memo);
         if (!intent) throw new IntentNotPayable(`unknown intent ${memo}`);
         if (intent.activatedAt) return { keyId: intent.keyId, planExpiresAt: intent.planExpiresAt!, activatedAt: intent.activatedAt, firstTime: false };
         if (intent.status !== 'paid' || !intent.paidSignature) throw new IntentNotPayable(`intent ${memo} is ${intent.status}, not paid`);
         let planExpiresAt: Date;
         try {
           ({ planExpiresAt } = await o
-            .planKeys(trx)
+            .planKeys(asDb(trx))
             .extendPlan({ grantId: `payment:${memo}`, keyId: intent.keyId, tier: intent.tier, plan: intent.plan, days: PLAN_DAYS[intent.plan], now }));
         } catch (e) {
           // The key changed after the intent was made (revoked): nothing to activate; an operator refunds the payment.

@@ -1,14 +1,14 @@
-import type { Knex } from 'knex';
 import { ApiKeyUnavailableError, createApiKeyStore, type ApiKeyRecord } from '../access/api-key-store';
 import { planTierAt } from '../../domain/access/tiers';
 import { PlanNotExtendable, type PlanKey, type PlanKeyPort } from '../../domain/billing/plan-keys';
+import type { Db } from '../db-handle';
 
 const toPlanKey = (k: ApiKeyRecord | undefined): PlanKey | undefined =>
   k && { id: k.id, prefix: k.prefix, tier: k.tier, planExpiresAt: k.planExpiresAt, revoked: k.revokedAt !== null };
 
 /** Billing's view of the API key store; over a transaction when given one, so activation commits as a whole. */
-export function createPlanKeys(db: Knex): PlanKeyPort {
-  const store = createApiKeyStore(db);
+export function createPlanKeys(handle: Db): PlanKeyPort {
+  const store = createApiKeyStore(handle);
   return {
     issueKey: (memo) => store.issueKey({ source: 'upgrade', awaitingPaymentOf: memo }),
     findByPlaintext: async (plaintext) => toPlanKey(await store.findByPlaintext(plaintext)),

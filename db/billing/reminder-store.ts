@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type ReminderChannel = 'email' | 'telegram' | 'none';
 // `queued_for_bot` is only found on rows written before the messaging bot sent reminders itself.
@@ -15,7 +16,8 @@ export type PlanReminder = {
 };
 
 /** One renewal reminder per activated intent; the row is written before anything is sent. */
-export function createReminderStore(db: Knex) {
+export function createReminderStore(handle: Db) {
+  const db = knexOf(handle);
   const toReminder = (r: any): PlanReminder => ({
     intentMemo: r.intent_memo,
     keyId: r.key_id,

@@ -3,13 +3,16 @@ import type { TreasuryTransaction } from '../../domain/billing/treasury-transact
 import type { PaymentUnit } from '../../domain/billing/pay-with';
 import { intentMemoOf } from '../../domain/billing/payment-memo';
 import type { MemoTransfer } from '../../domain/billing/payment-matching';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * Every treasury transaction the scanner has read, keyed by signature, so each is fetched and counted once; and
  * under which watched address (the treasury, its token accounts) each was listed, which is where that address's
  * next listing stops.
  */
-export function createTreasuryStore(db: Knex) {
+export function createTreasuryStore(handle: Db) {
+  const db = knexOf(handle);
   // The amount an intent's unit reads: lamports, or raw units of its mint (as text: numeric(20,0) is exact, a JS number is not).
   const unitFilter = (q: Knex.QueryBuilder, unit: PaymentUnit) =>
     unit.payWith === 'token' ? q.where({ token_mint: unit.mint }).where('tokens_raw', '>', 0) : q.where('lamports', '>', 0);

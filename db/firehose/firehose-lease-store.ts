@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Serialises every lease count-and-insert and renewal, in every process (distinct from the append lock). */
 const LEASE_LOCK = 7_301_180_025;
@@ -12,7 +13,8 @@ export type LeaseResult = { ok: true; id: number } | { ok: false; cap: 'key' | '
  * Every statement runs under one transaction-level advisory lock and the database's clock, so a count and the insert
  * after it see the same leases, and a lease one process counts as expired is never renewed by another.
  */
-export function createFirehoseLeaseStore(db: Knex) {
+export function createFirehoseLeaseStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * A lease for one more connection of `keyId` (null: no key, only the overall cap), unless a cap is reached.

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { Client, type ClientConfig } from 'pg';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** The channel the log's appends notify (migration 0018). */
 export const FIREHOSE_CHANNEL = 'firehose';
@@ -9,7 +10,8 @@ export const FIREHOSE_CHANNEL = 'firehose';
  * The notification only wakes the reader: the events are read from the log, so a notification lost while the
  * connection is down costs latency (the reader also polls), never an event. Reconnects with backoff until stopped.
  */
-export function listenForAppends(db: Knex, onAppend: () => void, o: { onError?: (err: Error) => void; maxBackoffMs?: number } = {}) {
+export function listenForAppends(handle: Db, onAppend: () => void, o: { onError?: (err: Error) => void; maxBackoffMs?: number } = {}) {
+  const db = knexOf(handle);
   const settings = (db.client as { connectionSettings: string | ClientConfig }).connectionSettings;
   const config: ClientConfig = typeof settings === 'string' ? { connectionString: settings } : { ...settings };
   let stopped = false;

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * One appended event as the firehose sends it: the payload stays the JSON text Postgres wrote, never parsed here.
@@ -10,7 +11,8 @@ export type FirehoseLogEvent = { seq: number; kind: string; at: string; payloadJ
  * The firehose's durable log (migration 0018): triggers on the source tables append, every API process reads it in
  * seq order (which is commit order), and old events are pruned past the retention window.
  */
-export function createFirehoseLogStore(db: Knex) {
+export function createFirehoseLogStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Events after `seq`, oldest first, and the prune watermark read by the same statement. */
     async readAfter(seq: number, limit: number): Promise<{ events: FirehoseLogEvent[]; prunedThrough: number }> {

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { OnStartBackfill } from '../../domain/history/backfill-on-start';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type OnStartStatus = OnStartBackfill & { requestedAt: Date; chunksDone: number };
 
@@ -9,7 +10,8 @@ const MARKER = 'on-start';
  * The first start's backfill range, stored once: the first worker's insert wins, every later start (a restart, a
  * second worker) reads the same range back and starts or joins that range's workflow.
  */
-export function createBackfillOnStartStore(db: Knex) {
+export function createBackfillOnStartStore(handle: Db) {
+  const db = knexOf(handle);
   async function status(): Promise<OnStartStatus | null> {
     const r = await db('history_backfill_on_start').where({ marker: MARKER }).first();
     if (!r) return null;

@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { recomputeCreator } from '../mint/creator-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Rows per INSERT. */
 const BATCH = 500;
@@ -11,7 +12,8 @@ const BATCH = 500;
  * history as they see the deployment's own resolutions. No `prediction_outcomes`: history was never predicted, so no
  * forward accuracy figure can include it. Idempotent per mint (a first outcome is kept, as the lifecycle keeps it).
  */
-export function createBackfillOutcomeStore(db: Knex) {
+export function createBackfillOutcomeStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async record(launches: readonly ResolvedLaunch[], now: Date): Promise<void> {
       if (!launches.length) return;

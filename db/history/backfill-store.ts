@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { CompleteEvent, LaunchEvent } from '../../domain/launch/launch-events';
 import { createLaunchEventStore } from '../mint/launch-event-store';
 import { toMintRow, toTrade } from '../mint/mint-read-store';
+import type { Db } from '../db-handle';
+import { asDb, knexOf } from '../knex-handle';
 
 export type BackfillPageRow = {
   chunkId: string;
@@ -37,7 +39,8 @@ export type BackfillChunkProgress = {
  * its counts stay exact. Backfilled mints are history: their lifecycle outbox is closed in that transaction, so no
  * lifecycle is started or signalled for them and they never reach the forward accuracy figures.
  */
-export function createBackfillStore(db: Knex) {
+export function createBackfillStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async beginChunk(
       c: { chunkId: string; rangeId: string; fromAt: Date; toAt: Date },
@@ -57,7 +60,7 @@ export function createBackfillStore(db: Knex) {
 
     async storePage(row: BackfillPageRow, events: LaunchEvent[], requests: number, now: Date, day: string): Promise<BackfillPageWrite> {
       return db.transaction(async (trx) => {
-        const r = await createLaunchEventStore(trx).writeBatch(events);
+        const r = await createLaunchEventStore(asDb(trx)).writeBatch(events);
         if (r.newMints.length)
           await trx('mints')
             .whereIn(

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { StoredAnchor } from './ledger-commit-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** A memo transaction sent (or about to be) for a commit: its bytes are kept so a retry resends the same one. */
 export type AnchorAttempt = {
@@ -24,7 +25,8 @@ const toAttempt = (r: Record<string, any>): AnchorAttempt => ({
   state: r.state,
 });
 
-export function createLedgerAnchorStore(db: Knex) {
+export function createLedgerAnchorStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async anchorOf(commitId: number): Promise<StoredAnchor | null> {
       const r = await db('ledger_anchors').where({ commit_id: commitId }).first();

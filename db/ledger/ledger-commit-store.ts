@@ -1,6 +1,7 @@
 import type { CommitRecord } from '../../domain/ledger/commit-record';
 import type { BuiltHourCommit } from '../../domain/ledger/hour-commit-builder';
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredAnchor = { memo: string; signature: string; signer: string; slot: number; blockTime: Date | null; confirmedAt: Date };
 /** A commit as stored, with its anchor once confirmed and whether a memo transaction is out for it. */
@@ -64,7 +65,8 @@ function toCommit(r: Record<string, any>): StoredCommit {
   };
 }
 
-export function createLedgerCommitStore(db: Knex) {
+export function createLedgerCommitStore(handle: Db) {
+  const db = knexOf(handle);
   const commits = () =>
     db('ledger_commits as c')
       .leftJoin('ledger_anchors as a', 'a.commit_id', 'c.id')

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { preparedQuery } from '../../platform/db';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type LeafLink = { commitId: number; leafIndex: number };
 /** A committed row's place, its stored leaf digest and each level's pair partner on its path, leaves first (`stepsFromPath`). */
@@ -10,7 +11,8 @@ export type CommittedMark = { itemId: number; hourStart: Date; committedAt: Date
  * What proofs are cut from: each committed row's place in its tree, and 32-byte slices of the stored levels.
  * The path is on every proof's path, so it is a prepared statement.
  */
-export function createLedgerProofStore(db: Knex) {
+export function createLedgerProofStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * The row's place in its tree, its stored leaf and, at every stored level, its path node's pair partner: the whole

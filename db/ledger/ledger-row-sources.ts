@@ -1,5 +1,4 @@
 import type { LedgerLeaf } from '../../domain/ledger/leaf-fields';
-import type { Knex } from 'knex';
 import { COMPOSITE_ROW_SOURCE } from './composite-row-source';
 import { GRAD_PROB_ROW_SOURCE } from './grad-prob-row-source';
 import type { LedgerRowSource } from './ledger-row-source';
@@ -7,6 +6,8 @@ import { PERPS_ROW_SOURCE } from './perps-row-source';
 import { PROMOTION_ROW_SOURCE } from './promotion-row-source';
 import { SHADOW_ROW_SOURCE } from './shadow-row-source';
 import { VERDICT_ROW_SOURCE } from './verdict-row-source';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * The tracks being committed, each by its row source (ledger-row-source.ts says what a new track adds). A track
@@ -31,7 +32,8 @@ export type LedgerRows = {
   timeOf(id: number): Promise<Date | null>;
 };
 
-export function createLedgerRows(db: Knex, sources: readonly LedgerRowSource[] = LEDGER_ROW_SOURCES): LedgerRows[] {
+export function createLedgerRows(handle: Db, sources: readonly LedgerRowSource[] = LEDGER_ROW_SOURCES): LedgerRows[] {
+  const db = knexOf(handle);
   return sources.map((s) => ({
     track: s.track,
     leafVersion: s.leafVersion,

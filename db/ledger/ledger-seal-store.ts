@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import { rowFilterSql, type LedgerRowSource } from './ledger-row-source';
 import { LEDGER_ROW_SOURCES } from './ledger-row-sources';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** The SQLSTATE the seal trigger refuses a row with (migration 0012, `ledger_refuse_sealed_row`). */
 export const LEDGER_SEALED_SQLSTATE = 'LG001';
@@ -14,7 +15,8 @@ export class LedgerHourSealedError extends Error {
 
 export type SealedHour = { track: string; hourStart: Date; rowCount: number };
 
-export function createLedgerSealStore(db: Knex, sources: readonly LedgerRowSource[] = LEDGER_ROW_SOURCES) {
+export function createLedgerSealStore(handle: Db, sources: readonly LedgerRowSource[] = LEDGER_ROW_SOURCES) {
+  const db = knexOf(handle);
   return {
     /**
      * Moves the track's seal forward to `horizon` and records each non-empty hour it closes, with its row count,

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { MintTape } from '../../domain/launch/mint-tape';
 import type { MintState } from '../mint/mint-states';
 import { createLiveStore } from './live-store';
+import type { Db } from '../db-handle';
 
 /** Trades read per round trip while catching up. */
 const TRADES_PER_READ = 20_000;
@@ -11,8 +11,8 @@ const TRADES_PER_READ = 20_000;
  * memory and brought up to date by folding only the trades ingested since the last refresh (by trade `seq`). Mints
  * that leave the window are dropped. After a restart it is rebuilt from Postgres, bounded by the window.
  */
-export function createIncrementalLiveModel(db: Knex, o: { windowS: number }) {
-  const live = createLiveStore(db);
+export function createIncrementalLiveModel(handle: Db, o: { windowS: number }) {
+  const live = createLiveStore(handle);
   const tracked = new Map<string, MintState>();
   let lastSeq = -1;
 

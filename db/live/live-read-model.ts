@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { creatorRecord } from '../../domain/launch/creator-record';
 import { enrichMint, type EnrichedMint, type RunnerOddsFrom } from '../../domain/live/enriched-mint';
 import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
@@ -10,6 +9,7 @@ import { createCreatorStore } from '../mint/creator-store';
 import { createLiveStore } from './live-store';
 import type { MintRow } from '../mint/mint-read-store';
 import { createMintStates, type MintState } from '../mint/mint-states';
+import type { Db } from '../db-handle';
 
 /** Smart money of each mint's top buyers, looked up by their full addresses. */
 export type SmartMoneySource = { smartMoney(topBuyers: ReadonlyMap<string, readonly TopBuyerRef[]>): Promise<Map<string, SmartMoney>> };
@@ -30,12 +30,12 @@ export type LiveReadSources = {
  * signals, alerts and webhooks later); the live projector keeps the states in memory (incremental-live-model.ts)
  * and has them enriched here; scoring reads the same state as of its moment (db/mint/mint-states.ts).
  */
-export function createLiveReadModel(db: Knex, sources: LiveReadSources) {
-  const mintStates = createMintStates(db);
-  const live = createLiveStore(db);
-  const creators = createCreatorStore(db);
-  const prices = createPriceStore(db);
-  const metadata = createMintMetadataStore(db);
+export function createLiveReadModel(handle: Db, sources: LiveReadSources) {
+  const mintStates = createMintStates(handle);
+  const live = createLiveStore(handle);
+  const creators = createCreatorStore(handle);
+  const prices = createPriceStore(handle);
+  const metadata = createMintMetadataStore(handle);
 
   /**
    * The enriched record of each state as of `now`, with its smart money. `ownOutcomes`: a mint old enough to be

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { TradeEvent } from '../../domain/launch/launch-events';
 import type { LatestPrediction } from '../../domain/live/enriched-mint';
 import { toMintRow, toTrade, type MintRow } from '../mint/mint-read-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type LiveMintRow = MintRow;
 
@@ -13,7 +14,8 @@ export const LIVE_DELAYED_SNAPSHOT = 'live-delayed';
 export const SMART_MONEY_SNAPSHOT = 'smart-money';
 
 /** Reads the live projector needs, and the snapshot it writes. */
-export function createLiveStore(db: Knex) {
+export function createLiveStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async mintsSince(since: Date): Promise<LiveMintRow[]> {
       const rows = await db('mints as m')

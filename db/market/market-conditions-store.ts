@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { Conditions, WindowActivity } from '../../domain/market/market-temperature';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredConditions = { computedAt: Date; state: 'ready' | 'warming'; historyHours: number; conditions: Conditions | null };
 
@@ -7,7 +8,8 @@ export type StoredConditions = { computedAt: Date; state: 'ready' | 'warming'; h
  * Hourly market rollups and the latest temperature. Every rollup is recomputed from the fact tables
  * (mints, trades, graduations), so re-rolling an hour after late events arrive is harmless.
  */
-export function createMarketConditionsStore(db: Knex) {
+export function createMarketConditionsStore(handle: Db) {
+  const db = knexOf(handle);
   /** Activity in windows [start, start + lengthS) for each start, in one statement. */
   async function measureWindows(starts: Date[], lengthS: number): Promise<Map<number, WindowActivity>> {
     if (starts.length === 0) return new Map();

@@ -1,9 +1,11 @@
-import type { Knex } from 'knex';
 import type { PriceQuote } from '../../domain/market/native-coin';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type SourceStatus = { source: string; lastAttemptAt: Date; lastSuccessAt: Date | null; lastError: string | null; consecutiveFailures: number };
 
-export function createPriceStore(db: Knex) {
+export function createPriceStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Stores a fetched quote and marks its source healthy. Idempotent on (symbol, source, fetched_at). */
     async recordQuote(q: PriceQuote): Promise<void> {

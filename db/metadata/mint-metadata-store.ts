@@ -1,12 +1,14 @@
-import type { Knex } from 'knex';
 import type { MetadataQuality } from '../../domain/metadata/launch-metadata';
 import type { MetadataRecord } from '../../domain/metadata/metadata-attempt';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** A mint whose metadata is to be fetched now: never tried, or a retry that is due. `attempts` so far. */
 export type MetadataDue = { mint: string; uri: string; name: string; symbol: string; attempts: number };
 
 /** `mint_metadata`: written only by the metadata fetcher's activity, read by the live read model. */
-export function createMintMetadataStore(db: Knex) {
+export function createMintMetadataStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Up to `limit` mints to fetch, newest first: non-mayhem mints created since `since` with no row yet, then rows

@@ -1,10 +1,11 @@
-import type { Knex } from 'knex';
 import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
 import { RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { graduatedBy } from './before-graduation';
 import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
 /** One resolved prediction row with every label the models learn from. */
@@ -49,7 +50,8 @@ const toCorpusRecord = (r: any, rugLabelVersion: string, source: ModelCorpusReco
 const newestOf = (a: ModelCorpusRecord[], b: ModelCorpusRecord[], limit: number) =>
   b.length === 0 ? a : [...a, ...b].sort((x, y) => y.observedAt.getTime() - x.observedAt.getTime()).slice(0, limit);
 
-export function createCorpusStore(db: Knex) {
+export function createCorpusStore(handle: Db) {
+  const db = knexOf(handle);
   /**
    * Resolved mints observed at `ageBucket`, newest first, with every model's label: the features are the
    * immutable snapshot logged when the mint was scored at that age, so the corpus holds exactly what the
@@ -154,7 +156,7 @@ export function createCorpusStore(db: Knex) {
     modelCorpus,
 
     /** Seeded history still being written: a model fitted now would be fitted on part of it. */
-    seedingInProgress: () => createHistoryStore(db).seedingInProgress(),
+    seedingInProgress: () => createHistoryStore(handle).seedingInProgress(),
 
     /**
      * The mints this deployment resolved at 24 h, and the history beside them. A backfilled mint has an outcome row
@@ -166,7 +168,7 @@ export function createCorpusStore(db: Knex) {
           .whereNotExists(db('history_observations as h').whereRaw('h.mint = o.mint'))
           .select(db.raw('count(*)::int as n'), db.raw('min(o.resolved_at) as oldest'), db.raw('max(o.resolved_at) as newest'))
           .first(),
-        createHistoryStore(db).summary(),
+        createHistoryStore(handle).summary(),
       ]);
       return { resolvedMints: r?.n ?? 0, oldest: r?.oldest ?? null, newest: r?.newest ?? null, history };
     },

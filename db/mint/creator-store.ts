@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import { CREATOR_5X, type CreatorAggregate, type OwnOutcome } from '../../domain/launch/creator-record';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Creators' track records: aggregates over their resolved launches, recomputed at each resolution. */
-export function createCreatorStore(db: Knex) {
+export function createCreatorStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async aggregates(creators: readonly string[], labelVersion: string): Promise<Map<string, CreatorAggregate>> {
       if (!creators.length) return new Map();

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { ResolvedLaunch } from '../../domain/scoring/launch-histories';
 import { insertNewRows } from './insert-new-rows';
 import { insertRunnerObservations } from './runner-observation-rows';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type HistorySource = 'synthetic' | 'backfill';
 /** What one source of history adds to the corpus (GET /api/scope, /api/predictor/health). */
@@ -12,7 +13,8 @@ export type HistorySummary = { source: HistorySource; mints: number; oldestCreat
  * features production would have logged and the labels at the horizon. Writes are idempotent per (mint, age), so a
  * run interrupted at any point is simply run again.
  */
-export function createHistoryStore(db: Knex) {
+export function createHistoryStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async isComplete(runId: string): Promise<boolean> {
       const r = await db('history_runs').where({ run_id: runId }).whereNotNull('completed_at').first('run_id');

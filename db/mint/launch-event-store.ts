@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { eventKey, type CompleteEvent, type CreateEvent, type LaunchEvent, type MigrateEvent, type TradeEvent } from '../../domain/launch/launch-events';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type NewMint = { mint: string; createdAt: Date; mayhem: boolean };
 export type WriteResult = {
@@ -31,7 +32,8 @@ function chunks<T>(xs: T[]): T[][] {
  * what is new, so the caller starts workflows and sends graduation signals only once the rows are durable, and
  * counts it from the rows the statements report (no extra round trip).
  */
-export function createLaunchEventStore(db: Knex) {
+export function createLaunchEventStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async writeBatch(events: LaunchEvent[]): Promise<WriteResult> {
       const creates = events.filter((e): e is CreateEvent => e.kind === 'create');

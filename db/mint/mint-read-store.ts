@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { CreateEvent, TradeEvent } from '../../domain/launch/launch-events';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type MintRow = CreateEvent & { graduatedAt: Date | null };
 
@@ -42,7 +43,8 @@ export const toTrade = (r: any): TradeEvent => ({
 export const pairKey = (mint: string, wallet: string) => `${mint}:${wallet}`;
 
 /** Point-in-time reads of one mint's facts, for scoring and resolution. */
-export function createMintReadStore(db: Knex) {
+export function createMintReadStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async getMint(mint: string): Promise<MintRow | undefined> {
       const r = await db('mints as m')

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { creatorRecord, type CreatorRecord } from '../../domain/launch/creator-record';
 import type { TradeEvent } from '../../domain/launch/launch-events';
 import { MintTape } from '../../domain/launch/mint-tape';
@@ -8,6 +7,7 @@ import { topBuyerWallets } from '../../domain/launch/mint-signals';
 import type { LaunchContext } from '../../domain/scoring/launch-features';
 import { createCreatorStore } from './creator-store';
 import { createMintReadStore, pairKey, type MintRow } from './mint-read-store';
+import type { Db } from '../db-handle';
 
 /** One mint as the read models hold it: its row, its tape folded up to some moment, each known buyer's freshness. */
 export type MintState = { row: MintRow; tape: MintTape; freshness: Map<string, boolean> };
@@ -29,9 +29,9 @@ export type SmartBuyersSource = {
  * Mints folded from their trades as of a moment: what scoring reads, and what the live read model enriches
  * (db/live/live-read-model.ts), so both see a mint the same way. `smartMoney` is needed by `scoringView` only.
  */
-export function createMintStates(db: Knex, o: { smartMoney?: SmartBuyersSource } = {}) {
-  const reads = createMintReadStore(db);
-  const creators = createCreatorStore(db);
+export function createMintStates(handle: Db, o: { smartMoney?: SmartBuyersSource } = {}) {
+  const reads = createMintReadStore(handle);
+  const creators = createCreatorStore(handle);
 
   /** Tapes of `rows` folded from their trades up to `until` (one query), freshness not looked up yet. */
   async function fold(rows: readonly MintRow[], until: Date): Promise<(MintState & { trades: TradeEvent[] })[]> {

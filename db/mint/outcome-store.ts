@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { MintOutcome } from '../../domain/launch/outcome-labels';
 import { recomputeCreator } from './creator-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type Checkpoint = {
   mint: string;
@@ -14,7 +15,8 @@ export type Checkpoint = {
 };
 
 /** Outcomes and checkpoints: written by activities, idempotent on their natural keys. */
-export function createOutcomeStore(db: Knex) {
+export function createOutcomeStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async recordCheckpoint(c: Checkpoint): Promise<void> {
       await db('post_grad_checkpoints')

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import { predictionFields, type PredictionFields } from '../ledger/prediction-row';
 import type { SimilarLaunches } from '../../domain/scoring/similar-launches';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type NewPrediction = {
   mint: string;
@@ -32,7 +33,8 @@ export type PredictionWithOutcome = PredictionFields & {
   resolvedAt: Date | null;
 };
 
-export function createPredictionStore(db: Knex) {
+export function createPredictionStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Immutable and once per (mint, age bucket): a retried activity gets the first row back, never a second. A row

@@ -1,9 +1,10 @@
-import type { Knex } from 'knex';
 import type { RunnerGridAge } from '../../domain/scoring/runner-grid';
 import type { RunnerOdds } from '../../domain/scoring/runner-model';
 import type { RunnerNowRow } from '../../domain/scoring/runner-now-model';
 import type { HistorySource } from './history-store';
 import { insertRunnerObservations, type ResolvedGrid } from './runner-observation-rows';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Odds the live list published for one mint in one grid-age band, and where they start from. */
 export type PublishedRunnerOdds = {
@@ -23,7 +24,8 @@ export type ResolvedRunnerOdds = PublishedRunnerOdds & { peakMult: number; resol
  * The from-now runner model's corpus (one row per resolved mint per grid age) and its forward log (the odds the live
  * list published, once per mint per grid age). Every write is idempotent on its natural key.
  */
-export function createRunnerNowStore(db: Knex) {
+export function createRunnerNowStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** The grid rows of resolved mints; returns how many were new. */
     async insertObservations(mints: readonly ResolvedGrid[], source: 'live' | HistorySource): Promise<number> {

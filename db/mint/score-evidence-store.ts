@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { SimilarLaunch, SimilarLaunches } from '../../domain/scoring/similar-launches';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** A mint's latest logged score with the evidence logged beside it (null for scores logged before there was any). */
 export type ScoreEvidence = {
@@ -13,7 +14,8 @@ export type ScoreEvidence = {
 type StoredLaunch = Omit<SimilarLaunch, 'observedAt' | 'resolvedAt'> & { observedAt: string; resolvedAt: string };
 
 /** Reads the evidence the scoring activity logged with each prediction (predictions.similar_launches). */
-export function createScoreEvidenceStore(db: Knex) {
+export function createScoreEvidenceStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** The latest score by logging time (the 60 s score once it exists); undefined when none was logged. */
     async latest(mint: string): Promise<ScoreEvidence | undefined> {

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type SkipReason = 'graduated' | 'model_warming';
 
@@ -20,7 +21,8 @@ export type NewScoreSkip = {
 export type ScoreSkip = { id: number; mint: string; ageBucket: number; asOf: Date; reason: SkipReason; priceSol: number | null };
 
 /** Scoring moments that logged no prediction, with the reason (migration 0029). Once per (mint, age bucket). */
-export function createScoreSkipStore(db: Knex) {
+export function createScoreSkipStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Idempotent: a retried activity finds the first record and returns its reason. */
     async record(s: NewScoreSkip): Promise<SkipReason> {

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { isLedgerSealedError, LedgerHourSealedError } from '../ledger/ledger-seal-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type NewShadowPrediction = {
   mint: string;
@@ -15,7 +16,8 @@ export type NewShadowPrediction = {
  * The scorer's side of shadow scoring: it logs the shadow versions' scores beside the served one, and asks which
  * version serves now (the latest promotion the accuracy area decided, or the configured champion).
  */
-export function createShadowScoreStore(db: Knex) {
+export function createShadowScoreStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Idempotent per (mint, age, version); a row whose hour the ledger sealed is refused (`LedgerHourSealedError`). */
     async insertShadow(rows: readonly NewShadowPrediction[]): Promise<void> {

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type PlatformStats = {
   launches24h: number;
@@ -11,7 +12,8 @@ export type PlatformStats = {
   gaps24h: number;
 };
 
-export function createStatsStore(db: Knex) {
+export function createStatsStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async platform(now: Date): Promise<PlatformStats> {
       const since = new Date(now.getTime() - 24 * 3600_000);

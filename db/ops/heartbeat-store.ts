@@ -1,8 +1,10 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type Heartbeat = { name: string; instance: string; lastSeenAt: Date };
 
-export function createHeartbeatStore(db: Knex) {
+export function createHeartbeatStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async beat(name: string, instance: string, startedAt: Date, at: Date): Promise<void> {
       await db('daemon_heartbeats')

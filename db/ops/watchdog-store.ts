@@ -1,10 +1,12 @@
-import type { Knex } from 'knex';
 import type { AlertCandidate, WatchdogObservation } from '../../domain/ops/watchdog-rules';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type WatchdogTickRow = WatchdogObservation & { id: number; at: Date };
 export type OpenAlert = AlertCandidate & { raisedAt: Date };
 
-export function createWatchdogStore(db: Knex) {
+export function createWatchdogStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /**
      * Stores one tick and reconciles open alerts with `alerts`, in one transaction. Keyed by `tickKey`

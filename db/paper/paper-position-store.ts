@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { CurveReserves } from '../../domain/paper/curve-fill';
 import type { PaperConfig, StrategyId } from '../../domain/paper/paper-config';
 import type { PaperPosition, SeenQuote } from '../../domain/paper/paper-position';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** A 30 s / 60 s score some strategy has not judged yet. */
 export type EntryCandidate = { predictionId: number; mint: string; ageBucket: number; asOf: Date; gradProb: number; decided: StrategyId[] };
@@ -29,7 +30,8 @@ export type StrategyEntryTx = {
 const toStored = (r: any): StoredPosition => ({ id: r.id, workflowId: r.workflow_id, position: r.position, config: r.config, state: r.state });
 
 /** Paper positions and entry decisions (migration 0019). Rows become domain objects here. */
-export function createPaperPositionStore(db: Knex) {
+export function createPaperPositionStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async entryCandidates(since: Date, minGradProb: number, strategies: readonly StrategyId[], limit: number): Promise<EntryCandidate[]> {
       const rows = await db.raw(

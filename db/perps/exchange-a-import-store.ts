@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { DriftTrade } from '../../domain/perps/drift-trade';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredFileStatus = { status: 'imported' | 'missing' | 'corrupt'; sha256: string | null; rows: number; ingestedAt: Date };
 export type FileSummary = { rows: number; volumeUsd: number; traders: number };
@@ -17,7 +19,8 @@ export type FileImportWriter = {
   rollback(): Promise<void>;
 };
 
-export function createExchangeAImportStore(db: Knex) {
+export function createExchangeAImportStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async fileStatus(fileKey: string): Promise<StoredFileStatus | undefined> {
       const r = await db('exchange_a_files').where({ file_key: fileKey }).first('status', 'sha256', 'rows', 'ingested_at');

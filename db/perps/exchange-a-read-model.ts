@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import { driftMarketRollups, type DriftFileSummary, type DriftMarketRollup } from '../../domain/perps/drift-market-rollup';
 import type { DriftMarketStats } from '../../domain/perps/drift-trader-stats';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type ExchangeAMarketRollupRow = {
   market: string;
@@ -24,7 +25,8 @@ export type ExchangeATraderRow = {
 };
 
 /** exchange_a (Drift historical files) as the API reads it: per-market rollups of imported files, traders. */
-export function createExchangeAReadModel(db: Knex) {
+export function createExchangeAReadModel(handle: Db) {
+  const db = knexOf(handle);
   /** The imported files' summaries (one row a file and day, at most a few thousand), folded by the domain's rollup. */
   async function rollups(market?: string): Promise<DriftMarketRollup[]> {
     const rows = await db('exchange_a_files')

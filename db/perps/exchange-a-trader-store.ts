@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { DriftTrade } from '../../domain/perps/drift-trade';
 import type { DriftTraderStats } from '../../domain/perps/drift-trader-stats';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type MarketTrade = DriftTrade & { market: string };
 /** Dirty traders as read, with the version of their mark. */
@@ -10,7 +11,8 @@ export type DirtyTraders = Map<string, number>;
  * exchange_a traders' lifetime stats, recomputed from every imported row of the traders a file touched (marked
  * dirty by the file's import, in its transaction). A trader marked again while being recomputed stays marked.
  */
-export function createExchangeATraderStore(db: Knex) {
+export function createExchangeATraderStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async takeDirty(limit: number): Promise<DirtyTraders> {
       const rows = await db('exchange_a_dirty_traders').orderBy('trader').limit(limit).select('trader', 'version');

@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import type { PerpsHorizon, PerpsSide } from '../../domain/perps/perps-types';
 import { emptyScope, type ScopeSums } from '../../domain/perps/win-rate-aggregation';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type WinScope = 'overall' | 'wallet' | 'market';
 export const OVERALL_KEY = 'all';
@@ -13,7 +14,8 @@ export type JudgmentRow = { horizon: PerpsHorizon; dueAt: Date; price: number; p
  * written once per (entry, horizon) together with the win sums it adds to (overall, per wallet, per market), so a
  * retried judging activity never counts an entry twice.
  */
-export function createPerpsEntryStore(db: Knex) {
+export function createPerpsEntryStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async unjudgedSmartEntries(limit: number): Promise<{ id: number; detectedAt: Date }[]> {
       const rows = await db('perps_entries').where({ smart: true }).whereNull('judging_started_at').orderBy('id').limit(limit).select('id', 'detected_at');

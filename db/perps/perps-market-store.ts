@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { MarketContext } from '../../domain/perps/perps-types';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** How long mark-price samples are kept: the 24 h horizon's judging plus a day of slack for a late or down worker. */
 export const MARK_PRICE_RETENTION_MS = 48 * 3_600_000;
@@ -11,7 +12,8 @@ export type MarkSample = { at: Date; price: number };
  * Markets and their asset contexts (latest per market) and the mark-price buffer: one sample per market per
  * markets poll, the price series of `/api/perps/market/{market}` and the prices entries are judged at.
  */
-export function createPerpsMarketStore(db: Knex) {
+export function createPerpsMarketStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Writes one poll: the latest context per market and a mark sample each; idempotent on (exchange, market, at). */
     async recordPoll(exchange: string, markets: readonly MarketContext[], at: Date): Promise<void> {

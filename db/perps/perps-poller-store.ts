@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type PollerName = 'markets' | 'snapshots' | 'stream' | 'rankings' | 'leaderboard';
 export type PollerStatus = {
@@ -13,7 +14,8 @@ export type PollerStatus = {
 };
 
 /** The perps pollers' progress, one row each: what the observatory reports as each exchange's status. */
-export function createPerpsPollerStore(db: Knex) {
+export function createPerpsPollerStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async ok(name: PollerName, exchange: string, at: Date, progress: Record<string, unknown>): Promise<void> {
       await db('perps_pollers')

@@ -1,11 +1,13 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * Daily ranks of watched wallets by smart score: smart wallets are ranked 1…n (ties by address), the others keep
  * their score with no rank. Re-ranking during the same UTC day overwrites that day's row, so the history holds one
  * row per wallet per day.
  */
-export function createPerpsRankStore(db: Knex) {
+export function createPerpsRankStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async rankDay(exchange: string, date: string): Promise<{ ranked: number; scored: number }> {
       const { rows } = await db.raw(

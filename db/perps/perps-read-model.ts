@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { PerpsSide } from '../../domain/perps/perps-types';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type EntryView = {
   id: number;
@@ -35,7 +36,8 @@ export type PositionView = {
 };
 
 /** The observatory's reads for the API: entries, positions, counters, the price series. */
-export function createPerpsReadModel(db: Knex) {
+export function createPerpsReadModel(handle: Db) {
+  const db = knexOf(handle);
   return {
     async recentEntries(where: { wallet?: string; market?: string; exchange?: string; smartOnly?: boolean }, limit: number): Promise<EntryView[]> {
       const rows = await db('perps_entries')

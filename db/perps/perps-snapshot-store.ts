@@ -5,6 +5,8 @@ import type { DetectedLiquidation } from '../../domain/perps/liquidation-detecti
 import type { WalletFill, WalletSnapshot } from '../../domain/perps/perps-types';
 import type { SmartVerdict } from '../../domain/perps/smart-rule';
 import type { WalletRecord } from '../../domain/perps/wallet-record';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Fills kept per wallet: Hyperliquid itself serves at most the newest 2000. */
 export const FILLS_KEPT = 2000;
@@ -29,7 +31,8 @@ export type SnapshotCommitResult = { snapshotStored: boolean; entriesInserted: n
  * snapshot, keyed by (wallet, snapshot time), so an activity retried after it committed changes nothing twice
  * (the retry reads this snapshot as the previous one, and equal keys are ignored).
  */
-export function createPerpsSnapshotStore(db: Knex) {
+export function createPerpsSnapshotStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async latestSnapshot(exchange: string, wallet: string): Promise<WalletSnapshot | null> {
       const r = await db('perps_position_snapshots').where({ exchange, wallet }).orderBy('at', 'desc').first();

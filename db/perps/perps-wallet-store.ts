@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import type { WalletRecord } from '../../domain/perps/wallet-record';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type WatchedWalletRow = {
   wallet: string;
@@ -24,7 +25,8 @@ export type WatchedWalletRow = {
  * time. Making room evicts the least recently active wallets that are neither smart nor whales; an evicted
  * wallet keeps its rows (its entries and page stay) and is watched again when it trades big again.
  */
-export function createPerpsWalletStore(db: Knex) {
+export function createPerpsWalletStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Watches `wallets` (new ones, or evicted ones again), due for a snapshot now; returns how many were added. */
     async discover(exchange: string, wallets: readonly string[], source: string, at: Date, max: number): Promise<number> {

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import type { HoldoutBacktest } from '../../domain/scoring/holdout-backtest';
 import type { PredictorName } from '../../domain/scoring/predictors';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** The latest fit of one predictor at one age, as /api/predictor/health reports it. */
 export type ModelFit = {
@@ -22,7 +23,8 @@ export type ModelFit = {
   backtest: HoldoutBacktest | null;
 };
 
-export function createModelFitStore(db: Knex) {
+export function createModelFitStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** One row per (predictor, age): a refit replaces it. */
     async recordFits(fits: readonly ModelFit[]): Promise<void> {

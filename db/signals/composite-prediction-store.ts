@@ -1,9 +1,10 @@
-import type { Knex } from 'knex';
 import type { CompositeCross, NoCrossReason } from '../../domain/signals/cross-rules';
 import type { CompositeOutcome } from '../../domain/signals/resolution';
 import type { ThresholdKind } from '../../domain/signals/rolling-threshold';
 import type { SignalMintFacts } from '../../domain/signals/signal-payload';
 import type { Tier } from '../../domain/signals/tier-rules';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** What the cross froze for the signal it becomes: the mint's facts (scalars, no wallet) and the top-buyer share. */
 export type CrossSnapshot = { facts: SignalMintFacts; topBuyerShare: number };
@@ -109,7 +110,8 @@ const toRow = (r: any): CompositePredictionRow => ({
 });
 
 /** Composite predictions: written once at the first cross, tiered once (signal-store.ts), resolved once. */
-export function createCompositePredictionStore(db: Knex) {
+export function createCompositePredictionStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** The first cross of a mint; a second one (another process, a retry) is ignored: `inserted` false. */
     async insertCross(n: NewCross): Promise<{ id: number | null; inserted: boolean }> {

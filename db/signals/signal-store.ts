@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import type { SignalBody } from '../../domain/signals/signal-payload';
 import type { Tier } from '../../domain/signals/tier-rules';
 import { isLedgerSealedError } from '../ledger/ledger-seal-store';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** Transaction-level advisory lock every cursor assignment takes (domain/signals/cursor.ts explains why). */
 export const SIGNAL_CURSOR_LOCK = 7_301_150_001;
@@ -17,10 +18,11 @@ export type Delivery = { predictionId: number; tier: Tier; gp60: number | null; 
  * commit is visible, so cursor order is commit order and `cursor > since` never skips a later commit.
  */
 export function createSignalStore(
-  db: Knex,
+  handle: Db,
   /** Test seams that widen the race: a pause before the cursor lock and one after the insert, before commit. */
   o: { beforeCursor?: () => Promise<void>; beforeCommit?: () => Promise<void> } = {},
 ) {
+  const db = knexOf(handle);
   const deliverOnce = (d: Delivery): Promise<{ id: number; cursor: number } | null> =>
     db.transaction(async (trx) => {
       const n = await trx('composite_predictions')

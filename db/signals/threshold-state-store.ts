@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredThreshold = { generation: number; state: unknown; savedAt: Date };
 
@@ -7,7 +8,8 @@ export type StoredThreshold = { generation: number; state: unknown; savedAt: Dat
  * (null) when another process saved since: two workers that both ran the live projector's activity (a retry that
  * landed elsewhere) never overwrite each other's newer samples blindly; the loser reloads.
  */
-export function createThresholdStateStore(db: Knex) {
+export function createThresholdStateStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async load(writerId: string): Promise<StoredThreshold | undefined> {
       const r = await db('composite_threshold_state').where({ writer_id: writerId }).first();

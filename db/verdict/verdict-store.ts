@@ -1,9 +1,10 @@
-import type { Knex } from 'knex';
 import type { Tier } from '../../domain/signals/tier-rules';
 import type { VerdictEvaluationJson } from '../../domain/verdict/evaluate-verdict';
 import type { Preregistration } from '../../domain/verdict/preregistration';
 import type { VerdictCross } from '../../domain/verdict/tier-figures';
 import type { BenchmarkHour } from '../../domain/verdict/verdict-window';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type StoredVerdict = {
   id: number;
@@ -37,7 +38,8 @@ const verdict = (r: Record<string, any>): StoredVerdict => ({
 });
 
 /** The verdict's inputs (composite crosses, the 60 s benchmark) and its one immutable row per registration. */
-export function createVerdictStore(db: Knex) {
+export function createVerdictStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** Tiered crosses made in [T0, deadline), with their outcome once resolved. */
     async crosses(p: Preregistration): Promise<VerdictCross[]> {

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { defineSmartScoreVersion, type SmartScoreVersion } from '../../domain/wallets/smart-score';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export const toScoreVersion = (r: { id: string; prior_graduation_rate: number; prior_rug_rate: number; prior_strength: number }): SmartScoreVersion =>
   defineSmartScoreVersion(r.id, r.prior_graduation_rate, r.prior_rug_rate, r.prior_strength);
@@ -8,7 +9,8 @@ export const toScoreVersion = (r: { id: string; prior_graduation_rate: number; p
  * Smart score versions are data: a version is its priors (wallet_score_versions), and the index publishes one of them
  * (wallet_index_state.score_version), switched by the rebuild that built its indexes.
  */
-export function createScoreVersionStore(db: Knex | Knex.Transaction) {
+export function createScoreVersionStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** The version the index publishes now. */
     async active(): Promise<SmartScoreVersion> {

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * A demo market's smart wallets: the simulator draws its "smart" traders from a standing population, but on a
@@ -10,7 +11,8 @@ import type { Knex } from 'knex';
  */
 export const SIMULATED_SMART_RECORD = { total: 12, graduated: 8, ran: 6, mid: 2, rugged: 0 } as const;
 
-export async function seedSimulatedSmartWallets(db: Knex, wallets: readonly string[], at: Date): Promise<number> {
+export async function seedSimulatedSmartWallets(handle: Db, wallets: readonly string[], at: Date): Promise<number> {
+  const db = knexOf(handle);
   if (!wallets.length) return 0;
   const r = SIMULATED_SMART_RECORD;
   const rows = wallets.map((wallet) => ({

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import type { SmartMoney, TopBuyerRef } from '../../domain/live/mint-smart-money';
 import { smartMoneyOnMint } from '../../domain/wallets/smart-money';
 import type { SmartCriteria, SmartScoreVersion } from '../../domain/wallets/smart-score';
 import type { WalletCounts } from '../../domain/wallets/wallet-record';
 import { createScoreVersionStore } from './score-version-store';
 import { createWalletReadStore } from './wallet-read-store';
+import type { Db } from '../db-handle';
 
 type Counts = Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>;
 
@@ -15,9 +15,9 @@ type Counts = Pick<WalletCounts, 'total' | 'graduated' | 'rugged'>;
  * launch), so each wallet's counts (or its absence from the index) are reused for `ttlMs`; only wallets not looked
  * up within it cost a query, one for all of them.
  */
-export function createSmartMoneyLookup(db: Knex, o: { ttlMs: number; criteria: SmartCriteria; now?: () => number }) {
-  const reads = createWalletReadStore(db);
-  const versions = createScoreVersionStore(db);
+export function createSmartMoneyLookup(handle: Db, o: { ttlMs: number; criteria: SmartCriteria; now?: () => number }) {
+  const reads = createWalletReadStore(handle);
+  const versions = createScoreVersionStore(handle);
   const now = o.now ?? Date.now;
   const known = new Map<string, { at: number; counts: Counts | null }>();
   let version: { at: number; v: SmartScoreVersion } | undefined;

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { applyResolvedMints, type ApplyResult } from './contribution-writer';
 import { readResolvedMints, type MintToApply } from './resolved-mint-reader';
 import type { WalletTableSet } from './wallet-tables';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * Applies resolved mints to a table set: reads their trades, labels and checkpoints, computes every buyer's
@@ -9,7 +11,8 @@ import type { WalletTableSet } from './wallet-tables';
  * Idempotent by (mint, wallet): applying a mint again changes nothing unless what it contributes changed (a repaired
  * label, a backfilled trade), and then moves its buyers' counts once. `unresolved`: mints without an outcome yet.
  */
-export function createWalletIndexWriter(db: Knex) {
+export function createWalletIndexWriter(handle: Db) {
+  const db = knexOf(handle);
   return {
     async apply(tables: WalletTableSet, mints: readonly MintToApply[], trx?: Knex.Transaction): Promise<ApplyResult & { unresolved: string[] }> {
       const resolved = await readResolvedMints(trx ?? db, mints);

@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
 import { DEFAULT_MIN_TOTAL } from '../../domain/wallets/leaderboards';
 import { smartScoreSql, type SmartScoreVersion } from '../../domain/wallets/smart-score';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /**
  * The rank snapshot of a score version: the ranked wallets (total >= 8) grouped by (smart score, sample size), each
@@ -9,7 +10,8 @@ import { smartScoreSql, type SmartScoreVersion } from '../../domain/wallets/smar
  * the whole table once (a sequential scan: the expression index cannot return its values), so a Schedule does it
  * every few minutes, off the request path; it replaces the version's groups in one transaction.
  */
-export function createWalletRankStore(db: Knex) {
+export function createWalletRankStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async refresh(v: SmartScoreVersion, now: Date): Promise<{ ranked: number; groups: number }> {
       return db.transaction(async (trx) => {

@@ -1,10 +1,11 @@
-import type { Knex } from 'knex';
 import { DEFAULT_MIN_TOTAL, leaderboardSql, snapshotRank, type LeaderboardKind } from '../../domain/wallets/leaderboards';
 import { smartScoreSql, type SmartScoreVersion } from '../../domain/wallets/smart-score';
 import { prefixRange, selectByKey, type WalletKey } from '../../domain/wallets/wallet-address';
 import type { WalletCounts, WalletRecord } from '../../domain/wallets/wallet-record';
 import type { WalletMatch } from '../../domain/wallets/wallet-views';
 import { preparedQuery } from '../../platform/db';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** A wallet_records row as the domain's record. */
 export const toWalletRecord = (r: any): WalletRecord => ({
@@ -32,7 +33,8 @@ const statementName = (...parts: string[]) => `wallets_${parts.join('_').replace
  * a full address is the primary key, a prefix its range [prefix, prefix || '{') in "C" order, a leaderboard one
  * of its kind's partial expression indexes, a rank one probe of the rank snapshot.
  */
-export function createWalletReadStore(db: Knex) {
+export function createWalletReadStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     /** The wallets a key selects, each with its rank (from the snapshot of `smart`) and its own launches as a creator. */
     async byKey(key: WalletKey, smart: SmartScoreVersion): Promise<WalletMatch[]> {

@@ -6,6 +6,8 @@ import type { MintToApply } from './resolved-mint-reader';
 import { createScoreVersionStore } from './score-version-store';
 import { createWalletIndexWriter } from './wallet-index-writer';
 import { LIVE_TABLES, NEXT_TABLES, TABLE_PAIRS } from './wallet-tables';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 /** The rebuild's position: the last resolved mint applied, in (created_at, mint) order. */
 export type RebuildCursor = { createdAt: string; mint: string };
@@ -20,8 +22,9 @@ export class RebuildSuperseded extends Error {}
  * transaction swaps it in and publishes the rebuild's score version. `wallet_index_state.rebuild_id` names the one
  * rebuild that owns the `_next` tables; every step checks it.
  */
-export function createWalletRebuildStore(db: Knex) {
-  const writer = createWalletIndexWriter(db);
+export function createWalletRebuildStore(handle: Db) {
+  const db = knexOf(handle);
+  const writer = createWalletIndexWriter(handle);
 
   async function assertOwner(q: Knex | Knex.Transaction, rebuildId: string, lock = false): Promise<{ startedAt: Date }> {
     const query = q('wallet_index_state').first('rebuild_id', 'rebuild_started_at');
@@ -56,7 +59,7 @@ export function createWalletRebuildStore(db: Knex) {
      * their primary keys: the leaderboard indexes are built once, after the bulk of the rows.
      */
     async prepare(rebuildId: string, version: SmartScoreVersion, now: Date): Promise<{ totalMints: number }> {
-      await createScoreVersionStore(db).register(version);
+      await createScoreVersionStore(handle).register(version);
       await db.transaction(async (trx) => {
         await trx('wallet_index_state').update({ rebuild_id: rebuildId, rebuild_started_at: now });
         for (const [next, live] of TABLE_PAIRS) {

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type DeliveryAttempt = {
   id: number;
@@ -35,7 +36,8 @@ const row = (r: any): DeliveryAttempt => ({
 });
 
 /** Every delivery attempt, once each: (webhook, event, attempt) is unique, so a retried activity records nothing twice. */
-export function createDeliveryStore(db: Knex) {
+export function createDeliveryStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async record(a: Omit<DeliveryAttempt, 'id'>): Promise<void> {
       await db('webhook_deliveries')

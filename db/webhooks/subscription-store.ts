@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { ALL_EVENTS, type EventKind, type StoredKind } from '../../domain/webhooks/event-kinds';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 export type Subscription = {
   id: number;
@@ -37,7 +38,8 @@ const row = (r: any): Subscription => ({
 });
 
 /** Webhook subscriptions: written by the API (create, delete) and by delivery activities (outcomes, 410, failing). */
-export function createSubscriptionStore(db: Knex) {
+export function createSubscriptionStore(handle: Db) {
+  const db = knexOf(handle);
   return {
     async create(s: { keyId: number; url: string; events: string; eventKinds: StoredKind[]; secretSealed: string; at: Date }): Promise<Subscription> {
       const [r] = await db('webhook_subscriptions')

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
 import { OUTBOX_KINDS, type OutboxRow, type WebhookEvent } from '../../domain/webhooks/webhook-event';
+import type { Db } from '../db-handle';
+import { knexOf } from '../knex-handle';
 
 const CONSUMER = 'webhooks';
 
@@ -9,7 +10,8 @@ const CONSUMER = 'webhooks';
  * after a larger one: the cursor is a low-water mark that only passes rows older than `settleS` (an outbox write
  * commits within seconds of its `created_at`), and above it `webhook_events` says which rows are done.
  */
-export function createWebhookEventStore(db: Knex) {
+export function createWebhookEventStore(handle: Db) {
+  const db = knexOf(handle);
   const cursor = () => db('webhook_outbox_cursor').where({ consumer: CONSUMER }).select('last_outbox_id');
   return {
     /** Outbox rows of the kinds webhooks deliver that are not fanned out yet, oldest first. */

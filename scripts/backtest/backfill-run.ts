@@ -3,13 +3,13 @@ import { createBackfillStore } from '../../db/history/backfill-store';
 import { backfillChunks, backfillRangeId, chunkFraction } from '../../domain/history/backfill-range';
 import type { Config } from '../../platform/config';
 import { requireSetting } from '../../platform/config';
-import type { Knex } from 'knex';
 import { connectTemporalClient } from '../../platform/temporal-connection';
 import type { HistoryBackfillProgress } from '../../workflows/history/history-backfill-contract';
 import { startHistoryBackfill } from '../../workflows/history/history-backfill-starter';
+import type { KnexDb } from '../../db/knex-handle';
 
 /** Share of a range read and its figures so far, from the progress rows in Postgres (whichever worker wrote them). */
-export async function rangeStatus(db: Knex, fromMs: number, toMs: number, chunkS: number) {
+export async function rangeStatus(db: KnexDb, fromMs: number, toMs: number, chunkS: number) {
   const chunks = backfillChunks(fromMs, toMs, chunkS);
   const rows = await createBackfillStore(db).rangeProgress(backfillRangeId(fromMs, toMs));
   let fraction = 0;
@@ -34,7 +34,7 @@ export async function rangeStatus(db: Knex, fromMs: number, toMs: number, chunkS
  * stderr from the stored progress every second. The work itself runs in the workers: this process may be stopped
  * and started again at any time.
  */
-export async function runBackfill(cfg: Config, db: Knex, fromMs: number, toMs: number): Promise<HistoryBackfillProgress> {
+export async function runBackfill(cfg: Config, db: KnexDb, fromMs: number, toMs: number): Promise<HistoryBackfillProgress> {
   const b = cfg.history.backfill;
   const client = await connectTemporalClient(requireSetting(cfg.temporal.address, 'TEMPORAL_ADDRESS'), cfg.temporal.namespace);
   const bar = new SingleBar(

@@ -7,8 +7,8 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { WSOL_MINT } from '../../domain/market/native-coin';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
+import type { KnexDb } from '../../db/knex-handle';
 
 /**
  * What a running system has for fuzzing and benchmarks: a cached SOL price, ten simulated minutes of market
@@ -16,7 +16,7 @@ import { createLogger } from '../../platform/logger';
  * the market temperature and the accuracy page computed by their real activities. Without them the documented
  * 503s ("not built yet") would be all a fuzzer sees.
  */
-export async function seedSimulatedMarket(db: Knex, now: number, seed: number): Promise<void> {
+export async function seedSimulatedMarket(db: KnexDb, now: number, seed: number): Promise<void> {
   const events = createLaunchEventStore(db);
   await createPriceStore(db).recordQuote({ symbol: 'SOL', mint: WSOL_MINT, usd: 81.63, source: 'jupiter-price-v3', fetchedAt: new Date(now) });
   await events.writeBatch([...createMarketSimulator({ seed, launchesPerSecond: 0.3 }).events(now - 600_000, now)]);

@@ -1,8 +1,8 @@
 import { createLiveStore, LIVE_DELAYED_SNAPSHOT, LIVE_SNAPSHOT } from '../../db/live/live-store';
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 /** An empty live list (real-time and delayed) so `/api/v1/live` answers 200 without running the projector. */
-export async function writeEmptyLiveSnapshots(db: Knex, builtAt: Date, o: { delayed?: boolean } = {}): Promise<void> {
+export async function writeEmptyLiveSnapshots(db: KnexDb, builtAt: Date, o: { delayed?: boolean } = {}): Promise<void> {
   const store = createLiveStore(db);
   const list = (delay: number, at: Date) =>
     JSON.stringify({ generated_at: at.toISOString(), refresh_interval_s: 2, delay_s: delay, total_tracked: 0, count: 0, mints: [] });

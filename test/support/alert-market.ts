@@ -8,8 +8,8 @@ import { LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { hashSeed } from '../../ingest/simulator/seeded-random';
 import { simulatedSmartWallets } from '../../ingest/simulator/simulated-smart-wallets';
-import type { Knex } from 'knex';
 import { areaContext } from './area-context';
+import type { KnexDb } from '../../db/knex-handle';
 
 /** Scores the lifecycle would log, spread deterministically per mint so every probability kind has fires and misses. */
 export const simulatedScore = (seed: number, mint: string) => {
@@ -23,7 +23,7 @@ export const simulatedScore = (seed: number, mint: string) => {
  * 30 s and 60 s as the lifecycle logs them, and the live projector's refresh (live area, which evaluates the alert
  * rules) every 2 s. `onStep` runs before each refresh; `restartAt` starts a fresh process (empty memory) at that step.
  */
-export function alertMarket(db: Knex, o: { seed: number; start: number; minutes: number; env?: Record<string, string> }) {
+export function alertMarket(db: KnexDb, o: { seed: number; start: number; minutes: number; env?: Record<string, string> }) {
   const events: LaunchEvent[] = [
     ...createMarketSimulator({ seed: o.seed, launchesPerSecond: 0.5, graduationShare: 0.05 }).events(o.start, o.start + o.minutes * 60_000),
   ];

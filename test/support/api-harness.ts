@@ -6,10 +6,10 @@ import { createApiContext, type ApiContext } from '../../api/api-area';
 import { createApp, type ApiOverrides } from '../../api/app';
 import type { PublicPostLimits } from '../../domain/access/public-post-limits';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from 'knex';
 import { createLogger, type Logger } from '../../platform/logger';
 import { createMetrics } from '../../platform/metrics';
 import { createTestDatabase } from './test-db';
+import type { KnexDb } from '../../db/knex-handle';
 
 /** The settings of the API under test: its environment as a process has one, plus what only a test replaces. */
 export type ApiOptions = {
@@ -53,7 +53,7 @@ export const afterBeta = (o: { endedAt?: Date; keyCacheTtlMs?: number } = {}): R
 export type StartedApi = { url: string; close: () => Promise<void>; deps: ApiContext; app: Express };
 
 /** The real app on a loopback port, over a test database, with response validation on. */
-export async function startApi(db: Knex, o: ApiOptions = {}): Promise<StartedApi> {
+export async function startApi(db: KnexDb, o: ApiOptions = {}): Promise<StartedApi> {
   const ctx = createApiContext({
     cfg: loadConfig({ ...TEST_API_ENV, ...o.env }),
     db,
@@ -87,7 +87,7 @@ type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
  * and closed after them. `options` may be built from the database (fixtures or stores the app needs at start). `t` and
  * `api` stand for the started ones, inside tests and hooks.
  */
-export function useApi(options: ApiOptions | ((db: Knex) => ApiOptions | Promise<ApiOptions>) = {}) {
+export function useApi(options: ApiOptions | ((db: KnexDb) => ApiOptions | Promise<ApiOptions>) = {}) {
   let database: TestDatabase | undefined;
   let started: StartedApi | undefined;
   beforeAll(async () => {

@@ -2,8 +2,8 @@ import type { WorkerContext } from '../../activities/activity-area';
 import { createLiveConsumers } from '../../activities/live/live-consumers';
 import { createReadPorts } from '../../db/read-ports';
 import { loadConfig } from '../../platform/config';
-import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
+import type { KnexDb } from '../../db/knex-handle';
 
 /** Tests never reach a public API (the price source, the perps exchanges): a closed local port unless a test names its own server. */
 const OFFLINE = {
@@ -24,7 +24,7 @@ const WITHOUT_CORPUS = { MODEL_MIN_SERVING_CORPUS: '0' };
  * The context an activity area is built from, without Temporal (enough for the areas that start no workflow:
  * mint, market, accuracy, access), configured by `env` as a process is.
  */
-export function areaContext(db: Knex, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
+export function areaContext(db: KnexDb, o: { env?: Record<string, string>; now?: () => Date } = {}): Omit<WorkerContext, 'temporal'> {
   const cfg = loadConfig({ ...OFFLINE, ...WITHOUT_CORPUS, ...o.env });
   return {
     cfg,

@@ -7,7 +7,7 @@ import { buildSignal, type SignalMintFacts } from '../../domain/signals/signal-p
 import { decideTier, tierRules, type Tier } from '../../domain/signals/tier-rules';
 import { mintAddress } from '../../ingest/simulator/address-book';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 const rng = new SeededRandom(4242);
 const RUG_FLAGS: RugFlagName[] = ['bundle_pct', 'holder_concentration', 'fresh_wallet_first3', 'bundle_dump_in_progress'];
@@ -56,7 +56,7 @@ export const testFacts = (mint: string): SignalMintFacts => ({
 });
 
 /** Records a cross (a composite prediction waiting for its tier) the way the evaluator does; returns its id. */
-export async function insertTestCross(db: Knex, o: { mint?: string; crossedAtMs: number; mintCreatedAtMs?: number; cross?: Partial<CompositeCross> }) {
+export async function insertTestCross(db: KnexDb, o: { mint?: string; crossedAtMs: number; mintCreatedAtMs?: number; cross?: Partial<CompositeCross> }) {
   const mint = o.mint ?? testMintAddress();
   const cross = testCross(o.crossedAtMs, o.cross);
   const createdMs = o.mintCreatedAtMs ?? o.crossedAtMs - cross.ageS * 1000;

@@ -1,7 +1,7 @@
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
-import type { Knex } from 'knex';
 import { insertTestCross } from './composite-fixtures';
+import type { KnexDb } from '../../db/knex-handle';
 
 /**
  * A hand-built gate-validation fire, written as the pipeline writes it: a composite cross delivered with a tier, a
@@ -11,7 +11,7 @@ import { insertTestCross } from './composite-fixtures';
  */
 export type FireSpec = { survival: number | null; reached: boolean | null; bundle?: boolean; manufacturedPump?: boolean | null };
 
-export async function insertGateFire(db: Knex, crossedAtMs: number, f: FireSpec): Promise<string> {
+export async function insertGateFire(db: KnexDb, crossedAtMs: number, f: FireSpec): Promise<string> {
   const x = await insertTestCross(db, { crossedAtMs });
   const entry = x.cross.priceSol;
   const tieredAt = new Date(crossedAtMs + 20_000);
@@ -42,14 +42,14 @@ export async function insertGateFire(db: Knex, crossedAtMs: number, f: FireSpec)
 }
 
 /** `n` fires alike, `hits` of which reach 2×, crossed 30 s apart from `fromMs`. */
-export async function insertGateFires(db: Knex, fromMs: number, o: { n: number; hits: number; survival: number | null; bundle?: boolean }) {
+export async function insertGateFires(db: KnexDb, fromMs: number, o: { n: number; hits: number; survival: number | null; bundle?: boolean }) {
   for (let i = 0; i < o.n; i++) {
     await insertGateFire(db, fromMs + i * 30_000, { survival: o.survival, reached: i < o.hits, bundle: o.bundle });
   }
 }
 
 /** A 30 s prediction of `mint` logged at `asOfMs` with the survival score `survival`, as the lifecycle logs it. */
-export async function logSurvival(db: Knex, mint: string, asOfMs: number, survival: number, priceSol: number): Promise<void> {
+export async function logSurvival(db: KnexDb, mint: string, asOfMs: number, survival: number, priceSol: number): Promise<void> {
   await createPredictionStore(db).insertOnce({
     mint,
     ageBucket: 30,

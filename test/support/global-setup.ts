@@ -7,6 +7,7 @@ import { ensureDatabase, startLocalPostgres } from '../../scripts/lib/local-post
 import { freePort, startLocalTemporal } from '../../scripts/lib/local-temporal';
 import { bundleWorkflows } from '../../workers/workflow-bundle';
 import { CACHE_DIR, ROOT, RUN_ID, writeTestEnv } from './test-env';
+import { asDb } from '../../db/knex-handle';
 
 /**
  * Starts the real servers once per test run: the project's test PostgreSQL cluster (or TEST_DATABASE_URL's
@@ -63,7 +64,7 @@ async function recreateTemplate(adminUrl: string): Promise<void> {
   await ensureDatabase(adminUrl, TEMPLATE_DB);
   const url = new URL(adminUrl);
   url.pathname = `/${TEMPLATE_DB}`;
-  const db = createDb(url.toString(), 1);
+  const db = asDb(createDb(url.toString(), 1));
   await migrateToLatest(db);
   await db.destroy();
 }

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 /**
  * Prediction rows as the scoring activity writes them (features, calibration record, model versions), many at once
@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
  * the id decides their order), in a scrambled insertion order. Returns the ids inserted.
  */
 export async function insertPredictionRows(
-  db: Knex,
+  db: KnexDb,
   o: { hourStart: Date; count: number; tag?: string; slots?: number; ageBuckets?: [number, ...number[]] },
 ): Promise<number[]> {
   const slots = o.slots ?? 1800;

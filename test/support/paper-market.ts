@@ -1,8 +1,8 @@
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import type { CreateEvent, LaunchEvent, TradeEvent } from '../../domain/launch/launch-events';
 import { confidenceBand } from '../../domain/scoring/confidence-band';
-import type { Knex } from 'knex';
 import { uniqueId } from './worker-harness';
+import type { KnexDb } from '../../db/knex-handle';
 
 // Base58 strings of the right length for addresses and signatures.
 const b58 = (prefix: string, len: number) => (prefix + '1'.repeat(len)).slice(0, len).replace(/[0OIl]/g, 'x');
@@ -12,7 +12,7 @@ export const paperAddr = (tag: string) => b58(uniqueId(tag).replace(/[^1-9A-HJ-N
  * One launch written as ingestion writes it (mints, trades, graduations), with trades on the curve's constant
  * product, so the paper activities price it from Postgres exactly as they price a live mint.
  */
-export function paperLaunch(db: Knex, at = new Date()) {
+export function paperLaunch(db: KnexDb, at = new Date()) {
   const store = createLaunchEventStore(db);
   const mint = paperAddr('mint');
   const create: CreateEvent = {
@@ -75,7 +75,7 @@ export function paperLaunch(db: Knex, at = new Date()) {
  * meaningful): the trigger of a paper entry. Tests set grad_prob themselves, since a fresh corpus scores every mint
  * at its prior.
  */
-export async function logScore(db: Knex, mint: string, bucket: 30 | 60, asOf: Date, gradProb: number): Promise<number> {
+export async function logScore(db: KnexDb, mint: string, bucket: 30 | 60, asOf: Date, gradProb: number): Promise<number> {
   const [row] = await db('predictions')
     .insert({
       mint,

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 export type TestPerpsEntry = { detectedAt: Date; market?: string; side?: 'long' | 'short'; smart?: boolean; size?: number; wallet?: string };
 
@@ -9,7 +9,7 @@ let seq = 0;
  * unless told, on the simulator's exchange; each call gets its own wallet unless one is named (entries are unique
  * per wallet, market and moment). Returns its id.
  */
-export async function insertPerpsEntry(db: Knex, e: TestPerpsEntry): Promise<number> {
+export async function insertPerpsEntry(db: KnexDb, e: TestPerpsEntry): Promise<number> {
   seq++;
   const size = e.size ?? 1.5 + seq / 8;
   const [row] = await db('perps_entries')

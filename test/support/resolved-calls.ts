@@ -2,7 +2,7 @@ import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import { createOutcomeStore } from '../../db/mint/outcome-store';
 import { createPredictionStore } from '../../db/mint/prediction-store';
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 const DAY = 86_400_000;
 const address = (tag: string, i: number) => `${tag}${String(i).padStart(6, '0')}`.padEnd(44, 'x');
@@ -12,7 +12,7 @@ const address = (tag: string, i: number) => `${tag}${String(i).padStart(6, '0')}
  * the lifecycle logs it), the first `graduated` of them graduating `runwayS` after the call; written through the
  * real stores, for the accuracy page's headline.
  */
-export async function seedResolvedCalls(db: Knex, now: Date, o: { calls: number; graduated: number; runwayS: number }): Promise<void> {
+export async function seedResolvedCalls(db: KnexDb, now: Date, o: { calls: number; graduated: number; runwayS: number }): Promise<void> {
   const events = createLaunchEventStore(db);
   const predictions = createPredictionStore(db);
   const outcomes = createOutcomeStore(db);

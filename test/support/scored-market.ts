@@ -14,10 +14,10 @@ import { mintAddress, signature } from '../../ingest/simulator/address-book';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
 import { createKnnMintScorer } from '../../models/mint/knn-mint-scorer';
-import type { Knex } from 'knex';
 import { createLogger } from '../../platform/logger';
 import { areaContext } from './area-context';
 import { inChunks } from './in-chunks';
+import type { KnexDb } from '../../db/knex-handle';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -28,7 +28,7 @@ const DAY = 86_400_000;
  * resolution activities over the older mints (resolved at a 10-minute horizon, so their outcomes exist), the real
  * scorer refitted on them, the live mints scored at 30 s and 60 s, and one live snapshot by the real projector.
  */
-export async function seedScoredMarket(db: Knex, now: Date, o: { seed?: number; minutes?: number; launchesPerSecond?: number } = {}) {
+export async function seedScoredMarket(db: KnexDb, now: Date, o: { seed?: number; minutes?: number; launchesPerSecond?: number } = {}) {
   const sim = createMarketSimulator({ seed: o.seed ?? 17, launchesPerSecond: o.launchesPerSecond ?? 0.5, graduationShare: 0.08 });
   const events: LaunchEvent[] = [...sim.events(now.getTime() - (o.minutes ?? 30) * MIN, now.getTime())];
   const store = createLaunchEventStore(db);
@@ -72,7 +72,7 @@ export async function seedScoredMarket(db: Knex, now: Date, o: { seed?: number; 
  * (graduates score higher), written through the real stores as the lifecycle writes them: what the accuracy
  * recompute needs to draw a reliability diagram with cells across the whole range. Addresses are real base58 keys.
  */
-export async function seedResolvedPredictions(db: Knex, now: Date, n: number, seed = 21): Promise<{ mints: string[] }> {
+export async function seedResolvedPredictions(db: KnexDb, now: Date, n: number, seed = 21): Promise<{ mints: string[] }> {
   const rng = new SeededRandom(seed);
   const events = createLaunchEventStore(db);
   const predictions = createPredictionStore(db);

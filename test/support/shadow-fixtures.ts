@@ -1,6 +1,6 @@
 import { LABEL_VERSION, RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { SeededRandom } from '../../ingest/simulator/seeded-random';
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../db/knex-handle';
 
 const DAY = 86_400_000;
 
@@ -11,7 +11,7 @@ const DAY = 86_400_000;
  * noise, so the challenger's paired log loss is lower by construction: synthetic evidence for the rule's machinery,
  * not a claim about either model.
  */
-export async function seedShadowEvidence(db: Knex, now: Date, n: number, seed = 5): Promise<{ mints: string[]; graduates: number }> {
+export async function seedShadowEvidence(db: KnexDb, now: Date, n: number, seed = 5): Promise<{ mints: string[]; graduates: number }> {
   const rng = new SeededRandom(seed);
   const mints: string[] = [];
   const predictions: Record<string, unknown>[] = [];

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import type { Knex } from 'knex';
 import { createDb } from '../../platform/db';
 import { readTestEnv } from './test-env';
+import { asDb, type KnexDb } from '../../db/knex-handle';
 
 /** A fresh, migrated database for one test file, copied from the run's template. Dropped by `drop()`. */
-export async function createTestDatabase(): Promise<{ db: Knex; url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{ db: KnexDb; url: string; drop: () => Promise<void> }> {
   const env = readTestEnv();
   const name = `${env.dbPrefix}${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: env.adminUrl });
@@ -15,7 +15,7 @@ export async function createTestDatabase(): Promise<{ db: Knex; url: string; dro
   const u = new URL(env.adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
-  const db = createDb(url, 5);
+  const db = asDb(createDb(url, 5));
   return {
     db,
     url,

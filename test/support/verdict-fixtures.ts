@@ -1,13 +1,13 @@
 import type { Tier } from '../../domain/signals/tier-rules';
-import type { Knex } from 'knex';
 import { insertTestCross } from './composite-fixtures';
+import type { KnexDb } from '../../db/knex-handle';
 
 /**
  * Hand-built verdict evidence, written where the pipeline writes it: tiered composite crosses with their 24 h
  * outcome (the resolver's columns), and the benchmark (non-mayhem mints scored at 60 s with their prediction outcome).
  */
 export async function insertTierCrosses(
-  db: Knex,
+  db: KnexDb,
   tier: Tier,
   o: { n: number; hits: number; fromMs: number; everyMs: number; resolved?: boolean; labelVersion?: string },
 ): Promise<void> {
@@ -31,7 +31,7 @@ export async function insertTierCrosses(
 }
 
 /** `n` benchmark mints scored at 60 s from `fromMs`, `perHour` an hour, `hits` of them reaching 5×, all resolved unless `unresolved`. */
-export async function insertBenchmark(db: Knex, o: { n: number; hits: number; fromMs: number; perHour: number; unresolved?: number; tag?: string }) {
+export async function insertBenchmark(db: KnexDb, o: { n: number; hits: number; fromMs: number; perHour: number; unresolved?: number; tag?: string }) {
   const tag = o.tag ?? 'bench';
   const params = { n: o.n, from: new Date(o.fromMs), step: 3_600 / o.perHour, tag };
   await db.raw(

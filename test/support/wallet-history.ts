@@ -3,8 +3,8 @@ import { walletsActivities } from '../../activities/wallets';
 import { createLaunchEventStore } from '../../db/mint/launch-event-store';
 import type { CreateEvent, LaunchEvent } from '../../domain/launch/launch-events';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
-import type { Knex } from 'knex';
 import { areaContext } from './area-context';
+import type { KnexDb } from '../../db/knex-handle';
 
 const MIN = 60_000;
 
@@ -15,7 +15,7 @@ const MIN = 60_000;
  * younger than that stay live.
  */
 export async function buildWalletHistory(
-  db: Knex,
+  db: KnexDb,
   o: { now: Date; seed: number; minutes: number; horizonMin: number; launchesPerSecond?: number; graduationShare?: number; env?: Record<string, string> },
 ) {
   const sim = createMarketSimulator({ seed: o.seed, launchesPerSecond: o.launchesPerSecond ?? 0.5, graduationShare: o.graduationShare ?? 0.08 });

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { createTestDatabase } from './test-db';
 import { isolateWebhookIds } from './webhook-fixtures';
 import { startWorker } from './worker-harness';
+import type { KnexDb } from '../../db/knex-handle';
 
-export type WebhookWorld = { db: Knex; w: Awaited<ReturnType<typeof startWorker>>; rx: WebhookReceiver };
+export type WebhookWorld = { db: KnexDb; w: Awaited<ReturnType<typeof startWorker>>; rx: WebhookReceiver };
 
 /**
  * A test file's webhook world: its own database (webhook ids kept apart from other files'), a worker delivering to

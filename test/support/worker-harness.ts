@@ -5,13 +5,13 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityOverrides } from '../../activities';
-import type { Knex } from 'knex';
 import { createMetrics } from '../../platform/metrics';
 import { buildWorker } from '../../workers/build-worker';
 import { startApi, type ApiOptions, type StartedApi } from './api-harness';
 import { areaContext } from './area-context';
 import { createTestDatabase } from './test-db';
 import { ROOT, readTestEnv } from './test-env';
+import type { KnexDb } from '../../db/knex-handle';
 
 let runtimeInstalled = false;
 
@@ -19,7 +19,7 @@ let runtimeInstalled = false;
  * A real worker on its own task queue against the run's Temporal server, with the prebuilt workflow bundle. Settings
  * come from `env` as in production; `overrides` replace an area's dependencies (a client with a short timeout).
  */
-export async function startWorker(db: Knex, o: { env?: Record<string, string>; now?: () => Date; overrides?: ActivityOverrides } = {}) {
+export async function startWorker(db: KnexDb, o: { env?: Record<string, string>; now?: () => Date; overrides?: ActivityOverrides } = {}) {
   const env = readTestEnv();
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('ERROR') });

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';
 import { readTestEnv } from '../../support/test-env';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /**
  * Keys handed out free by unpaid intents before the fix stop working when the migration runs: every key minted by
@@ -11,7 +11,7 @@ import { readTestEnv } from '../../support/test-env';
  */
 const MIGRATIONS = { directory: path.resolve(__dirname, '../../../db/migrations'), loadExtensions: ['.ts'] };
 const KEYS_ON_PAYMENT = '20261124_0010_keys_on_payment.ts';
-let db: Knex;
+let db: KnexDb;
 let name: string;
 
 beforeAll(async () => {
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await admin.end();
   const u = new URL(env.adminUrl);
   u.pathname = `/${name}`;
-  db = createDb(u.toString(), 2);
+  db = asDb(createDb(u.toString(), 2));
   // Every migration before this one, as a deployment that ran the old code has them.
   const [, pending] = (await db.migrate.list(MIGRATIONS)) as [unknown[], { file: string }[]];
   for (const m of pending.map((p) => p.file).sort()) {

@@ -1,6 +1,7 @@
 import { createAlertFireStore, type NewFire } from '../../../db/alerts/alert-fire-store';
 import { createAlertRuleStore } from '../../../db/alerts/alert-rule-store';
 import { fireFacts } from '../../../domain/alerts/alert-evaluation';
+import { asDb } from '../../../db/knex-handle';
 import { issueTestKey } from '../../support/access-keys';
 import { quietMintFacts } from '../../support/alert-fixtures';
 import { startApi, useApi, type StartedApi } from '../../support/api-harness';
@@ -130,7 +131,7 @@ test('a fire in a transaction that rolls back is never sent', async () => {
   const f = fire(ownerRule, owner.id);
   await t.db
     .transaction(async (trx) => {
-      await createAlertFireStore(trx).record([f]);
+      await createAlertFireStore(asDb(trx)).record([f]);
       throw new Error('rolled back');
     })
     .catch(() => undefined);

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import YAML from 'yaml';
 import { API_SPEC_PATH } from '../../../api/api-spec';
 import { createPredictionStore } from '../../../db/mint/prediction-store';
-import type { Knex } from 'knex';
+import type { KnexDb } from '../../../db/knex-handle';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -80,7 +80,7 @@ export type FirehoseTestClient = ReturnType<typeof connectFirehose>;
 let n = 0;
 
 /** A score written as the mint lifecycle's scoring activity writes it. */
-export async function insertScore(db: Knex, o: { mint?: string; gradProb?: number; ageBucket?: number } = {}) {
+export async function insertScore(db: KnexDb, o: { mint?: string; gradProb?: number; ageBucket?: number } = {}) {
   const now = new Date();
   const mint = o.mint ?? `FhMint${Date.now().toString(36)}${(n++).toString(36)}pump`;
   await createPredictionStore(db).insertOnce({

@@ -1,7 +1,6 @@
 import { createLiveStore, LIVE_SNAPSHOT } from '../../../db/live/live-store';
 import { createWatchdogStore } from '../../../db/ops/watchdog-store';
 import { loadConfig } from '../../../platform/config';
-import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';
 import { createLogger, throttledDbLog } from '../../../platform/logger';
 import { issueTestKey } from '../../support/access-keys';
@@ -9,6 +8,7 @@ import { afterBeta, startApi } from '../../support/api-harness';
 import { createTestDatabase } from '../../support/test-db';
 import { typedApi } from '../../support/typed-api';
 import { startTcpProxy } from './tcp-proxy';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /**
  * The API over a Postgres that goes away (a TCP forwarder the test closes, then a partition that never answers)
@@ -18,7 +18,7 @@ import { startTcpProxy } from './tcp-proxy';
  */
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
-let db: Knex;
+let db: KnexDb;
 let api: Awaited<ReturnType<typeof startApi>>;
 let key: Awaited<ReturnType<typeof issueTestKey>>;
 const logLines: { level: number; msg: string; err?: { stack?: string } }[] = [];
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const cfg = loadConfig({});
   const log = createLogger('info', 'api-test', { write: (s: string) => void logLines.push(JSON.parse(s)) });
   // The API's production settings: a bounded wait for a connection and for a statement.
-  db = createDb(viaProxy.toString(), 5, { ...cfg.api.db, log: throttledDbLog(log) });
+  db = asDb(createDb(viaProxy.toString(), 5, { ...cfg.api.db, log: throttledDbLog(log) }));
   key = await issueTestKey(t.db, 'pro');
   const now = new Date();
   await createLiveStore(t.db).writeSnapshot(

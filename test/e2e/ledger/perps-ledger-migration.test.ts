@@ -8,13 +8,13 @@ import { commitRecordDigestHex, type CommitRecord } from '../../../domain/ledger
 import { utcHourStart } from '../../../domain/ledger/ledger-hour';
 import { PERPS_ENTRY_LEAF_V1 } from '../../../domain/ledger/perps-entry-leaf';
 import { perpsLeafInput } from '../../../db/ledger/perps-row-source';
-import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';
 import { call, startApi, type StartedApi } from '../../support/api-harness';
 import { areaContext } from '../../support/area-context';
 import { insertPerpsEntry } from '../../support/perps-entry-rows';
 import { readTestEnv } from '../../support/test-env';
 import { typedApi } from '../../support/typed-api';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /**
  * Migration 0026 moves the perps track from the perps area's own chain onto the audit ledger: every commit the old
@@ -29,7 +29,7 @@ const H = 3_600_000;
 const BASE = utcHourStart(new Date(Date.now() - 30 * H));
 const at = (hourK: number, s: number) => new Date(BASE.getTime() + hourK * H + s * 1000);
 const ENV = { LEDGER_GRACE_S: '600' };
-let db: Knex;
+let db: KnexDb;
 let name: string;
 let api: StartedApi;
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   await admin.end();
   const u = new URL(env.adminUrl);
   u.pathname = `/${name}`;
-  db = createDb(u.toString(), 4);
+  db = asDb(createDb(u.toString(), 4));
   // Every migration before this one, as a deployment that ran the perps area's own chain has them.
   const [, pending] = (await db.migrate.list(MIGRATIONS)) as [unknown[], { file: string }[]];
   for (const m of pending.map((p) => p.file).sort()) {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startOwnStack, type OwnStack } from '../../../scripts/lib/own-stack';
 import { waitFor } from '../../../scripts/lib/run';
-import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';
 import { issueTestKey } from '../../support/access-keys';
 import { ROOT } from '../../support/test-env';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /**
  * The real `npm start` as a new user runs it on a machine without internet access: nothing but loopback is
@@ -18,7 +18,7 @@ const FIRST_SIGNAL_WITHIN_MS = 5 * 60_000;
 const dataDir = path.join(ROOT, '.data', `offline-start-${process.pid}`);
 const CLOSED = 'http://127.0.0.1:9/unreachable';
 let stack: OwnStack | undefined;
-let db: Knex | undefined;
+let db: KnexDb | undefined;
 let passed = false;
 
 afterAll(async () => {
@@ -53,7 +53,7 @@ it(
     });
     expect(stack.supervisorLines().join('\n')).toMatch(/price-source/);
     expect(stack.supervisorLines().join('\n')).toMatch(/metadata-source/);
-    db = createDb(stack.pgUrl('launchpad'), 2);
+    db = asDb(createDb(stack.pgUrl('launchpad'), 2));
     const key = await issueTestKey(db, 'builder');
     const left = () => Math.max(1, FIRST_SIGNAL_WITHIN_MS - (Date.now() - startedAt));
 

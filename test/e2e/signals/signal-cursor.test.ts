@@ -1,9 +1,9 @@
 import { createSignalStore } from '../../../db/signals/signal-store';
-import type { Knex } from 'knex';
 import { createDb } from '../../../platform/db';
 import { useApi } from '../../support/api-harness';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { typedApi } from '../../support/typed-api';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /**
  * The feed's promise: passing back the previous page's cursor never misses and never repeats a signal, even
@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const jitter = (max: number) => sleep(Math.floor(Math.random() * max));
 
 describe('GET /api/v1/signals cursor', () => {
-  const pools: Knex[] = [];
+  const pools: KnexDb[] = [];
   afterAll(async () => {
     for (const p of pools) await p.destroy();
   });
@@ -31,7 +31,7 @@ describe('GET /api/v1/signals cursor', () => {
     let writing = WRITERS;
     const delivered: number[] = [];
     const writer = async (w: number) => {
-      const db = createDb(t.url, 2);
+      const db = asDb(createDb(t.url, 2));
       pools.push(db);
       const store = createSignalStore(db, { beforeCursor: () => jitter(12), beforeCommit: () => jitter(12) });
       for (let k = 0; k < PER_WRITER; k++) {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { ledgerActivities } from '../../../activities/ledger';
 import { verdictActivities } from '../../../activities/verdict';
 import { loadConfig } from '../../../platform/config';
-import type { Knex } from 'knex';
 import { call, startApi } from '../../support/api-harness';
 import { expectConforms } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { ROOT } from '../../support/test-env';
 import { insertBenchmark, insertTierCrosses } from '../../support/verdict-fixtures';
+import type { KnexDb } from '../../../db/knex-handle';
 
 // The registration's T0 is 2026-12-01; these scenarios move it to a past hour (VERDICT_T0_OVERRIDE), as tests may.
 const T0 = Date.parse('2026-11-01T00:00:00Z');
@@ -22,7 +22,7 @@ const DOC_SHA = createHash('sha256')
   .update(fs.readFileSync(path.join(ROOT, 'docs', 'preregistration', 'composite-tiers-v1.md')))
   .digest('hex');
 
-async function scenario(seed: (db: Knex) => Promise<void>) {
+async function scenario(seed: (db: KnexDb) => Promise<void>) {
   const t = await createTestDatabase();
   await seed(t.db);
   const api = await startApi(t.db, { env: ENV });
@@ -45,7 +45,7 @@ async function scenario(seed: (db: Knex) => Promise<void>) {
 }
 
 /** 50 crosses per tier over 10 days with the given 5× hits, and 10,000 benchmark mints (100 hits: B = 1%) over 100 hours. */
-const tiers = (hits: { ACT: number; WATCH: number; SCOUT: number }) => async (db: Knex) => {
+const tiers = (hits: { ACT: number; WATCH: number; SCOUT: number }) => async (db: KnexDb) => {
   await insertTierCrosses(db, 'ACT', { n: 50, hits: hits.ACT, fromMs: T0 + H, everyMs: 4 * H });
   await insertTierCrosses(db, 'WATCH', { n: 50, hits: hits.WATCH, fromMs: T0 + H + 60_000, everyMs: 4 * H });
   await insertTierCrosses(db, 'SCOUT', { n: 50, hits: hits.SCOUT, fromMs: T0 + H + 120_000, everyMs: 4 * H });

@@ -6,11 +6,12 @@ import { defineActivityArea, mergeActivityAreas, type WorkerContext } from '../.
 import { loadConfig } from '../../../platform/config';
 import { createDb } from '../../../platform/db';
 import { createLogger } from '../../../platform/logger';
+import { asDb, type KnexDb } from '../../../db/knex-handle';
 
 /** A worker context that connects to nothing: areas build their stores and clients, none of which does I/O until used. */
-function idleContext(): WorkerContext {
+function idleContext(): WorkerContext & { db: KnexDb } {
   const cfg = loadConfig({});
-  const db = createDb('postgres://127.0.0.1:1/none', 1);
+  const db = asDb(createDb('postgres://127.0.0.1:1/none', 1));
   return {
     cfg,
     db,

@@ -2,7 +2,6 @@ import { Webhook } from 'standardwebhooks';
 import { createWebhookEventStore } from '../../../db/webhooks/webhook-event-store';
 import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryResult } from '../../../workflows/webhooks/webhook-delivery-contract';
-import type { Knex } from 'knex';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { startTelegramBotApiServer, type TelegramBotApiFake } from '../../fakes/telegram-bot-api-server';
 import { issueTestKey } from '../../support/access-keys';
@@ -10,6 +9,7 @@ import { expectMatchesSchema } from '../../support/contract';
 import { createTestDatabase } from '../../support/test-db';
 import { addSubscription, insertAlertFire, isolateWebhookIds } from '../../support/webhook-fixtures';
 import { startWorker } from '../../support/worker-harness';
+import type { KnexDb } from '../../../db/knex-handle';
 
 /**
  * One delivery workflow per (event, subscription) on the real Temporal server against real local receivers, with the
@@ -19,7 +19,7 @@ import { startWorker } from '../../support/worker-harness';
  */
 const TOKEN = '123456:webhook-test-token-abcdefghij';
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Knex;
+let db: KnexDb;
 let w: Awaited<ReturnType<typeof startWorker>>;
 let rx: WebhookReceiver;
 let bot: TelegramBotApiFake;

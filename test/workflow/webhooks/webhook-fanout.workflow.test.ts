@@ -4,7 +4,6 @@ import { createWebhookEventStore } from '../../../db/webhooks/webhook-event-stor
 import { webhookEventOf } from '../../../domain/webhooks/webhook-event';
 import { loadConfig } from '../../../platform/config';
 import { WEBHOOK_DISPATCH_WORKFLOW, type WebhookDispatchResult } from '../../../workflows/webhooks/webhook-dispatch-contract';
-import type { Knex } from 'knex';
 import { issueTestKey } from '../../support/access-keys';
 import { insertTestCross, testDelivery } from '../../support/composite-fixtures';
 import { expectMatchesSchema } from '../../support/contract';
@@ -12,6 +11,7 @@ import { insertGateFires, logSurvival } from '../../support/gate-validation-fixt
 import { addSubscription, insertAlertFire } from '../../support/webhook-fixtures';
 import { useWebhookWorld, type WebhookWorld } from '../../support/webhook-world';
 import { uniqueId } from '../../support/worker-harness';
+import type { KnexDb } from '../../../db/knex-handle';
 
 /**
  * The fan-out from the domain event outbox on the real Temporal server: a composite signal goes to every active
@@ -20,7 +20,7 @@ import { uniqueId } from '../../support/worker-harness';
  * survival gate validates, a signal with a low logged survival score is skipped.
  */
 const world = useWebhookWorld();
-let db: Knex;
+let db: KnexDb;
 let w: WebhookWorld['w'];
 let rx: WebhookWorld['rx'];
 beforeAll(() => ({ db, w, rx } = world));
