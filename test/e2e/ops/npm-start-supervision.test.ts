@@ -91,8 +91,8 @@ it('restarts the API, the ingest, Temporal and Postgres after SIGKILL, then stop
   expect(await stack.stop()).toBe(0);
   for (const pid of pids) expect([pid, isAlive(pid)]).toEqual([pid, false]);
   const at = (s: string) => said().indexOf(s);
-  expect(at('• stopping perps-exchange, worker, api, ingest, api-standby …')).toBeGreaterThan(-1);
-  expect(at('• stopping perps-exchange, worker, api, ingest, api-standby …')).toBeLessThan(at('• stopping temporal …'));
+  expect(at('• stopping perps-exchange, metadata-source, worker, api, ingest, api-standby …')).toBeGreaterThan(-1);
+  expect(at('• stopping perps-exchange, metadata-source, worker, api, ingest, api-standby …')).toBeLessThan(at('• stopping temporal …'));
   expect(at('• stopping temporal …')).toBeLessThan(at('• stopping postgres …'));
   expect(at('• stopping postgres …')).toBeLessThan(at('• stopped'));
   expect(fs.existsSync(path.join(dataDir, 'postgres', 'dev', 'postmaster.pid'))).toBe(false);
