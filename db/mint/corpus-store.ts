@@ -46,9 +46,15 @@ const toCorpusRecord = (r: any, rugLabelVersion: string, source: ModelCorpusReco
   source,
 });
 
-/** The newest `limit` of two sources by observation time. */
-const newestOf = (a: ModelCorpusRecord[], b: ModelCorpusRecord[], limit: number) =>
-  b.length === 0 ? a : [...a, ...b].sort((x, y) => y.observedAt.getTime() - x.observedAt.getTime()).slice(0, limit);
+/** The newest `limit` of several sources by observation time (each already newest first and at most `limit`). */
+function newestOf(sources: ModelCorpusRecord[][], limit: number): ModelCorpusRecord[] {
+  const filled = sources.filter((s) => s.length > 0);
+  if (filled.length <= 1) return filled[0] ?? [];
+  return filled
+    .flat()
+    .sort((x, y) => y.observedAt.getTime() - x.observedAt.getTime())
+    .slice(0, limit);
+}
 
 export function createCorpusStore(handle: Db) {
   const db = knexOf(handle);
@@ -58,12 +64,13 @@ export function createCorpusStore(handle: Db) {
    * models could see then.
    */
   async function modelCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
-    const [live, history] = await Promise.all([
-      liveCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+    const sources = await Promise.all([
+      scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
+      warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
       historyCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
     ]);
-    // As this deployment resolves its own mints, they push the older history out of the corpus.
-    return newestOf(live, history, limit);
+    // As this deployment resolves its own mints (scored, or seen while warming), they push the older history out.
+    return newestOf(sources, limit);
   }
 
   async function historyCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
@@ -85,14 +92,6 @@ export function createCorpusStore(handle: Db) {
         'peak_mult_24h',
       );
     return rows.map((r) => toCorpusRecord(r, rugLabelVersion, r.source));
-  }
-
-  async function liveCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
-    const [scored, warming] = await Promise.all([
-      scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
-      warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
-    ]);
-    return newestOf(scored, warming, limit);
   }
 
   /**
