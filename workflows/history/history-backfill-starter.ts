@@ -1,4 +1,5 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { backfillRangeId } from '../../domain/history/backfill-range';
 import { HISTORY_BACKFILL_WORKFLOW, type HistoryBackfillInput } from './history-backfill-contract';
 
@@ -7,11 +8,5 @@ import { HISTORY_BACKFILL_WORKFLOW, type HistoryBackfillInput } from './history-
  * again and skips its completed chunks (nothing is read twice).
  */
 export async function startHistoryBackfill(client: Client, taskQueue: string, input: HistoryBackfillInput): Promise<WorkflowHandle> {
-  return client.workflow.start(HISTORY_BACKFILL_WORKFLOW, {
-    taskQueue,
-    workflowId: backfillRangeId(input.fromMs, input.toMs),
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  });
+  return startOrJoin(client, HISTORY_BACKFILL_WORKFLOW, { taskQueue, workflowId: backfillRangeId(input.fromMs, input.toMs), input });
 }

@@ -1,15 +1,11 @@
-import { WorkflowIdConflictPolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { LIVE_PROJECTOR_WORKFLOW, LIVE_PROJECTOR_WORKFLOW_ID, tradesIngestedSignal, type LiveProjectorInput } from './live-projector-contract';
 
 /** Starts the one live projector, or leaves the running one alone; every worker start may call it. */
 export async function ensureLiveProjector(client: Client, taskQueue: string, intervalMs: number): Promise<void> {
   const input: LiveProjectorInput = { intervalMs, iterationsPerRun: 500 };
-  await client.workflow.start(LIVE_PROJECTOR_WORKFLOW, {
-    taskQueue,
-    workflowId: LIVE_PROJECTOR_WORKFLOW_ID,
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
+  await startOrJoin(client, LIVE_PROJECTOR_WORKFLOW, { taskQueue, workflowId: LIVE_PROJECTOR_WORKFLOW_ID, input });
 }
 
 export type LiveProjectorWaker = {

@@ -1,4 +1,5 @@
-import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { PAPER_PRICER_WORKFLOW, PAPER_PRICER_WORKFLOW_ID, type PaperPricerInput } from './paper-pricer-contract';
 
 /** Starts the one pricer, or leaves the running one alone; every worker start may call it. */
@@ -9,10 +10,5 @@ export async function ensurePaperPricer(
   o: { workflowId?: string; iterationsPerRun?: number } = {},
 ): Promise<void> {
   const input: PaperPricerInput = { tickMs, iterationsPerRun: o.iterationsPerRun ?? 500 };
-  await client.workflow.start(PAPER_PRICER_WORKFLOW, {
-    taskQueue,
-    workflowId: o.workflowId ?? PAPER_PRICER_WORKFLOW_ID,
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
+  await startOrJoin(client, PAPER_PRICER_WORKFLOW, { taskQueue, workflowId: o.workflowId ?? PAPER_PRICER_WORKFLOW_ID, input });
 }

@@ -1,4 +1,5 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { DRIFT_IMPORT_WORKFLOW, driftImportWorkflowId, type DriftImportInput } from './drift-import-contract';
 
 /**
@@ -6,11 +7,5 @@ import { DRIFT_IMPORT_WORKFLOW, driftImportWorkflowId, type DriftImportInput } f
  * import; started again after it finished, it runs again (files already imported are skipped unless `refresh`).
  */
 export async function startDriftImport(client: Client, taskQueue: string, input: DriftImportInput): Promise<WorkflowHandle> {
-  return client.workflow.start(DRIFT_IMPORT_WORKFLOW, {
-    taskQueue,
-    workflowId: driftImportWorkflowId(input.market, input.from, input.to),
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  });
+  return startOrJoin(client, DRIFT_IMPORT_WORKFLOW, { taskQueue, workflowId: driftImportWorkflowId(input.market, input.from, input.to), input });
 }

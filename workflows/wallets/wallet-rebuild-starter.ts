@@ -1,4 +1,5 @@
-import { WorkflowIdConflictPolicy, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { WALLET_REBUILD_WORKFLOW, walletRebuildWorkflowId, type WalletRebuildInput } from './wallet-rebuild-contract';
 
 /**
@@ -6,10 +7,5 @@ import { WALLET_REBUILD_WORKFLOW, walletRebuildWorkflowId, type WalletRebuildInp
  * runs joins it; a rebuild under another id takes the `_next` tables over and the older one stops at its next step.
  */
 export function startWalletRebuild(client: Client, taskQueue: string, input: WalletRebuildInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
-  return client.workflow.start(WALLET_REBUILD_WORKFLOW, {
-    workflowId: walletRebuildWorkflowId(input.rebuildId),
-    taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
+  return startOrJoin(client, WALLET_REBUILD_WORKFLOW, { taskQueue, workflowId: walletRebuildWorkflowId(input.rebuildId), input });
 }

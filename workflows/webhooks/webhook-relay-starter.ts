@@ -1,4 +1,5 @@
-import { ScheduleNotFoundError, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import { ScheduleNotFoundError, type Client } from '@temporalio/client';
+import { startOrJoin } from '../start-or-join-starter';
 import { WEBHOOK_DISPATCH_SCHEDULE_ID } from './webhook-dispatch-contract';
 import { WEBHOOK_RELAY_WORKFLOW, WEBHOOK_RELAY_WORKFLOW_ID, type WebhookRelayInput } from './webhook-relay-contract';
 
@@ -15,10 +16,5 @@ export async function ensureWebhookRelay(client: Client, taskQueue: string, ever
       if (!(e instanceof ScheduleNotFoundError)) throw e;
     });
   const input: WebhookRelayInput = { everyMs, iterationsPerRun: 1000 };
-  await client.workflow.start(WEBHOOK_RELAY_WORKFLOW, {
-    taskQueue,
-    workflowId: WEBHOOK_RELAY_WORKFLOW_ID,
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
+  await startOrJoin(client, WEBHOOK_RELAY_WORKFLOW, { taskQueue, workflowId: WEBHOOK_RELAY_WORKFLOW_ID, input });
 }
