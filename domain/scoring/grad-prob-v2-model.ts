@@ -35,7 +35,11 @@ export function learnedVersionHashSteps<R>(
   options: readonly number[],
   rowText: (r: R) => string,
 ): Steps<string> {
-  return modelVersionHashSteps([core.metric.k, core.metric.logisticPriorWeight ?? 0, core.metric.logisticAxisWeight ?? 0, ...options, ...Object.values(core.metric.weights)], core, rowText);
+  return modelVersionHashSteps(
+    [core.metric.k, core.metric.logisticPriorWeight ?? 0, core.metric.logisticAxisWeight ?? 0, ...options, ...Object.values(core.metric.weights)],
+    core,
+    rowText,
+  );
 }
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */

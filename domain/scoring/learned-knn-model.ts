@@ -198,7 +198,11 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const allowedCols = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
   const onAllowed = (v: readonly number[]) => allowedCols.map((j) => v[j]!);
   // The held-out rows every choice (weights, axis, k, prior) is made on: a stratified, weighted sample of the slice.
-  const { rows: held, weights: heldWeights } = stratify(split.calibrationRows, (r) => labelsOf(r).some(Boolean), spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS);
+  const { rows: held, weights: heldWeights } = stratify(
+    split.calibrationRows,
+    (r) => labelsOf(r).some(Boolean),
+    spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS,
+  );
   if (calibrationRows.length > 0 && indexRows.length > 1) {
     const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
     const searchRows = indexRows.slice(indexRows.length - nIdx);
