@@ -255,7 +255,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const final = yield* build(chosen, indexRows, indexVectors);
   let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
   let heldOutLogLoss: number | null = null;
-  let heldVotes: number[][] = [];
+  const heldVotes: number[][] = [];
   let beta = 0;
   const priorOf = (v: readonly number[]) => priors.map((lr) => lr.predict(onAllowed(v)));
   let heldPriors: number[][] = [];
