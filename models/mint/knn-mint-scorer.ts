@@ -273,9 +273,7 @@ export function createKnnMintScorer(
         // A knn-v2 challenger needs the launch features; a request without them (no launch context) gets no shadow
         // score from it rather than failing the served one.
         shadowScores: m.shadows.flatMap((x) =>
-          modelFamily(x.version) === MODEL_V2_NAME && !features.launch
-            ? []
-            : [{ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob }],
+          x.name === MODEL_V2_NAME && !features.launch ? [] : [{ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob }],
         ),
         similarLaunches: { cutAt: scoredAt, launches: m.similar.of(s.neighbours, features, scoredAt) },
       };
