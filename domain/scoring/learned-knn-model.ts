@@ -17,8 +17,13 @@ import { mapInPieces, pauseEvery, type Steps } from './stepwise';
  * - Candidate weights (weight 0 leaves a feature out of the distance): every feature equal; and, from an
  *   L2-regularised logistic regression fitted on the index rows only, each feature's mean |coefficient| on the
  *   z-scored scale, as is, square-rooted, and cut to the strongest 4 and 8. The candidate whose shrunk
- *   distance-weighted neighbour rate has the lowest log loss on the held-out slice wins; then k is chosen the
- *   same way on the whole held-out slice against the whole index. No weight or k is set by hand.
+ *   distance-weighted neighbour rate has the lowest log loss on the held-out sample wins; then k is chosen the
+ *   same way against the whole index. No weight or k is set by hand.
+ * - Logistic axis (a one-dimensional discriminative projection, metric learning in the NCA/LDA spirit): the same
+ *   regression's log-odds as one more coordinate, weighted LOGISTIC_AXIS_GRID times the winning weights' size, or
+ *   alone. When it dominates, the k nearest rows are those with the most similar logistic score and their vote is
+ *   a local, non-parametric calibration of it; when the features' local structure carries more, the held-out loss
+ *   keeps them. Tried after the plain candidates, it wins only with a strictly lower loss.
  * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
  *   k: the nearest counts at most a few times the farthest, and scaling every distance scales nothing.
  * - Logistic prior (chosen only when held-out loss says so): the vote may be shrunk toward the L2 logistic
@@ -26,13 +31,16 @@ import { mapInPieces, pauseEvery, type Steps } from './stepwise';
  *   worth β·k neighbours: score = (weighted positives + β·k·p_logistic) / (k + β·k), β from LOGISTIC_PRIOR_GRID, or
  *   no such prior (β = 0). It is still a k-NN score: the neighbours' vote, with the in-family logistic as its
  *   prior mean instead of the flat base rate, so two mints with the same neighbours differ by their own features.
- *   k and β are chosen together, on the whole held-out slice.
+ *   k and β are chosen together.
  * - Calibration is chosen per fit among a Platt map, centred isotonic and isotonic steps by cross-fitted log loss
  *   on the held-out slice (calibration-choice.ts).
  * - With no held-out slice (a small corpus), the metric is uniform with k = DEFAULT_K and no loss is reported.
  *
- * The search runs on the newest `searchIndexRows` index rows and `searchHeldOutRows` held-out rows (evenly
- * thinned) so a refit at the default corpus stays a few seconds; the final k and the calibration use all rows.
+ * Every choice is made on a stratified, weighted sample of `searchHeldOutRows` held-out rows (`stratify`: rare
+ * positives kept, the loss still estimating the whole slice's); the weights and axis against the newest
+ * `searchIndexRows` index rows, k and β against the whole index. The calibration slice (up to `maxCalibrationRows`,
+ * evenly thinned) is then queried once at the chosen k. Querying 20k held-out rows at k = 100 against the whole
+ * index made a refit at 200k rows cost ~50 s CPU per age; this keeps it near 10 s.
  */
 export type LearnedMetric = {
   /** One weight per feature key, on the index's z-scored scale; 0 = left out of the distance. */
