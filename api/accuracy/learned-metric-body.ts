@@ -8,4 +8,5 @@ export const learnedMetricBody = (m: LearnedMetric) => ({
   held_out_rows: m.heldOutRows,
   weights: m.weights,
   logistic_prior_weight: m.logisticPriorWeight ?? 0,
+  logistic_axis_weight: m.logisticAxisWeight ?? 0,
 });

@@ -3759,7 +3759,7 @@ export interface components {
     };
     /** @description What a knn-v2 refit chose by held-out log loss on the later time slice (docs/model.md). */
     LearnedMetric: {
-      /** @description The weight candidate that won (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`). */
+      /** @description The weight candidate that won (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`), `<one of those>+logistic-axis` with the logistic axis added, or `logistic-axis` for that axis alone. */
       candidate: string;
       k: number;
       /** @description Mean log loss of the shrunk distance-weighted neighbour rate on the held-out slice; null without one (small corpus). */
@@ -3771,6 +3771,8 @@ export interface components {
       };
       /** @description β of the logistic prior the neighbour vote is shrunk toward (worth β·k neighbours), chosen with k by held-out log loss; 0 when the plain neighbour vote won (and on fits stored before the prior existed). */
       logistic_prior_weight: number;
+      /** @description Weight of the logistic axis (the in-family logistic regression's log-odds as one more coordinate of the distance), relative to the root-sum-square of the feature weights, chosen by held-out log loss; 0 without the axis (and on fits stored before it existed). With every feature weight 0 the distance is that axis alone. */
+      logistic_axis_weight: number;
     };
     /** @description The serving fit's walk-forward backtest: the newest slice of its own corpus (held out of the k-NN index) scored against the earlier rows. A backtest, not forward accuracy: `/api/accuracy` counts only live, forward-logged predictions and never mixes these in. `auc` is out of sample (ranking by the raw neighbour rate); the calibration cells are the slice the calibrator was fitted on, so they show how its bands fill, not an out-of-sample calibration check. `synthetic` when the corpus holds simulated history (the version carries `+synthetic`). Null while the corpus is too small to hold a slice out (the calibration minimum) and for a fit recorded before backtests were kept. */
     HoldoutBacktest: {

@@ -63,16 +63,23 @@ export const knnV1 = (o: { runnerOdds?: boolean } = {}): ForwardModelDef =>
   );
 
 /**
- * knn-v2; `exclude` keeps features out of the metric and `logisticPriorGrid: []` takes the logistic prior away (the
- * ablation table), `name` tells such runs apart.
+ * knn-v2; `exclude` keeps features out of the metric, `logisticPriorGrid: []` takes the logistic prior away and
+ * `logisticAxisGrid: []` the logistic axis of the metric (the ablation table), `name` tells such runs apart.
  */
 export const knnV2 = (
-  o: { runnerOdds?: boolean; exclude?: readonly LaunchFeatureKey[]; logisticPriorGrid?: readonly number[]; name?: string } = {},
+  o: {
+    runnerOdds?: boolean;
+    exclude?: readonly LaunchFeatureKey[];
+    logisticPriorGrid?: readonly number[];
+    logisticAxisGrid?: readonly number[];
+    name?: string;
+  } = {},
 ): ForwardModelDef =>
   family(
     o.name ?? 'knn-v2',
     o.runnerOdds !== false,
-    (corpus, ageBucket) => fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude, logisticPriorGrid: o.logisticPriorGrid }),
+    (corpus, ageBucket) =>
+      fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude, logisticPriorGrid: o.logisticPriorGrid, logisticAxisGrid: o.logisticAxisGrid }),
     (rows, ageBucket) => fitRunnerV2Model(rows, { ageBucket }),
   );
 
@@ -152,8 +159,9 @@ const grouped = ABLATION_GROUPS.flatMap((g) => g.keys);
 if (grouped.length + 1 !== LAUNCH_FEATURE_KEYS.length || !LAUNCH_FEATURE_KEYS.every((k) => k === 'vSolSol' || grouped.includes(k)))
   throw new Error('ablation groups out of step with LAUNCH_FEATURE_KEYS');
 
-/** One knn-v2 per feature group left out, and one without the logistic prior (the plain neighbour vote). */
+/** One knn-v2 per feature group left out, one without the logistic prior (the plain neighbour vote), one without the logistic axis. */
 export const ablations = (): ForwardModelDef[] => [
   ...ABLATION_GROUPS.map((g) => knnV2({ runnerOdds: false, exclude: g.keys, name: `knn-v2 − ${g.name}` })),
   knnV2({ runnerOdds: false, logisticPriorGrid: [], name: 'knn-v2 − logistic prior' }),
+  knnV2({ runnerOdds: false, logisticAxisGrid: [], name: 'knn-v2 − logistic axis' }),
 ];

@@ -19,7 +19,7 @@ export interface GradProbV2Model extends GradProbModel {
 }
 
 export type GradProbV2Options = GradProbModelOptions &
-  Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'logisticPriorGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
+  Pick<LearnedKnnSpec<CorpusRow>, 'kGrid' | 'logisticPriorGrid' | 'logisticAxisGrid' | 'exclude' | 'searchIndexRows' | 'searchHeldOutRows'>;
 
 export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
   if (!f.launch) throw new RangeError('knn-v2 needs the launch features in the snapshot');
@@ -27,7 +27,7 @@ export const launchFeaturesOf = (f: MintFeatures): LaunchFeatures => {
 };
 
 /**
- * A learned-metric model's version hash: its options, the chosen k, prior and weights (in feature order), and every row
+ * A learned-metric model's version hash: its options, the chosen k, prior, logistic axis and weights (in feature order), and every row
  * of both slices.
  */
 export function learnedVersionHashSteps<R>(
@@ -35,7 +35,11 @@ export function learnedVersionHashSteps<R>(
   options: readonly number[],
   rowText: (r: R) => string,
 ): Steps<string> {
-  return modelVersionHashSteps([core.metric.k, core.metric.logisticPriorWeight ?? 0, ...options, ...Object.values(core.metric.weights)], core, rowText);
+  return modelVersionHashSteps(
+    [core.metric.k, core.metric.logisticPriorWeight ?? 0, core.metric.logisticAxisWeight ?? 0, ...options, ...Object.values(core.metric.weights)],
+    core,
+    rowText,
+  );
 }
 
 /** Rows knn-v2 can learn from: those whose snapshot carries the launch features. */
@@ -65,6 +69,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     priorStrength: opts.priorStrength,
     kGrid: opts.kGrid,
     logisticPriorGrid: opts.logisticPriorGrid,
+    logisticAxisGrid: opts.logisticAxisGrid,
     exclude: opts.exclude,
     searchIndexRows: opts.searchIndexRows,
     searchHeldOutRows: opts.searchHeldOutRows,

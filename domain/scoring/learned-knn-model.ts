@@ -17,8 +17,13 @@ import { mapInPieces, pauseEvery, type Steps } from './stepwise';
  * - Candidate weights (weight 0 leaves a feature out of the distance): every feature equal; and, from an
  *   L2-regularised logistic regression fitted on the index rows only, each feature's mean |coefficient| on the
  *   z-scored scale, as is, square-rooted, and cut to the strongest 4 and 8. The candidate whose shrunk
- *   distance-weighted neighbour rate has the lowest log loss on the held-out slice wins; then k is chosen the
- *   same way on the whole held-out slice against the whole index. No weight or k is set by hand.
+ *   distance-weighted neighbour rate has the lowest log loss on the held-out sample wins; then k is chosen the
+ *   same way against the whole index. No weight or k is set by hand.
+ * - Logistic axis (a one-dimensional discriminative projection, metric learning in the NCA/LDA spirit): the same
+ *   regression's log-odds as one more coordinate, weighted LOGISTIC_AXIS_GRID times the winning weights' size, or
+ *   alone. When it dominates, the k nearest rows are those with the most similar logistic score and their vote is
+ *   a local, non-parametric calibration of it; when the features' local structure carries more, the held-out loss
+ *   keeps them. Tried after the plain candidates, it wins only with a strictly lower loss.
  * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
  *   k: the nearest counts at most a few times the farthest, and scaling every distance scales nothing.
  * - Logistic prior (chosen only when held-out loss says so): the vote may be shrunk toward the L2 logistic
@@ -26,13 +31,16 @@ import { mapInPieces, pauseEvery, type Steps } from './stepwise';
  *   worth β·k neighbours: score = (weighted positives + β·k·p_logistic) / (k + β·k), β from LOGISTIC_PRIOR_GRID, or
  *   no such prior (β = 0). It is still a k-NN score: the neighbours' vote, with the in-family logistic as its
  *   prior mean instead of the flat base rate, so two mints with the same neighbours differ by their own features.
- *   k and β are chosen together, on the whole held-out slice.
+ *   k and β are chosen together.
  * - Calibration is chosen per fit among a Platt map, centred isotonic and isotonic steps by cross-fitted log loss
  *   on the held-out slice (calibration-choice.ts).
  * - With no held-out slice (a small corpus), the metric is uniform with k = DEFAULT_K and no loss is reported.
  *
- * The search runs on the newest `searchIndexRows` index rows and `searchHeldOutRows` held-out rows (evenly
- * thinned) so a refit at the default corpus stays a few seconds; the final k and the calibration use all rows.
+ * Every choice is made on a stratified, weighted sample of `searchHeldOutRows` held-out rows (`stratify`: rare
+ * positives kept, the loss still estimating the whole slice's); the weights and axis against the newest
+ * `searchIndexRows` index rows, k and β against the whole index. The calibration slice (up to `maxCalibrationRows`,
+ * evenly thinned) is then queried once at the chosen k. Querying 20k held-out rows at k = 100 against the whole
+ * index made a refit at 200k rows cost ~50 s CPU per age; this keeps it near 10 s.
  */
 export type LearnedMetric = {
   /** One weight per feature key, on the index's z-scored scale; 0 = left out of the distance. */
@@ -41,7 +49,10 @@ export type LearnedMetric = {
   /** Mean over labels of the held-out log loss of the shrunk distance-weighted neighbour rate; null without a slice. */
   heldOutLogLoss: number | null;
   heldOutRows: number;
-  /** The candidate the weights came from (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`). */
+  /**
+   * The candidate the weights came from (`uniform`, `logistic`, `logistic-sqrt`, `logistic-top4`, `logistic-top8`),
+   * `<one of those>+logistic-axis` when the logistic axis was added to it, or `logistic-axis` for the axis alone.
+   */
   candidate: string;
   /**
    * β of the logistic prior the neighbour vote is shrunk toward, worth β·k neighbours; 0 when the held-out loss
@@ -49,6 +60,12 @@ export type LearnedMetric = {
    * before the prior existed (none had one).
    */
   logisticPriorWeight?: number;
+  /**
+   * Weight of the logistic axis (the in-family logistic regression's log-odds as one more coordinate of the distance)
+   * relative to the root-sum-square of the feature weights; 0 without the axis. With every feature weight 0 the
+   * distance is that axis alone (candidate `logistic-axis`). Absent on fits stored before the axis existed.
+   */
+  logisticAxisWeight?: number;
 };
 
 export type LearnedKnnSpec<R> = {
@@ -63,6 +80,8 @@ export type LearnedKnnSpec<R> = {
   kGrid?: readonly number[];
   /** β candidates of the logistic prior (default LOGISTIC_PRIOR_GRID; empty: the plain vote only). */
   logisticPriorGrid?: readonly number[];
+  /** Weights of the logistic axis tried with the winning feature weights (default LOGISTIC_AXIS_GRID; empty: no axis at all). */
+  logisticAxisGrid?: readonly number[];
   /** Features no candidate may use (the backtest's ablation). */
   exclude?: readonly string[];
   searchIndexRows?: number;
@@ -87,10 +106,19 @@ export const DEFAULT_K_GRID = [10, 25, 50, 100] as const;
  */
 export const LOGISTIC_PRIOR_GRID = [0.25, 0.5, 1, 2] as const;
 export const SEARCH_INDEX_ROWS = 20_000;
-export const SEARCH_HELD_OUT_ROWS = 2_000;
-export const MAX_CALIBRATION_ROWS = 20_000;
+export const SEARCH_HELD_OUT_ROWS = 1_000;
+export const MAX_CALIBRATION_ROWS = 5_000;
 
-type Candidate = { name: string; w: number[] };
+/**
+ * Weights of the logistic axis tried on top of the winning feature weights, relative to the root-sum-square of those
+ * weights (so 1 makes the axis count as much as all the features together); the axis alone is tried too.
+ */
+export const LOGISTIC_AXIS_GRID = [0.5, 1, 2, 4] as const;
+
+/** `axis`: the logistic axis' weight relative to the features' (0: no axis; with every `w` at 0, the axis alone). */
+type Candidate = { name: string; w: readonly number[]; axis: number };
+/** The in-family logistic log-odds (mean over labels) as one more coordinate, z-scored on the search rows. */
+type Axis = { of: (v: readonly number[]) => number; mean: number; std: number };
 type Weighted<R> = { index: KnnIndex<R>; project: (v: readonly number[]) => number[] };
 
 export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
@@ -122,25 +150,37 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const excluded = new Set(spec.exclude ?? []);
   const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));
 
-  const build = function* (w: readonly number[], rows: readonly R[], vectors: readonly (readonly number[])[]): Steps<Weighted<R>> {
+  let axis: Axis | null = null;
+  const build = function* (c: Candidate, rows: readonly R[], vectors: readonly (readonly number[])[]): Steps<Weighted<R>> {
+    const w = c.w;
+    const ax = c.axis > 0 ? axis : null;
     let kept = w.flatMap((x, j) => (x > 0 ? [j] : []));
-    if (kept.length === 0) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
-    const sc: Scaling = { mean: kept.map((j) => scaling.mean[j]!), std: kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1)) };
-    const project = (v: readonly number[]) => kept.map((j) => v[j]!);
+    if (kept.length === 0 && !ax) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
+    const mean = kept.map((j) => scaling.mean[j]!);
+    const std = kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1));
+    if (ax) {
+      const rss = Math.sqrt(kept.reduce((s, j) => s + w[j]! ** 2, 0));
+      mean.push(ax.mean);
+      std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
+    }
+    const sc: Scaling = { mean, std };
+    const project = ax ? (v: readonly number[]) => [...kept.map((j) => v[j]!), ax.of(v)] : (v: readonly number[]) => kept.map((j) => v[j]!);
     const projected = new Array<KnnRow<R>>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       projected[i] = { vector: project(vectors[i]!), label: rows[i]! };
       if (pauseEvery(i, ROW_PIECE)) yield;
     }
-    const index = yield* buildKdTreeIndexSteps(projected, kept.length, sc);
+    const index = yield* buildKdTreeIndexSteps(projected, sc.mean.length, sc);
     return { index, project };
   };
 
   /** Held-out log loss per k of the grid (mean over labels), and each row's weighted positives at every k. */
-  const evaluate = function* (model: Weighted<R>, held: readonly R[]): Steps<{ loss: number[]; votes: number[][][] }> {
+  const evaluate = function* (model: Weighted<R>, held: readonly R[], weights?: readonly number[]): Steps<{ loss: number[]; votes: number[][][] }> {
     const loss = kGrid.map(() => 0);
     const votes: number[][][] = [];
-    for (const row of held) {
+    const total = weights ? weights.reduce((a, x) => a + x, 0) : held.length;
+    for (const [i, row] of held.entries()) {
+      const w = weights ? weights[i]! : 1;
       const found = model.index.query(model.project(spec.vectorOf(row)), kGrid[kGrid.length - 1]!);
       const ys = labelsOf(row);
       const perK = kGrid.map((k, g) => {
@@ -148,7 +188,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
         const kk = Math.min(k, found.length);
         for (let j = 0; j < nLabels; j++) {
           const p = (wp[j]! + m * baseRates[j]!) / (kk + m);
-          loss[g]! -= (ys[j] ? Math.log(p) : Math.log(1 - p)) / (held.length * nLabels);
+          loss[g]! -= (w * (ys[j] ? Math.log(p) : Math.log(1 - p))) / (total * nLabels);
         }
         return wp;
       });
@@ -159,18 +199,23 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     return { loss, votes };
   };
 
-  let weights: readonly number[] = allowed;
-  let candidate = 'uniform';
-  // Per label, the logistic regression on the allowed features: the weight candidates' source and the prior.
-  let priors: LogisticModel[] = [];
+  let chosen: Candidate = { name: 'uniform', w: allowed, axis: 0 };
+  // Per label, the logistic regression on the allowed features, fitted on index rows only: the weight candidates'
+  // source, the logistic axis and the prior.
+  const priors: LogisticModel[] = [];
   const allowedCols = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
   const onAllowed = (v: readonly number[]) => allowedCols.map((j) => v[j]!);
+  // The held-out rows every choice (weights, axis, k, prior) is made on: a stratified, weighted sample of the slice.
+  const { rows: held, weights: heldWeights } = stratify(
+    split.calibrationRows,
+    (r) => labelsOf(r).some(Boolean),
+    spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS,
+  );
   if (calibrationRows.length > 0 && indexRows.length > 1) {
     const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
     const searchRows = indexRows.slice(indexRows.length - nIdx);
     const searchVectors = indexVectors.slice(indexVectors.length - nIdx);
-    const held = thin(calibrationRows, spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS);
-    const candidates: Candidate[] = [{ name: 'uniform', w: allowed }];
+    const candidates: Candidate[] = [chosen];
     const importance = new Array<number>(d).fill(0);
     const searchAllowed = searchVectors.map(onAllowed);
     for (let j = 0; j < nLabels; j++) {
@@ -185,32 +230,48 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (top > 0) {
       const imp = importance.map((x) => x / top);
       const rank = [...imp.keys()].sort((a, b) => imp[b]! - imp[a]! || a - b);
-      candidates.push({ name: 'logistic', w: imp }, { name: 'logistic-sqrt', w: imp.map(Math.sqrt) });
-      for (const n of [4, 8]) if (n < d) candidates.push({ name: `logistic-top${n}`, w: imp.map((x, f) => (rank.indexOf(f) < n ? x : 0)) });
+      candidates.push({ name: 'logistic', w: imp, axis: 0 }, { name: 'logistic-sqrt', w: imp.map(Math.sqrt), axis: 0 });
+      for (const n of [4, 8]) if (n < d) candidates.push({ name: `logistic-top${n}`, w: imp.map((x, f) => (rank.indexOf(f) < n ? x : 0)), axis: 0 });
     }
     let best = Infinity;
-    for (const c of candidates) {
-      const model = yield* build(c.w, searchRows, searchVectors);
-      const { loss } = yield* evaluate(model, held);
-      const l = Math.min(...loss);
-      if (l < best - 1e-12) {
-        best = l;
-        weights = c.w;
-        candidate = c.name;
+    const tryAll = function* (cs: readonly Candidate[]): Steps<void> {
+      for (const c of cs) {
+        const model = yield* build(c, searchRows, searchVectors);
+        const { loss } = yield* evaluate(model, held, heldWeights);
+        const l = Math.min(...loss);
+        if (l < best - 1e-12) {
+          best = l;
+          chosen = c;
+        }
       }
+    };
+    yield* tryAll(candidates);
+    axis = yield* fitAxisSteps(priors, onAllowed, searchVectors);
+    // The logistic axis on top of the winning weights, then alone: tried after the plain metrics, so it wins only
+    // when the held-out loss is strictly lower.
+    const axisGrid = spec.logisticAxisGrid ?? LOGISTIC_AXIS_GRID;
+    if (axis && axisGrid.length > 0) {
+      const base = chosen;
+      yield* tryAll([
+        ...axisGrid.map((a) => ({ name: `${base.name}+logistic-axis`, w: base.w, axis: a })),
+        { name: 'logistic-axis', w: allowed.map(() => 0), axis: 1 },
+      ]);
     }
   }
+  const weights = chosen.w;
 
-  const final = yield* build(weights, indexRows, indexVectors);
+  const final = yield* build(chosen, indexRows, indexVectors);
   let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
   let heldOutLogLoss: number | null = null;
-  let heldVotes: number[][] = [];
+  const heldVotes: number[][] = [];
   let beta = 0;
   const priorOf = (v: readonly number[]) => priors.map((lr) => lr.predict(onAllowed(v)));
   let heldPriors: number[][] = [];
   if (calibrationRows.length > 0) {
-    const { loss, votes } = yield* evaluate(final, calibrationRows);
-    heldPriors = priors.length === 0 ? [] : calibrationRows.map((r) => priorOf(spec.vectorOf(r)));
+    // k and β on the weighted sample against the whole index (one query per row at the largest k)...
+    const { loss, votes } = yield* evaluate(final, held, heldWeights);
+    const sampledPriors = priors.length === 0 ? [] : held.map((r) => priorOf(spec.vectorOf(r)));
+    const total = heldWeights.reduce((a, x) => a + x, 0);
     let g = loss.indexOf(Math.min(...loss));
     heldOutLogLoss = loss[g]!;
     for (const b of priors.length === 0 ? [] : (spec.logisticPriorGrid ?? LOGISTIC_PRIOR_GRID)) {
@@ -218,11 +279,11 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
         const kn = Math.min(kk, indexRows.length);
         const mPrior = b * kn;
         let l = 0;
-        for (const [i, r] of calibrationRows.entries()) {
+        for (const [i, r] of held.entries()) {
           const ys = labelsOf(r);
-          for (let j = 0; j < nLabels; j++) l += pointLogLoss((votes[i]![gi]![j]! + mPrior * heldPriors[i]![j]!) / (kn + mPrior), ys[j]!);
+          for (let j = 0; j < nLabels; j++) l += heldWeights[i]! * pointLogLoss((votes[i]![gi]![j]! + mPrior * sampledPriors[i]![j]!) / (kn + mPrior), ys[j]!);
         }
-        l /= calibrationRows.length * nLabels;
+        l /= total * nLabels;
         if (l < heldOutLogLoss - 1e-12) {
           heldOutLogLoss = l;
           g = gi;
@@ -232,11 +293,16 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       yield;
     }
     k = kGrid[g]!;
-    heldVotes = votes.map((v) => v[g]!);
+    // ...then the calibration slice (plain, not weighted: the calibrator sees the market as it is) at that k only,
+    // which costs far less than the largest k when a small k won.
+    heldPriors = beta > 0 ? calibrationRows.map((r) => priorOf(spec.vectorOf(r))) : [];
+    for (const r of calibrationRows) {
+      heldVotes.push(weightedPositives(final.index.query(final.project(spec.vectorOf(r)), k), labelsOf, nLabels));
+      yield;
+    }
   }
   const kUsed = Math.min(k, indexRows.length);
   const mPrior = beta * kUsed;
-  if (beta === 0) priors = [];
   // The vote a calibrator sees: weighted positives plus the logistic prior's pseudo-neighbours, when chosen.
   const blended = (wp: readonly number[], n: number, prior: readonly number[] | undefined) => ({
     positives: wp.map((x, j) => x + (prior ? mPrior * prior[j]! : 0)),
@@ -262,8 +328,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     k,
     heldOutLogLoss,
     heldOutRows: calibrationRows.length,
-    candidate,
+    candidate: chosen.name,
     logisticPriorWeight: beta,
+    logisticAxisWeight: chosen.axis,
   };
   return {
     corpusSize: corpus.length,
@@ -279,6 +346,27 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       return { neighbours: found, scores: labels.map((l, j) => labelScore(l, b.positives[j]!, b.k)) };
     },
   };
+}
+
+/**
+ * The logistic axis: the mean over labels of each regression's log-odds, with its mean and std over the search rows
+ * (index rows only, the rows the regressions were fitted on); null when it is constant there (nothing to add).
+ */
+function* fitAxisSteps(
+  models: readonly LogisticModel[],
+  onAllowed: (v: readonly number[]) => number[],
+  vectors: readonly (readonly number[])[],
+): Steps<Axis | null> {
+  if (models.length === 0 || vectors.length === 0) return null;
+  const of = (v: readonly number[]) => {
+    const x = onAllowed(v);
+    return models.reduce((s, lr) => s + lr.logOdds(x), 0) / models.length;
+  };
+  const values = yield* mapInPieces(vectors, (v) => [of(v)]);
+  const { mean, std } = yield* fitScalingSteps(values, 1);
+  // fitScaling maps a constant column to std 1; a constant axis separates nothing.
+  const spread = values.some((x) => x[0] !== values[0]![0]);
+  return spread ? { of, mean: mean[0]!, std: std[0]! } : null;
 }
 
 /** Distance-weighted positive count per label: votes ∝ 1/(d + mean d), normalised to sum to the neighbour count. */
@@ -298,6 +386,26 @@ function thin<R>(rows: readonly R[], max: number): R[] {
   if (rows.length <= max) return [...rows];
   const step = rows.length / max;
   return Array.from({ length: max }, (_, i) => rows[Math.floor(i * step)]!);
+}
+
+/**
+ * At most `max` rows for the metric search: rows with a positive label and rows without, each stratum thinned evenly
+ * in time to half of `max` (a stratum with fewer keeps all and the other takes the rest), each row weighted by its
+ * stratum's size ÷ rows kept, so the weighted mean log loss estimates the whole slice's. With positives rare (~1%),
+ * a plain thinning of 2,000 rows kept ~20 of them and the search compared candidates on those few; this keeps up to
+ * half the sample positive at half the cost.
+ */
+export function stratify<R>(rows: readonly R[], positive: (r: R) => boolean, max: number): { rows: R[]; weights: number[] } {
+  const pos = rows.filter(positive);
+  const neg = rows.filter((r) => !positive(r));
+  const nPos = Math.min(pos.length, Math.max(Math.ceil(max / 2), max - neg.length));
+  const nNeg = Math.min(neg.length, max - nPos);
+  const keptPos = thin(pos, nPos);
+  const keptNeg = thin(neg, nNeg);
+  return {
+    rows: [...keptPos, ...keptNeg],
+    weights: [...keptPos.map(() => pos.length / nPos), ...keptNeg.map(() => neg.length / nNeg)],
+  };
 }
 
 /** Rows per uninterrupted piece of a plain pass over the corpus. */

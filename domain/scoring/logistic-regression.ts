@@ -16,6 +16,8 @@ export type LogisticModel = {
   coef: readonly number[];
   intercept: number;
   predict(x: readonly number[]): number;
+  /** The linear score before the sigmoid: log(p / (1 − p)), exact where p itself rounds to 0 or 1. */
+  logOdds(x: readonly number[]): number;
 };
 
 export type LogisticOptions = {
@@ -113,17 +115,12 @@ export function* fitLogisticSteps(xs: readonly (readonly number[])[], ys: readon
   }
   const coef = beta.slice(1);
   const intercept = beta[0]!;
-  return {
-    mean,
-    std,
-    coef,
-    intercept,
-    predict(x) {
-      let eta = intercept;
-      for (let j = 0; j < d; j++) eta += coef[j]! * ((x[j]! - mean[j]!) / std[j]!);
-      return sigmoid(eta);
-    },
+  const logOdds = (x: readonly number[]) => {
+    let eta = intercept;
+    for (let j = 0; j < d; j++) eta += coef[j]! * ((x[j]! - mean[j]!) / std[j]!);
+    return eta;
   };
+  return { mean, std, coef, intercept, logOdds, predict: (x) => sigmoid(logOdds(x)) };
 }
 
 const sigmoid = (t: number) => (t >= 0 ? 1 / (1 + Math.exp(-t)) : Math.exp(t) / (1 + Math.exp(t)));

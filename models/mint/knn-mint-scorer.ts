@@ -270,7 +270,11 @@ export function createKnnMintScorer(
         runnerOdds: m.runner.score(features),
         survivalProb: m.survival.score(features),
         modelVersions: m.versions,
-        shadowScores: m.shadows.map((x) => ({ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob })),
+        // A knn-v2 challenger needs the launch features; a request without them (no launch context) gets no shadow
+        // score from it rather than failing the served one.
+        shadowScores: m.shadows.flatMap((x) =>
+          x.name === MODEL_V2_NAME && !features.launch ? [] : [{ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob }],
+        ),
         similarLaunches: { cutAt: scoredAt, launches: m.similar.of(s.neighbours, features, scoredAt) },
       };
     },

@@ -19,8 +19,11 @@ export const mintSettings = defineSettings(
      * domain/scoring/grad-model-versions.ts; an unknown name stops the worker at start).
      */
     MODEL_CHAMPION: z.string().trim().min(1).default('knn-v1'),
-    /** Model versions scoring every mint in shadow (comma-separated names; empty: none). Each costs one more grad_prob fit per refit. */
-    MODEL_CHALLENGERS: z.string().default('knn-v1-k25'),
+    /**
+     * Model versions scoring every mint in shadow (comma-separated names; empty: none). Each costs one more grad_prob
+     * fit per refit (knn-v2: ~12 s CPU per age at a 200k-row corpus, docs/model.md).
+     */
+    MODEL_CHALLENGERS: z.string().default('knn-v1-k25,knn-v2'),
   },
   (e) => ({
     mint: {

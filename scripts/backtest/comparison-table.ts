@@ -11,7 +11,7 @@ export function renderComparison(o: BacktestOutcome): string[] {
   const out: string[] = ['', '### models compared on the same walk-forward', ''];
   out.push(
     `Same corpus, same refit moments, same rows scored. knn-v1: six features, z-scored Euclidean, k = 50. knn-v2: launch features, ` +
-      `weights, k and the logistic prior chosen per fit by held-out log loss, distance-weighted, calibration map chosen by ` +
+      `weights, logistic axis, k and logistic prior chosen per fit by held-out log loss, distance-weighted, calibration map chosen by ` +
       `cross-fitted held-out log loss. References: empirical rate by vSol band (20 quantile bands), L2 logistic regression on ` +
       `knn-v2's features. "raw AUC" ranks by the uncalibrated score (the neighbour vote, shrunk toward the logistic prior when chosen).`,
     '',
@@ -36,7 +36,7 @@ export function renderComparison(o: BacktestOutcome): string[] {
   if (ablated) {
     out.push(
       '',
-      'knn-v2 ablation: the feature group left out of the metric (or the logistic prior taken away), and the change against full knn-v2 (Δ AUC, Δ AUPRC, Δ log loss; a drop in AUC means it helped):',
+      'knn-v2 ablation: the feature group left out of the metric (or the logistic prior or the logistic axis taken away), and the change against full knn-v2 (Δ AUC, Δ AUPRC, Δ log loss; a drop in AUC means it helped):',
       '',
     );
     out.push(

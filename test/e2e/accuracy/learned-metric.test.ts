@@ -14,8 +14,9 @@ const metric: LearnedMetric = {
   k: 25,
   heldOutLogLoss: 0.0512,
   heldOutRows: 1200,
-  candidate: 'logistic-top8',
+  candidate: 'logistic-top8+logistic-axis',
   logisticPriorWeight: 0.5,
+  logisticAxisWeight: 2,
 };
 
 const fit = (predictor: ModelFit['predictor'], version: string, m: LearnedMetric | null): ModelFit => ({
@@ -45,12 +46,13 @@ describe('the learned metric on the health and scope pages', () => {
     expectConforms('get', '/api/predictor/health', 200, health.body);
     const rows = health.body.predictors as { name: string; age_bucket: number; metric: unknown }[];
     expect(rows.find((p) => p.name === 'grad_prob' && p.age_bucket === 30)!.metric).toEqual({
-      candidate: 'logistic-top8',
+      candidate: 'logistic-top8+logistic-axis',
       k: 25,
       held_out_log_loss: 0.0512,
       held_out_rows: 1200,
       weights: { vSolSol: 1, logSwaps: 0.8, smartCount: 0 },
       logistic_prior_weight: 0.5,
+      logistic_axis_weight: 2,
     });
     expect(rows.find((p) => p.name === 'rug_prob' && p.age_bucket === 30)!.metric).toBeNull();
     expect(rows.find((p) => p.name === 'grad_prob' && p.age_bucket === 60)!.metric).toBeNull();
@@ -59,6 +61,6 @@ describe('the learned metric on the health and scope pages', () => {
     expectConforms('get', '/api/scope', 200, scope.body);
     expect(scope.body.model_versions['grad_prob@30']).toBe('knn-v2@30:4000:k25:0123456789abcd');
     expect(Object.keys(scope.body.model_metrics)).toEqual(['grad_prob@30']);
-    expect(scope.body.model_metrics['grad_prob@30']).toMatchObject({ k: 25, candidate: 'logistic-top8' });
+    expect(scope.body.model_metrics['grad_prob@30']).toMatchObject({ k: 25, candidate: 'logistic-top8+logistic-axis', logistic_axis_weight: 2 });
   });
 });

@@ -3,7 +3,10 @@ import { createCorpusStore } from '../../../db/mint/corpus-store';
 import { createHistoryStore } from '../../../db/mint/history-store';
 import { syntheticHistoryPlan } from '../../../domain/history/synthetic-history-plan';
 import { seedSyntheticHistory } from '../../../ingest/history/seed-synthetic-history';
+import { MintTape } from '../../../domain/launch/mint-tape';
+import { NO_CONTEXT } from '../../../domain/scoring/launch-features';
 import { createKnnMintScorer } from '../../../models/mint/knn-mint-scorer';
+import { testCreate } from '../../support/launch-corpus';
 import { createLogger } from '../../../platform/logger';
 import { createTestDatabase } from '../../support/test-db';
 
@@ -35,7 +38,7 @@ it('fits rug_prob and runner odds on the learned metric while knn-v2 serves, and
   const history = createHistoryStore(t.db);
   await history.begin(plan.runId, 'synthetic', new Date(NOW));
   await seedSyntheticHistory(plan, history, log, () => new Date(NOW));
-  const scorerOf = (champion: string) =>
+  const scorerOf = (champion: string, configured = [champion]) =>
     createKnnMintScorer({
       corpusStore: createCorpusStore(t.db),
       modelFitStore: createModelFitStore(t.db),
@@ -43,7 +46,7 @@ it('fits rug_prob and runner odds on the learned metric while knn-v2 serves, and
       corpusLimit: 100_000,
       log,
       now: () => NOW,
-      gradVersions: { configured: [champion], currentChampion: () => Promise.resolve(champion) },
+      gradVersions: { configured, currentChampion: () => Promise.resolve(champion) },
     });
 
   const v2 = await scorerOf('knn-v2').refit(60);
@@ -61,4 +64,21 @@ it('fits rug_prob and runner odds on the learned metric while knn-v2 serves, and
   expect(v1.metrics.rug_prob).toBeUndefined();
   const again = (await createModelFitStore(t.db).latestFits()).find((f) => f.predictor === 'rug_prob' && f.ageBucket === 60)!;
   expect(again.metric).toBeNull();
+
+  // knn-v2 as a challenger of knn-v1 (the default configuration): it scores in shadow whenever the request carries the
+  // launch context; without one the served score still comes, with no knn-v2 shadow score.
+  const shadowed = scorerOf('knn-v1', ['knn-v1', 'knn-v1-k25', 'knn-v2']);
+  const models = await shadowed.refit(60);
+  expect(models.versions.grad_prob).toMatch(/^knn-v1@60:/);
+  expect(models.shadows.map((x) => x.name)).toEqual(['knn-v1-k25', 'knn-v2']);
+  const create = testCreate(NOW);
+  const request = { create, tradesSoFar: [], tape: new MintTape(create), bucket: 60, ageS: 60, freshAmongFirstBuyers: 0 };
+  const withContext = await shadowed.score({ ...request, launchContext: NO_CONTEXT });
+  expect(withContext.shadowScores.map((x) => x.modelName)).toEqual(['knn-v1-k25', 'knn-v2']);
+  const v2Shadow = withContext.shadowScores.find((x) => x.modelName === 'knn-v2')!;
+  expect(v2Shadow.modelVersion).toMatch(/^knn-v2@60:/);
+  expect(v2Shadow.gradProb > 0 && v2Shadow.gradProb < 1).toBe(true);
+  const without = await shadowed.score(request);
+  expect(without.gradProb).toBe(withContext.gradProb);
+  expect(without.shadowScores.map((x) => x.modelName)).toEqual(['knn-v1-k25']);
 }, 300_000);
