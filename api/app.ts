@@ -138,7 +138,7 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
   app.use(onError);
   // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
   // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
-  const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
+  const keyed = ctx.keyedReads.before(app, { app, spec, validation, answered: answeredEarly, onError });
   // A fast-path answer that throws is the app's to answer; its cause is logged once per interval, not per request.
   const fastPathFailed: FastPathFailed = (err, route) => {
     const suppressed = throttle.admit(`fast-path:${route}:${(err as Error)?.message}`.slice(0, 300));

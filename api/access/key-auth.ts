@@ -30,7 +30,9 @@ type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; secur
 
 export type AccessDeps = { keys: KeyCache; usage: UsageStore; counter: QuotaLeases; settings: AccessSettings; now: () => Date };
 
-export const callerAccess = (res: Response): CallerAccess | undefined => res.locals.access as CallerAccess | undefined;
+/** The caller's access as the check resolved it (`res.locals.access`, or what a keyed read is handed). */
+export const accessOf = (access: unknown): CallerAccess | undefined => access as CallerAccess | undefined;
+export const callerAccess = (res: Response): CallerAccess | undefined => accessOf(res.locals.access);
 
 /**
  * The access check of every keyed operation, shared by the app's guard below and the keyed reads answered before

@@ -1,6 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import type { AnsweredEarly } from './public-reads';
+import { sendPreparedAnswer, type RouteAnswer } from './prepared-body';
+import { createGzipChoice, writePreparedAnswer } from './prepared-write';
+import type { AnsweredEarly, CheckedListener } from './public-reads';
 
 /**
  * A keyed operation as the access check sees it (from openapi.yaml). `keyOptional`: its security list also holds the
@@ -17,58 +19,95 @@ export const keyOptional = (security: readonly unknown[]): boolean => security.s
  */
 export type AccessCheck = (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
-/** The route's own handler for the operation (the very function its router mounts). */
-export type KeyedAnswer = (req: Request, res: Response) => Promise<void>;
+/**
+ * A keyed read's answer from memory: for the caller (what the access check resolved to) and the request's query as
+ * the parameter checks left it (numbers coerced, defaults filled in), the route's headers and its prepared body.
+ */
+export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => Promise<RouteAnswer>;
 
 type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
 
+/** What a request without a query string brings (the route applies its documented defaults). */
+const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /**
- * Keyed reads answered without Express's router: a `GET <path>` (no body) of an operation registered here runs the
- * same access check as the app's guard, then the route's own handler on Express's request and response objects, and
- * any error goes to the app's error handler. With a query string the request first passes the app's request
- * validation (the validator's own middlewares, in the app's order): bad input is the same 422, without the walk
- * through the rest of the stack. Without one there is nothing to validate (the operations admitted here take only
- * optional query parameters: checked once from openapi.yaml). So statuses, headers and bodies are the app's by
+ * Keyed reads answered without Express: a `GET <path>` (no body) of an operation registered here runs the same
+ * access check as the app's guard, then the route's own `KeyedRead`, and writes its answer on the plain node
+ * response with the bytes and headers `sendPreparedAnswer` sends (prepared-write.ts). The query is the one the
+ * parameter checks before this listener passed (param-refusal.ts, generated from openapi.yaml: the contract, not
+ * checked twice); a request without a query string has nothing to check (the operations admitted here take only
+ * optional query parameters: checked once from openapi.yaml). A query string those checks did not read (characters
+ * they leave to the app) first passes the app's request validation (its own middlewares, in the app's order).
+ * Express's request and response objects are made only where Express's behaviour is needed: that validation, an
+ * error (the app's error handler writes it), a conditional request other than the exact ETag and a gzip client
+ * before the compressed form exists (Express's `res.send`). So statuses, headers and bodies are the app's by
  * construction. Everything else, a HEAD included, goes through the app.
  */
 export function createKeyedReads() {
-  const answers = new Map<string, KeyedAnswer>();
+  const reads = new Map<string, KeyedRead>();
   let check: AccessCheck | undefined;
   return {
-    /** Called by the route that serves `GET path` with `answer` (its handler after the access guard). */
-    register(path: string, answer: KeyedAnswer): void {
-      answers.set(path, answer);
+    /** Called by the route that serves `GET path` with `read`; returns the handler its router mounts after the guard. */
+    register(path: string, read: KeyedRead): RequestHandler {
+      reads.set(path, read);
+      return async (req, res) => sendPreparedAnswer(req, res, await read(res.locals.access, req.query));
     },
     /** Called by the access area with the check its guard runs; without one every request goes through the app. */
     checkWith(c: AccessCheck): void {
       check = c;
     },
-    /** `app` behind a listener that first serves the registered keyed reads. */
-    before(app: Express, o: { spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler }): RequestListener {
-      const reads = new Map<string, { op: KeyedOperation; answer: KeyedAnswer }>();
-      for (const [path, answer] of answers) reads.set(path, { op: keyedOperation(o.spec, path), answer });
-      return (req, res) => {
-        const q = req.url!.indexOf('?');
-        const hit = req.method === 'GET' && check ? reads.get(q < 0 ? req.url! : req.url!.slice(0, q)) : undefined;
+    /** `next` (the app, or listeners in front of it) behind a listener that first serves the registered keyed reads. */
+    before(
+      next: CheckedListener,
+      o: { app: Express; spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler },
+    ): CheckedListener {
+      const routes = new Map<string, { op: KeyedOperation; read: KeyedRead }>();
+      for (const [path, read] of reads) routes.set(path, { op: keyedOperation(o.spec, path), read });
+      const wantsGzip = createGzipChoice();
+      return (req, res, checked) => {
+        const url = req.url!;
+        const q = url.indexOf('?');
+        const hit = req.method === 'GET' && check ? routes.get(q < 0 ? url : url.slice(0, q)) : undefined;
         // A body on a GET goes to the app's parser and validator, as any other odd request.
         if (!hit || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
-          app(req, res);
+          next(req, res, checked);
           return;
         }
         const start = process.hrtime.bigint();
-        res.once('finish', () => o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6));
-        const [r, s] = asExpress(app, req, res);
-        const fail = (err: unknown) => o.onError(err, r, s, () => undefined);
-        const serve = () =>
-          check!(hit.op, req, res)
-            .then((access) => {
-              s.locals.access = access;
-              return hit.answer(r, s);
-            })
-            .catch(fail);
-        if (q < 0) void serve();
-        else inTurn(o.validation, r, s, (err) => (err ? fail(err) : void serve()));
+        const done = () => o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6);
+        let express: [Request, Response] | undefined;
+        /** The request as Express's, from here on answered when it finishes (once made, it stays Express's). */
+        const viaExpress = (): [Request, Response] => {
+          if (express) return express;
+          res.once('finish', done);
+          return (express = asExpress(o.app, req, res));
+        };
+        const fail = (err: unknown) => {
+          const [r, s] = viaExpress();
+          o.onError(err, r, s, () => undefined);
+        };
+        const query = q < 0 ? NO_QUERY : checked;
+        if (query === undefined) {
+          const [r, s] = viaExpress();
+          const serve = () =>
+            check!(hit.op, req, res)
+              .then(async (access) => {
+                s.locals.access = access;
+                await sendPreparedAnswer(r, s, await hit.read(access, r.query));
+              })
+              .catch(fail);
+          inTurn(o.validation, r, s, (err) => (err ? fail(err) : void serve()));
+          return;
+        }
+        check!(hit.op, req, res)
+          .then((access) => hit.read(access, query))
+          .then((a) => {
+            if (writePreparedAnswer(req, res, a, wantsGzip)) return done();
+            const [r, s] = viaExpress();
+            return sendPreparedAnswer(r, s, a);
+          })
+          .catch(fail);
       };
     },
   };

@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
 import { ajvErrorsToValidatorError, augmentAjvErrors } from 'express-openapi-validator/dist/middlewares/util';
 import { operations as generated, paths as specPaths } from './generated/param-checks';
-import type { AnsweredEarly, FastPathFailed } from './public-reads';
+import type { AnsweredEarly, CheckedListener, FastPathFailed } from './public-reads';
 import { strictNumbers, type numericParameters } from './strict-numbers';
 import { toValidationDetail } from './validation-detail';
 
@@ -38,7 +38,8 @@ const templateRegExp = (template: string) =>
  * the app's validator uses), and the steps around them are the app's own: Express's query parser, strictNumbers,
  * the validator's unknown/empty parameter check and error mapping, the error handler's `toValidationDetail`. The app
  * validates before its guards and routes, so a 422 comes before any 401/403/404/429 there too. A request these
- * checks pass, or one they could read differently from the app (see PLAIN_QUERY), goes on to `next` unchanged.
+ * checks pass goes on to `next` with its checked query; one they could read differently from the app (see
+ * PLAIN_QUERY) goes on unchanged.
  */
 export function createParamRefusal(o: { queryParser: (qs: string) => object; numeric: ReturnType<typeof numericParameters> }) {
   const operations = generated as unknown as Record<string, Operation>;
@@ -73,8 +74,11 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     return found;
   }
 
-  /** The 422 body for `url`, or undefined when the request passes (or is not one these checks read as the app does). */
-  function refusal(url: string, headers: IncomingMessage['headers']): { route: string; body: string } | undefined {
+  /**
+   * The 422 body for `url`, or the query as the checks passed it (coerced, defaults filled in: what the app's validator
+   * leaves in `req.query`), or undefined when these checks did not read the request as the app does.
+   */
+  function refusal(url: string, headers: IncomingMessage['headers']): { route: string; body: string } | { passed: Record<string, unknown> } | undefined {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const qs = q < 0 ? '' : url.slice(q + 1);
@@ -92,7 +96,7 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     let errors: ValidatorItem[];
     try {
       processQueryParam(req.query, route.op.query, route.op.queryFromSecurity);
-      if (route.op.check({ query: req.query, headers: req.headers, params: pathParams, cookies: undefined, body: undefined })) return undefined;
+      if (route.op.check({ query: req.query, headers: req.headers, params: pathParams, cookies: undefined, body: undefined })) return { passed: req.query };
       errors = ajvErrorsToValidatorError(400, augmentAjvErrors(route.op.check.errors ?? [])).errors as ValidatorItem[];
     } catch (err) {
       const e = err as { status?: number; errors?: ValidatorItem[] };
@@ -103,8 +107,11 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
   }
 
   return {
-    /** `next` behind a listener that first refuses the bad parameters of GET operations. */
-    before(next: RequestListener, answered: AnsweredEarly, failed: FastPathFailed): RequestListener {
+    /**
+     * `next` behind a listener that first refuses the bad parameters of GET operations, and hands `next` the query of
+     * a request they passed (the keyed reads serve it without checking it again).
+     */
+    before(next: CheckedListener, answered: AnsweredEarly, failed: FastPathFailed): RequestListener {
       return (req: IncomingMessage, res: ServerResponse) => {
         // A request with a body is the app's (its parser and validator answer first).
         if (req.method !== 'GET' || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return next(req, res);
@@ -117,6 +124,7 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
           return next(req, res);
         }
         if (!r) return next(req, res);
+        if ('passed' in r) return next(req, res, r.passed);
         // As Express's res.json writes it (type, then length).
         res.writeHead(422, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
         res.end(r.body);

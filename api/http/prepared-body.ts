@@ -47,16 +47,20 @@ export async function sendPrepared(req: Request, res: Response, body: PreparedBo
 }
 
 /**
- * A public read as its route answers it: the route's own headers (an `ETag` first, then `Cache-Control`, `Age`, …) and
- * the prepared body. The app sends it with `sendPreparedAnswer`; the listener before Express writes the same one
- * (public-reads.ts), so both take headers from the one value.
+ * A read as its route answers it: the route's own headers (an `ETag`, `Cache-Control`, `Age`, …) and the prepared
+ * body. The app sends it with `sendPreparedAnswer`; the listeners before Express write the same one
+ * (prepared-write.ts), so both take headers from the one value. With an `ETag` among them, a request holding that
+ * version gets a 304.
  */
-export type PreparedAnswer = { headers: Record<string, string> & { ETag: string }; body: PreparedBody };
+export type RouteAnswer = { headers: Record<string, string> & { ETag?: string }; body: PreparedBody };
+
+/** A public read's answer: always with its `ETag`. */
+export type PreparedAnswer = RouteAnswer & { headers: { ETag: string } };
 
 /** A prepared answer, or a 304 with its headers when the client holds this version. */
-export async function sendPreparedAnswer(req: Request, res: Response, a: PreparedAnswer): Promise<void> {
+export async function sendPreparedAnswer(req: Request, res: Response, a: RouteAnswer): Promise<void> {
   res.set(a.headers);
-  if (req.headers['if-none-match'] === a.headers.ETag) {
+  if (a.headers.ETag !== undefined && req.headers['if-none-match'] === a.headers.ETag) {
     res.status(304).end();
     return;
   }

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import { callerAccess } from '../access/key-auth';
+import { accessOf } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
-import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
-import { sendPrepared, sendPreparedAnswer, type PreparedAnswer } from '../http/prepared-body';
+import type { KeyedRead, KeyedReads } from '../http/keyed-reads';
+import { sendPreparedAnswer, type PreparedAnswer } from '../http/prepared-body';
 import type { PublicReads } from '../http/public-reads';
 import { freshness, requireSnapshot, type LiveSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
@@ -40,15 +40,14 @@ export function liveRoutes(d: {
     return s && liveAnswer(s);
   });
 
-  const v1Live: KeyedAnswer = async (req, res) => {
-    const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
-    const q = req.query as unknown as LiveQuery;
+  const v1Live: KeyedRead = async (access, query) => {
+    const s = (accessOf(access)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
+    const q = query as LiveQuery;
     const filter = { limit: q.limit ?? 60, minProb: q.min_prob ?? 0 };
     const f = freshness(s, d.now(), d.staleAfterS);
-    res.set({ Age: String(f.ageS), 'Cache-Control': 'no-store' });
-    await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb));
+    const body = f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb);
+    return { headers: { Age: String(f.ageS), 'Cache-Control': 'no-store' }, body };
   };
-  d.keyedReads.register('/api/v1/live', v1Live);
-  r.get('/api/v1/live', v1Live);
+  r.get('/api/v1/live', d.keyedReads.register('/api/v1/live', v1Live));
   return r;
 }

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { RouteAnswer } from './prepared-body';
+
+/** Clients send a handful of distinct Accept-Encoding values; a fuzzer sends many, so the memo is bounded. */
+const MAX_REMEMBERED_ENCODINGS = 64;
+
+export type GzipChoice = (req: IncomingMessage) => boolean;
+
+/**
+ * Whether the app would send gzip: Express's own `req.acceptsEncodings('gzip', 'identity')` (the very negotiation
+ * prepared-body.ts runs, q-values and `*` included), remembered per header value.
+ */
+export function createGzipChoice(): GzipChoice {
+  const seen = new Map<string | undefined, boolean>();
+  const negotiate = express.request.acceptsEncodings;
+  return (req) => {
+    const h = req.headers['accept-encoding'];
+    let gzip = seen.get(h);
+    if (gzip === undefined) {
+      gzip = negotiate.call(req as express.Request, 'gzip', 'identity') === 'gzip';
+      if (seen.size >= MAX_REMEMBERED_ENCODINGS) seen.clear();
+      seen.set(h, gzip);
+    }
+    return gzip;
+  };
+}
+
+/**
+ * Writes `a` on a plain node response as the app's `sendPreparedAnswer` sends it (its header order: whatever is set
+ * on `res` already, the route's, then type, vary, encoding, length); false to leave it to the app: a conditional
+ * request other than the exact current ETag (Express also answers lists, weak tags and `*` with a 304), or a gzip
+ * client before the body's compressed form exists (the app waits for it, this does not).
+ */
+export function writePreparedAnswer(req: IncomingMessage, res: ServerResponse, a: RouteAnswer, wantsGzip: GzipChoice): boolean {
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) {
+    if (a.headers.ETag === undefined || inm !== a.headers.ETag) return false;
+    res.writeHead(304, a.headers);
+    res.end();
+    return true;
+  }
+  const { body } = a;
+  let bytes = body.bytes;
+  const headers: Record<string, string | number> = { ...a.headers, 'Content-Type': 'application/json; charset=utf-8' };
+  if (body.gzipped) {
+    headers.Vary = 'Accept-Encoding';
+    if (wantsGzip(req)) {
+      const gz = body.gzippedNow?.();
+      if (!gz) return false;
+      headers['Content-Encoding'] = 'gzip';
+      bytes = gz;
+    }
+  }
+  headers['Content-Length'] = bytes.length;
+  res.writeHead(200, headers);
+  res.end(bytes);
+  return true;
+}
