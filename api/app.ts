@@ -12,7 +12,7 @@ import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
 import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
-import { createParamRefusal } from './http/param-refusal';
+import { createParamRefusal, headerParameterNames } from './http/param-refusal';
 import { VALIDATE_REQUESTS } from './http/request-validation';
 import type { AnsweredEarly, FastPathFailed } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
@@ -145,7 +145,11 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
     if (suppressed !== undefined) ctx.log.error({ err, route, suppressed }, 'fast path failed; the app answers the request');
   };
   // Bad parameters of a GET are refused first, as the app's validator refuses them before its guards and routes.
-  const refusal = createParamRefusal({ queryParser: app.get('query parser fn') as (qs: string) => object, numeric });
+  const refusal = createParamRefusal({
+    queryParser: app.get('query parser fn') as (qs: string) => object,
+    numeric,
+    headerParameters: headerParameterNames(spec),
+  });
   const listener = refusal.before(ctx.publicReads.before(keyed, answeredEarly, fastPathFailed), answeredEarly, fastPathFailed);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   const createServer = () => {

@@ -11,7 +11,7 @@ import type { KeyCache } from './key-cache';
 import type { QuotaLeases } from './quota-leases';
 import { keyOptional, type KeyedOperation } from '../http/keyed-reads';
 import { readPresentedKey } from './presented-key';
-import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
+import { setRateLimitHeaders, type QuotaState } from './rate-limit-headers';
 
 export type AccessSettings = {
   /** Off only for benchmarks: keyed operations are then served as if the beta window were open. */
@@ -44,6 +44,7 @@ export const callerAccess = (res: Response): CallerAccess | undefined => accessO
  * never refused for tier or quota. Sets the rate-limit headers on `res`; throws the documented errors.
  */
 export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<CallerAccess> {
+  const today = createQuotaDays();
   return async (op, req, res) => {
     if (!d.settings.authEnabled) return { kind: 'open', reason: 'auth_off', liveDelayS: 0 };
     const now = d.now();
@@ -57,7 +58,8 @@ export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: Inco
     }
     if (presented.kind === 'bad') throw invalidKey(presented.why);
     if (presented.kind === 'ambiguous') throw ambiguousKey();
-    const key = await d.keys.get(presented.key);
+    // A remembered key is checked without a turn of the event loop; the lookup itself is the cache's (key-cache.ts).
+    const key = (d.keys.peek(presented.key) ?? { key: await d.keys.get(presented.key) }).key;
     if (!key) throw invalidKey('the API key is not valid (unknown, revoked or mistyped)');
     if (key.awaitingPaymentOf) throw keyNotActive(key.awaitingPaymentOf);
 
@@ -66,21 +68,33 @@ export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: Inco
     if (!beta && !tierAtLeast(tier, required)) throw insufficientTier(op.operationId ?? op.path, required, tier);
 
     const limit = dailyQuota(tier, key.customDailyQuota);
-    const resetAt = quotaResetAt(now);
+    const { day, resetAt } = today(now);
     let quota: QuotaState;
     if (op.capability) {
       // Answered 501 right after this: report the count without spending a call on it.
-      quota = { limit, used: await d.usage.usedOn(key.id, utcDay(now)), resetAt };
+      quota = { limit, used: await d.usage.usedOn(key.id, day), resetAt };
     } else {
-      const day = utcDay(now);
-      const c = await d.counter.count(key.id, day, limit);
+      const c = d.counter.countNow(key.id, day, limit) ?? (await d.counter.count(key.id, day, limit));
       quota = { limit, used: c.used, resetAt };
       if (!c.counted && !beta && !answersOverQuota(op.operationId)) throw quotaExceeded(tier, quota, now);
       // The service's own failure is not the caller's call to pay for.
       if (c.counted) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(key.id, day));
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.setHeader(name, value);
+    setRateLimitHeaders(res, quota);
     return { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
+  };
+}
+
+/** The quota day of a moment and its reset, worked out once per UTC day rather than once per call. */
+function createQuotaDays(): (now: Date) => { day: string; resetAt: Date } {
+  let current = { day: '', resetAt: new Date(0), from: 0 };
+  return (now) => {
+    const t = now.getTime();
+    if (t < current.from || t >= current.resetAt.getTime()) {
+      const resetAt = quotaResetAt(now);
+      current = { day: utcDay(now), resetAt, from: resetAt.getTime() - 86_400_000 };
+    }
+    return current;
   };
 }
 

@@ -22,6 +22,11 @@ export function createKeyCache(
   const inflight = new Map<string, Promise<ApiKeyRecord | undefined>>();
 
   return {
+    /** The remembered lookup of `plaintext` while it is fresh (`key` undefined: remembered as unknown), without waiting. */
+    peek(plaintext: string): { key: ApiKeyRecord | undefined } | undefined {
+      const hit = entries.get(plaintext);
+      return hit && now() < hit.until ? hit : undefined;
+    },
     async get(plaintext: string): Promise<ApiKeyRecord | undefined> {
       const hit = entries.get(plaintext);
       if (hit && now() < hit.until) return hit.key;

@@ -28,6 +28,8 @@ export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown
 type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
 
+type Route = { op: KeyedOperation; read: KeyedRead };
+
 /** What a request without a query string brings (the route applies its documented defaults). */
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -62,9 +64,33 @@ export function createKeyedReads() {
       next: CheckedListener,
       o: { app: Express; spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler },
     ): CheckedListener {
-      const routes = new Map<string, { op: KeyedOperation; read: KeyedRead }>();
+      const routes = new Map<string, Route>();
       for (const [path, read] of reads) routes.set(path, { op: keyedOperation(o.spec, path), read });
       const wantsGzip = createGzipChoice();
+      const answered = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) =>
+        o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6);
+      /** The request as Express's, answered (for the metrics and log) when it finishes; once made, it stays Express's. */
+      const viaExpress = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint): [Request, Response] => {
+        if (Object.getPrototypeOf(res) !== o.app.response) res.once('finish', () => answered(req, res, hit, start));
+        return asExpress(o.app, req, res);
+      };
+      const fail = (err: unknown, req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) => {
+        const [r, s] = viaExpress(req, res, hit, start);
+        o.onError(err, r, s, () => undefined);
+      };
+      /** A query string the parameter checks did not read: the app's validation first, then Express's objects throughout. */
+      const validateThenServe = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) => {
+        const [r, s] = viaExpress(req, res, hit, start);
+        inTurn(o.validation, r, s, (err) => {
+          if (err) return fail(err, req, res, hit, start);
+          check!(hit.op, req, res)
+            .then(async (access) => {
+              s.locals.access = access;
+              await sendPreparedAnswer(r, s, await hit.read(access, r.query));
+            })
+            .catch((e: unknown) => fail(e, req, res, hit, start));
+        });
+      };
       return (req, res, checked) => {
         const url = req.url!;
         const q = url.indexOf('?');
@@ -75,39 +101,16 @@ export function createKeyedReads() {
           return;
         }
         const start = process.hrtime.bigint();
-        const done = () => o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6);
-        let express: [Request, Response] | undefined;
-        /** The request as Express's, from here on answered when it finishes (once made, it stays Express's). */
-        const viaExpress = (): [Request, Response] => {
-          if (express) return express;
-          res.once('finish', done);
-          return (express = asExpress(o.app, req, res));
-        };
-        const fail = (err: unknown) => {
-          const [r, s] = viaExpress();
-          o.onError(err, r, s, () => undefined);
-        };
         const query = q < 0 ? NO_QUERY : checked;
-        if (query === undefined) {
-          const [r, s] = viaExpress();
-          const serve = () =>
-            check!(hit.op, req, res)
-              .then(async (access) => {
-                s.locals.access = access;
-                await sendPreparedAnswer(r, s, await hit.read(access, r.query));
-              })
-              .catch(fail);
-          inTurn(o.validation, r, s, (err) => (err ? fail(err) : void serve()));
-          return;
-        }
+        if (query === undefined) return validateThenServe(req, res, hit, start);
         check!(hit.op, req, res)
           .then((access) => hit.read(access, query))
           .then((a) => {
-            if (writePreparedAnswer(req, res, a, wantsGzip)) return done();
-            const [r, s] = viaExpress();
+            if (writePreparedAnswer(req, res, a, wantsGzip)) return answered(req, res, hit, start);
+            const [r, s] = viaExpress(req, res, hit, start);
             return sendPreparedAnswer(r, s, a);
           })
-          .catch(fail);
+          .catch((err: unknown) => fail(err, req, res, hit, start));
       };
     },
   };
