@@ -73,6 +73,12 @@ export const preparedReadAnswer = (body: PreparedBody, cacheControl: string): Pr
   body,
 });
 
+/** `preparedReadAnswer`, the same answer while the body is the same one (so its response headers are built once). */
+export function preparedReadAnswers(cacheControl: string): (body: PreparedBody) => PreparedAnswer {
+  let last: PreparedAnswer | undefined;
+  return (body) => (last?.body === body ? last : (last = preparedReadAnswer(body, cacheControl)));
+}
+
 /** A prepared body with its `ETag` and `Cache-Control`, or a 304 when the client holds this version. */
 export const sendPreparedRead = (req: Request, res: Response, body: PreparedBody, cacheControl: string): Promise<void> =>
   sendPreparedAnswer(req, res, preparedReadAnswer(body, cacheControl));

@@ -40,20 +40,29 @@ export function writePreparedAnswer(req: IncomingMessage, res: ServerResponse, a
     res.end();
     return true;
   }
-  const { body } = a;
-  let bytes = body.bytes;
-  const headers: Record<string, string | number> = { ...a.headers, 'Content-Type': 'application/json; charset=utf-8' };
-  if (body.gzipped) {
-    headers.Vary = 'Accept-Encoding';
-    if (wantsGzip(req)) {
-      const gz = body.gzippedNow?.();
-      if (!gz) return false;
-      headers['Content-Encoding'] = 'gzip';
-      bytes = gz;
-    }
-  }
-  headers['Content-Length'] = bytes.length;
-  res.writeHead(200, headers);
+  const gzip = a.body.gzipped !== undefined && wantsGzip(req);
+  const bytes = gzip ? a.body.gzippedNow?.() : a.body.bytes;
+  if (!bytes) return false;
+  res.writeHead(200, wireHeaders(a, gzip, bytes.length));
   res.end(bytes);
   return true;
+}
+
+type Wire = { identity?: Record<string, string | number>; gzip?: Record<string, string | number> };
+/** Each answer's response headers, built at its first write: an answer is reused for as long as its body and headers hold. */
+const wired = new WeakMap<RouteAnswer, Wire>();
+
+function wireHeaders(a: RouteAnswer, gzip: boolean, length: number): Record<string, string | number> {
+  let w = wired.get(a);
+  if (!w) wired.set(a, (w = {}));
+  let headers = gzip ? w.gzip : w.identity;
+  if (!headers) {
+    headers = { ...a.headers, 'Content-Type': 'application/json; charset=utf-8' };
+    if (a.body.gzipped) headers.Vary = 'Accept-Encoding';
+    if (gzip) headers['Content-Encoding'] = 'gzip';
+    headers['Content-Length'] = length;
+    if (gzip) w.gzip = headers;
+    else w.identity = headers;
+  }
+  return headers;
 }

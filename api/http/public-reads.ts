@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { preparedReadAnswer, type PreparedAnswer } from './prepared-body';
+import { preparedReadAnswers, type PreparedAnswer } from './prepared-body';
 import { createGzipChoice, writePreparedAnswer } from './prepared-write';
 import type { PreparedRead } from './prepared-read';
 
@@ -33,9 +33,10 @@ export function createPublicReads() {
   return {
     /** Called by the route that serves `path` from `read` (its only operation there is a GET without inputs). */
     register(path: string, read: PreparedRead, cacheControl: string): void {
+      const answer = preparedReadAnswers(cacheControl);
       reads.set(path, () => {
         const body = read.peek();
-        return body && preparedReadAnswer(body, cacheControl);
+        return body && answer(body);
       });
     },
     /** Called by a route whose answer carries more than a prepared read's headers (the live list's `Age`, its stale form). */

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
 import { HISTORY_DAYS } from '../../domain/market/market-temperature';
 import { unavailable } from '../http/http-error';
-import { preparedReadAnswer } from '../http/prepared-body';
+import { preparedReadAnswers } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
 import type { KeyedReads } from '../http/keyed-reads';
 
@@ -40,9 +40,10 @@ export function conditionsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
+  const answer = preparedReadAnswers(cacheControl);
   r.get(
     '/api/v1/conditions',
-    d.keyedReads.register('/api/v1/conditions', async () => preparedReadAnswer(await conditions.get(), cacheControl)),
+    d.keyedReads.register('/api/v1/conditions', async () => answer(await conditions.get())),
   );
   return r;
 }
