@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ApiKeyRecord } from '../../db/access/api-key-store';
 
 type Entry = { until: number; key: ApiKeyRecord | undefined };
 
-const digestOf = (plaintext: string): string => createHash('sha256').update(plaintext, 'utf8').digest('base64');
+// One-shot hashing: no Hash object per call.
+const digestOf = (plaintext: string): string => hash('sha256', plaintext, 'base64');
 
 /** A key waiting for its intent's payment is looked up again after at most this long, so it works soon after payment. */
 export const AWAITING_PAYMENT_TTL_MS = 1000;
