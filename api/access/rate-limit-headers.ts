@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-
 /** A key's quota for the current UTC day, as the rate-limit headers and /api/me report it. */
 export type QuotaState = { limit: number; used: number; resetAt: Date };
 
@@ -12,10 +10,4 @@ export function rateLimitHeaders(q: QuotaState): Record<string, string> {
     'X-RateLimit-Remaining': String(quotaRemaining(q)),
     'X-RateLimit-Reset': String(Math.floor(q.resetAt.getTime() / 1000)),
   };
-}
-
-/** The same headers set on a response (the access check's, on every keyed call it lets through). */
-export function setRateLimitHeaders(res: ServerResponse, q: QuotaState): void {
-  const h = rateLimitHeaders(q);
-  for (const name in h) res.setHeader(name, h[name]!);
 }

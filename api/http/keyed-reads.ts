@@ -13,11 +13,18 @@ export type KeyedOperation = { operationId: string | undefined; path: string; ca
 /** True when an operation's `security` list allows calling without any credential (an empty requirement). */
 export const keyOptional = (security: readonly unknown[]): boolean => security.some((s) => typeof s === 'object' && s !== null && Object.keys(s).length === 0);
 
+/** What the access check lets through: the caller's access, and the rate-limit headers its answer carries. */
+export type Admission = { access: unknown; headers?: Record<string, string> };
+
 /**
- * The access area's check (api/access/key-auth.ts), the one the app's guard runs: key, tier, quota, rate-limit headers
- * set on `res`; throws the documented 401/403/429. What it resolves to is the caller's access, for `res.locals.access`.
+ * The access area's check (api/access/key-auth.ts), the one the app's guard runs: key, tier, quota; `admit` throws the
+ * documented 401/403/429 and touches no response; `applyTo` sets what it admitted on a response the app writes
+ * (the rate-limit headers, the refund of a counted call that ends in the service's own 5xx).
  */
-export type AccessCheck = (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+export type AccessCheck = {
+  admit(op: KeyedOperation, req: IncomingMessage): Promise<Admission>;
+  applyTo(res: ServerResponse, a: Admission): void;
+};
 
 /**
  * A keyed read's answer from memory: for the caller (what the access check resolved to) and the request's query as
@@ -83,10 +90,12 @@ export function createKeyedReads() {
         const [r, s] = viaExpress(req, res, hit, start);
         inTurn(o.validation, r, s, (err) => {
           if (err) return fail(err, req, res, hit, start);
-          check!(hit.op, req, res)
-            .then(async (access) => {
-              s.locals.access = access;
-              await sendPreparedAnswer(r, s, await hit.read(access, r.query));
+          check!
+            .admit(hit.op, req)
+            .then(async (admitted) => {
+              check!.applyTo(res, admitted);
+              s.locals.access = admitted.access;
+              await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
             })
             .catch((e: unknown) => fail(e, req, res, hit, start));
         });
@@ -103,13 +112,25 @@ export function createKeyedReads() {
         const start = process.hrtime.bigint();
         const query = q < 0 ? NO_QUERY : checked;
         if (query === undefined) return validateThenServe(req, res, hit, start);
-        check!(hit.op, req, res)
-          .then((access) => hit.read(access, query))
-          .then((a) => {
-            if (writePreparedAnswer(req, res, a, wantsGzip)) return answered(req, res, hit, start);
-            const [r, s] = viaExpress(req, res, hit, start);
-            return sendPreparedAnswer(r, s, a);
-          })
+        check!
+          .admit(hit.op, req)
+          .then((admitted) =>
+            hit
+              .read(admitted.access, query)
+              .then((a) => {
+                // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
+                if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
+                check!.applyTo(res, admitted);
+                const [r, s] = viaExpress(req, res, hit, start);
+                return sendPreparedAnswer(r, s, a);
+              })
+              .catch((err: unknown) => {
+                // The error handler answers on a response that carries what was admitted (and gives the call back on
+                // a 5xx); a response already made Express's has it.
+                if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
+                throw err;
+              }),
+          )
           .catch((err: unknown) => fail(err, req, res, hit, start));
       };
     },

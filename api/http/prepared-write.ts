@@ -27,23 +27,25 @@ export function createGzipChoice(): GzipChoice {
 }
 
 /**
- * Writes `a` on a plain node response as the app's `sendPreparedAnswer` sends it (its header order: whatever is set
- * on `res` already, the route's, then type, vary, encoding, length); false to leave it to the app: a conditional
+ * Writes `a` on a plain node response as the app's `sendPreparedAnswer` sends it (its header order: `first` — what
+ * the app would have set on `res` before, the rate-limit headers of a keyed call — the route's, then type, vary,
+ * encoding, length); false to leave it to the app: a conditional
  * request other than the exact current ETag (Express also answers lists, weak tags and `*` with a 304), or a gzip
  * client before the body's compressed form exists (the app waits for it, this does not).
  */
-export function writePreparedAnswer(req: IncomingMessage, res: ServerResponse, a: RouteAnswer, wantsGzip: GzipChoice): boolean {
+export function writePreparedAnswer(req: IncomingMessage, res: ServerResponse, a: RouteAnswer, wantsGzip: GzipChoice, first?: Record<string, string>): boolean {
   const inm = req.headers['if-none-match'];
   if (inm !== undefined) {
     if (a.headers.ETag === undefined || inm !== a.headers.ETag) return false;
-    res.writeHead(304, a.headers);
+    res.writeHead(304, first ? { ...first, ...a.headers } : a.headers);
     res.end();
     return true;
   }
   const gzip = a.body.gzipped !== undefined && wantsGzip(req);
   const bytes = gzip ? a.body.gzippedNow?.() : a.body.bytes;
   if (!bytes) return false;
-  res.writeHead(200, wireHeaders(a, gzip, bytes.length));
+  const headers = wireHeaders(a, gzip, bytes.length);
+  res.writeHead(200, first ? { ...first, ...headers } : headers);
   res.end(bytes);
   return true;
 }
