@@ -12,7 +12,7 @@ import { API_SPEC_PATH } from './api-spec';
 import { billingApi } from './billing';
 import { createAccessLog } from './http/access-log';
 import { refuseDeepJson } from './http/body-errors';
-import { createParamRefusal } from './http/param-refusal';
+import { createParamRefusal, headerParameterNames } from './http/param-refusal';
 import { VALIDATE_REQUESTS } from './http/request-validation';
 import type { AnsweredEarly, FastPathFailed } from './http/public-reads';
 import { errorHandler } from './http/error-handler';
@@ -138,14 +138,18 @@ export function createApp(ctx: ApiContext, overrides: ApiOverrides = {}): ApiApp
   app.use(onError);
   // A server made by `app.listen` first answers the fresh prepared public reads (public-reads.ts), then the keyed
   // reads with the guard's access check and the routes' own handlers (keyed-reads.ts), before Express routes them.
-  const keyed = ctx.keyedReads.before(app, { spec, validation, answered: answeredEarly, onError });
+  const keyed = ctx.keyedReads.before(app, { app, spec, validation, answered: answeredEarly, onError });
   // A fast-path answer that throws is the app's to answer; its cause is logged once per interval, not per request.
   const fastPathFailed: FastPathFailed = (err, route) => {
     const suppressed = throttle.admit(`fast-path:${route}:${(err as Error)?.message}`.slice(0, 300));
     if (suppressed !== undefined) ctx.log.error({ err, route, suppressed }, 'fast path failed; the app answers the request');
   };
   // Bad parameters of a GET are refused first, as the app's validator refuses them before its guards and routes.
-  const refusal = createParamRefusal({ queryParser: app.get('query parser fn') as (qs: string) => object, numeric });
+  const refusal = createParamRefusal({
+    queryParser: app.get('query parser fn') as (qs: string) => object,
+    numeric,
+    headerParameters: headerParameterNames(spec),
+  });
   const listener = refusal.before(ctx.publicReads.before(keyed, answeredEarly, fastPathFailed), answeredEarly, fastPathFailed);
   // Areas that serve outside Express (the firehose's websocket upgrades) attach to that server.
   const createServer = () => {

@@ -30,32 +30,41 @@ type OpenApiReq = Request & { openapi?: { schema?: { operationId?: string; secur
 
 export type AccessDeps = { keys: KeyCache; usage: UsageStore; counter: QuotaLeases; settings: AccessSettings; now: () => Date };
 
-export const callerAccess = (res: Response): CallerAccess | undefined => res.locals.access as CallerAccess | undefined;
+/** The caller's access as the check resolved it (`res.locals.access`, or what a keyed read is handed). */
+export const accessOf = (access: unknown): CallerAccess | undefined => access as CallerAccess | undefined;
+export const callerAccess = (res: Response): CallerAccess | undefined => accessOf(res.locals.access);
+
+/** What the check lets through: the caller's access, and for a key the rate-limit headers and the call it counted. */
+export type Admission = { access: CallerAccess; headers?: Record<string, string>; counted?: { keyId: number; day: string } };
 
 /**
  * The access check of every keyed operation, shared by the app's guard below and the keyed reads answered before
  * Express (api/http/keyed-reads.ts). Order of checks: key (401: missing, malformed, two different keys, unknown or
  * revoked, or minted with an intent not paid yet) → tier (403) → quota (429; `/api/me` answers anyway). A call
  * that passes is counted before its handler runs, so concurrent calls never overrun the quota; if the service then
- * answers it with its own 5xx, the call is given back. Refused calls and operations that are not built yet (501)
- * are not counted. Inside the beta window a call without a key is served openly, and a keyed call is counted but
- * never refused for tier or quota. Sets the rate-limit headers on `res`; throws the documented errors.
+ * answers it with its own 5xx, the call is given back (`applyTo`). Refused calls and operations that are not built
+ * yet (501) are not counted. Inside the beta window a call without a key is served openly, and a keyed call is
+ * counted but never refused for tier or quota. Throws the documented errors. `admit` touches no response, so the
+ * keyed reads can write its rate-limit headers with their answer in one go; `applyTo` sets them on a response the
+ * app writes, with the refund of a counted call that ends in a 5xx.
  */
-export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<CallerAccess> {
-  return async (op, req, res) => {
-    if (!d.settings.authEnabled) return { kind: 'open', reason: 'auth_off', liveDelayS: 0 };
+export function createAccessCheck(d: AccessDeps) {
+  const today = createQuotaDays();
+  const admit = async (op: KeyedOperation, req: IncomingMessage): Promise<Admission> => {
+    if (!d.settings.authEnabled) return { access: { kind: 'open', reason: 'auth_off', liveDelayS: 0 } };
     const now = d.now();
     const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
     const presented = readPresentedKey(req.rawHeaders);
     if (presented.kind === 'none') {
-      if (op.keyOptional) return { kind: 'open', reason: 'key_optional', liveDelayS: 0 };
+      if (op.keyOptional) return { access: { kind: 'open', reason: 'key_optional', liveDelayS: 0 } };
       // /api/me describes the calling key: without one there is nothing to describe, beta or not.
       if (!beta || op.operationId === 'getMe') throw missingKey();
-      return { kind: 'open', reason: 'beta_window', liveDelayS: 0 };
+      return { access: { kind: 'open', reason: 'beta_window', liveDelayS: 0 } };
     }
     if (presented.kind === 'bad') throw invalidKey(presented.why);
     if (presented.kind === 'ambiguous') throw ambiguousKey();
-    const key = await d.keys.get(presented.key);
+    // A remembered key is checked without a turn of the event loop; the lookup itself is the cache's (key-cache.ts).
+    const key = (d.keys.peek(presented.key) ?? { key: await d.keys.get(presented.key) }).key;
     if (!key) throw invalidKey('the API key is not valid (unknown, revoked or mistyped)');
     if (key.awaitingPaymentOf) throw keyNotActive(key.awaitingPaymentOf);
 
@@ -64,21 +73,40 @@ export function createAccessCheck(d: AccessDeps): (op: KeyedOperation, req: Inco
     if (!beta && !tierAtLeast(tier, required)) throw insufficientTier(op.operationId ?? op.path, required, tier);
 
     const limit = dailyQuota(tier, key.customDailyQuota);
-    const resetAt = quotaResetAt(now);
+    const { day, resetAt } = today(now);
     let quota: QuotaState;
+    let counted: Admission['counted'];
     if (op.capability) {
       // Answered 501 right after this: report the count without spending a call on it.
-      quota = { limit, used: await d.usage.usedOn(key.id, utcDay(now)), resetAt };
+      quota = { limit, used: await d.usage.usedOn(key.id, day), resetAt };
     } else {
-      const day = utcDay(now);
-      const c = await d.counter.count(key.id, day, limit);
+      const c = d.counter.countNow(key.id, day, limit) ?? (await d.counter.count(key.id, day, limit));
       quota = { limit, used: c.used, resetAt };
       if (!c.counted && !beta && !answersOverQuota(op.operationId)) throw quotaExceeded(tier, quota, now);
-      // The service's own failure is not the caller's call to pay for.
-      if (c.counted) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(key.id, day));
+      if (c.counted) counted = { keyId: key.id, day };
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.setHeader(name, value);
-    return { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
+    const access: CallerAccess = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
+    return { access, headers: rateLimitHeaders(quota), counted };
+  };
+  const applyTo = (res: ServerResponse, a: Admission): void => {
+    if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
+    const c = a.counted;
+    // The service's own failure is not the caller's call to pay for.
+    if (c) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(c.keyId, c.day));
+  };
+  return { admit, applyTo };
+}
+
+/** The quota day of a moment and its reset, worked out once per UTC day rather than once per call. */
+function createQuotaDays(): (now: Date) => { day: string; resetAt: Date } {
+  let current = { day: '', resetAt: new Date(0), from: 0 };
+  return (now) => {
+    const t = now.getTime();
+    if (t < current.from || t >= current.resetAt.getTime()) {
+      const resetAt = quotaResetAt(now);
+      current = { day: utcDay(now), resetAt, from: resetAt.getTime() - 86_400_000 };
+    }
+    return current;
   };
 }
 
@@ -88,7 +116,9 @@ export function keyAuth(check: ReturnType<typeof createAccessCheck>): RequestHan
     const schema = (req as OpenApiReq).openapi?.schema;
     if (!schema?.security?.length) return next();
     const op = { operationId: schema.operationId, path: req.path, capability: Boolean(schema['x-capability']), keyOptional: keyOptional(schema.security) };
-    res.locals.access = await check(op, req, res);
+    const a = await check.admit(op, req);
+    check.applyTo(res, a);
+    res.locals.access = a.access;
     next();
   };
 }

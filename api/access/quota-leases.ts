@@ -130,6 +130,15 @@ export function createQuotaLeases(
   }
 
   return {
+    /** Counts one call from its key's block in memory; undefined when it must wait for `count` (which then counts it). */
+    countNow(keyId: number, day: string, limit: number): Counted | undefined {
+      const s = stateOf(keyId, day, limit);
+      const t = now();
+      if (s.next > s.end || t >= s.expiresAt) return undefined;
+      tick(s, t);
+      return { counted: true, used: s.next++ };
+    },
+
     /** Counts one call; `used` is its position in the day's count (what the rate-limit headers report). */
     count(keyId: number, day: string, limit: number): Promise<Counted> {
       const s = stateOf(keyId, day, limit);

@@ -1,6 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import type { AnsweredEarly } from './public-reads';
+import { sendPreparedAnswer, type RouteAnswer } from './prepared-body';
+import { createGzipChoice, writePreparedAnswer } from './prepared-write';
+import type { AnsweredEarly, CheckedListener } from './public-reads';
 
 /**
  * A keyed operation as the access check sees it (from openapi.yaml). `keyOptional`: its security list also holds the
@@ -11,64 +13,125 @@ export type KeyedOperation = { operationId: string | undefined; path: string; ca
 /** True when an operation's `security` list allows calling without any credential (an empty requirement). */
 export const keyOptional = (security: readonly unknown[]): boolean => security.some((s) => typeof s === 'object' && s !== null && Object.keys(s).length === 0);
 
-/**
- * The access area's check (api/access/key-auth.ts), the one the app's guard runs: key, tier, quota, rate-limit headers
- * set on `res`; throws the documented 401/403/429. What it resolves to is the caller's access, for `res.locals.access`.
- */
-export type AccessCheck = (op: KeyedOperation, req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+/** What the access check lets through: the caller's access, and the rate-limit headers its answer carries. */
+export type Admission = { access: unknown; headers?: Record<string, string> };
 
-/** The route's own handler for the operation (the very function its router mounts). */
-export type KeyedAnswer = (req: Request, res: Response) => Promise<void>;
+/**
+ * The access area's check (api/access/key-auth.ts), the one the app's guard runs: key, tier, quota; `admit` throws the
+ * documented 401/403/429 and touches no response; `applyTo` sets what it admitted on a response the app writes
+ * (the rate-limit headers, the refund of a counted call that ends in the service's own 5xx).
+ */
+export type AccessCheck = {
+  admit(op: KeyedOperation, req: IncomingMessage): Promise<Admission>;
+  applyTo(res: ServerResponse, a: Admission): void;
+};
+
+/**
+ * A keyed read's answer from memory: for the caller (what the access check resolved to) and the request's query as
+ * the parameter checks left it (numbers coerced, defaults filled in), the route's headers and its prepared body.
+ */
+export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => Promise<RouteAnswer>;
 
 type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
 
+type Route = { op: KeyedOperation; read: KeyedRead };
+
+/** What a request without a query string brings (the route applies its documented defaults). */
+const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /**
- * Keyed reads answered without Express's router: a `GET <path>` (no body) of an operation registered here runs the
- * same access check as the app's guard, then the route's own handler on Express's request and response objects, and
- * any error goes to the app's error handler. With a query string the request first passes the app's request
- * validation (the validator's own middlewares, in the app's order): bad input is the same 422, without the walk
- * through the rest of the stack. Without one there is nothing to validate (the operations admitted here take only
- * optional query parameters: checked once from openapi.yaml). So statuses, headers and bodies are the app's by
+ * Keyed reads answered without Express: a `GET <path>` (no body) of an operation registered here runs the same
+ * access check as the app's guard, then the route's own `KeyedRead`, and writes its answer on the plain node
+ * response with the bytes and headers `sendPreparedAnswer` sends (prepared-write.ts). The query is the one the
+ * parameter checks before this listener passed (param-refusal.ts, generated from openapi.yaml: the contract, not
+ * checked twice); a request without a query string has nothing to check (the operations admitted here take only
+ * optional query parameters: checked once from openapi.yaml). A query string those checks did not read (characters
+ * they leave to the app) first passes the app's request validation (its own middlewares, in the app's order).
+ * Express's request and response objects are made only where Express's behaviour is needed: that validation, an
+ * error (the app's error handler writes it), a conditional request other than the exact ETag and a gzip client
+ * before the compressed form exists (Express's `res.send`). So statuses, headers and bodies are the app's by
  * construction. Everything else, a HEAD included, goes through the app.
  */
 export function createKeyedReads() {
-  const answers = new Map<string, KeyedAnswer>();
+  const reads = new Map<string, KeyedRead>();
   let check: AccessCheck | undefined;
   return {
-    /** Called by the route that serves `GET path` with `answer` (its handler after the access guard). */
-    register(path: string, answer: KeyedAnswer): void {
-      answers.set(path, answer);
+    /** Called by the route that serves `GET path` with `read`; returns the handler its router mounts after the guard. */
+    register(path: string, read: KeyedRead): RequestHandler {
+      reads.set(path, read);
+      return async (req, res) => sendPreparedAnswer(req, res, await read(res.locals.access, req.query));
     },
     /** Called by the access area with the check its guard runs; without one every request goes through the app. */
     checkWith(c: AccessCheck): void {
       check = c;
     },
-    /** `app` behind a listener that first serves the registered keyed reads. */
-    before(app: Express, o: { spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler }): RequestListener {
-      const reads = new Map<string, { op: KeyedOperation; answer: KeyedAnswer }>();
-      for (const [path, answer] of answers) reads.set(path, { op: keyedOperation(o.spec, path), answer });
-      return (req, res) => {
-        const q = req.url!.indexOf('?');
-        const hit = req.method === 'GET' && check ? reads.get(q < 0 ? req.url! : req.url!.slice(0, q)) : undefined;
+    /** `next` (the app, or listeners in front of it) behind a listener that first serves the registered keyed reads. */
+    before(
+      next: CheckedListener,
+      o: { app: Express; spec: Spec; validation: RequestHandler[]; answered: AnsweredEarly; onError: ErrorRequestHandler },
+    ): CheckedListener {
+      const routes = new Map<string, Route>();
+      for (const [path, read] of reads) routes.set(path, { op: keyedOperation(o.spec, path), read });
+      const wantsGzip = createGzipChoice();
+      const answered = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) =>
+        o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6);
+      /** The request as Express's, answered (for the metrics and log) when it finishes; once made, it stays Express's. */
+      const viaExpress = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint): [Request, Response] => {
+        if (Object.getPrototypeOf(res) !== o.app.response) res.once('finish', () => answered(req, res, hit, start));
+        return asExpress(o.app, req, res);
+      };
+      const fail = (err: unknown, req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) => {
+        const [r, s] = viaExpress(req, res, hit, start);
+        o.onError(err, r, s, () => undefined);
+      };
+      /** A query string the parameter checks did not read: the app's validation first, then Express's objects throughout. */
+      const validateThenServe = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint) => {
+        const [r, s] = viaExpress(req, res, hit, start);
+        inTurn(o.validation, r, s, (err) => {
+          if (err) return fail(err, req, res, hit, start);
+          check!
+            .admit(hit.op, req)
+            .then(async (admitted) => {
+              check!.applyTo(res, admitted);
+              s.locals.access = admitted.access;
+              await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
+            })
+            .catch((e: unknown) => fail(e, req, res, hit, start));
+        });
+      };
+      return (req, res, checked) => {
+        const url = req.url!;
+        const q = url.indexOf('?');
+        const hit = req.method === 'GET' && check ? routes.get(q < 0 ? url : url.slice(0, q)) : undefined;
         // A body on a GET goes to the app's parser and validator, as any other odd request.
         if (!hit || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
-          app(req, res);
+          next(req, res, checked);
           return;
         }
         const start = process.hrtime.bigint();
-        res.once('finish', () => o.answered(req, res, hit.op.path, Number(process.hrtime.bigint() - start) / 1e6));
-        const [r, s] = asExpress(app, req, res);
-        const fail = (err: unknown) => o.onError(err, r, s, () => undefined);
-        const serve = () =>
-          check!(hit.op, req, res)
-            .then((access) => {
-              s.locals.access = access;
-              return hit.answer(r, s);
-            })
-            .catch(fail);
-        if (q < 0) void serve();
-        else inTurn(o.validation, r, s, (err) => (err ? fail(err) : void serve()));
+        const query = q < 0 ? NO_QUERY : checked;
+        if (query === undefined) return validateThenServe(req, res, hit, start);
+        check!
+          .admit(hit.op, req)
+          .then((admitted) =>
+            hit
+              .read(admitted.access, query)
+              .then((a) => {
+                // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
+                if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
+                check!.applyTo(res, admitted);
+                const [r, s] = viaExpress(req, res, hit, start);
+                return sendPreparedAnswer(r, s, a);
+              })
+              .catch((err: unknown) => {
+                // The error handler answers on a response that carries what was admitted (and gives the call back on
+                // a 5xx); a response already made Express's has it.
+                if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
+                throw err;
+              }),
+          )
+          .catch((err: unknown) => fail(err, req, res, hit, start));
       };
     },
   };

@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
 import { ajvErrorsToValidatorError, augmentAjvErrors } from 'express-openapi-validator/dist/middlewares/util';
 import { operations as generated, paths as specPaths } from './generated/param-checks';
-import type { AnsweredEarly, FastPathFailed } from './public-reads';
+import type { AnsweredEarly, CheckedListener, FastPathFailed } from './public-reads';
 import { strictNumbers, type numericParameters } from './strict-numbers';
 import { toValidationDetail } from './validation-detail';
 
@@ -26,6 +26,24 @@ const PLAIN_QUERY = /^[A-Za-z0-9._~=&-]*$/;
 const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 const MAX_REMEMBERED_PATHS = 256;
+const MAX_REMEMBERED_URLS = 1024;
+
+/**
+ * Lower-case names of the headers any operation of `doc` declares as a parameter (`in: header`, in its paths or among
+ * its shared parameters; a security scheme's key header is not one: the validator does not check security here).
+ */
+export function headerParameterNames(doc: { paths?: unknown; components?: { parameters?: unknown } }): string[] {
+  const names = new Set<string>();
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(visit);
+    if (typeof x !== 'object' || x === null) return;
+    const p = x as { in?: unknown; name?: unknown };
+    if (p.in === 'header' && typeof p.name === 'string') names.add(p.name.toLowerCase());
+    Object.values(x).forEach(visit);
+  };
+  visit([doc.paths, doc.components?.parameters]);
+  return [...names];
+}
 
 const templateRegExp = (template: string) =>
   // Case-insensitive, as the validator matches with Express's default `case sensitive routing` (off).
@@ -38,9 +56,15 @@ const templateRegExp = (template: string) =>
  * the app's validator uses), and the steps around them are the app's own: Express's query parser, strictNumbers,
  * the validator's unknown/empty parameter check and error mapping, the error handler's `toValidationDetail`. The app
  * validates before its guards and routes, so a 422 comes before any 401/403/404/429 there too. A request these
- * checks pass, or one they could read differently from the app (see PLAIN_QUERY), goes on to `next` unchanged.
+ * checks pass goes on to `next` with its checked query; one they could read differently from the app (see
+ * PLAIN_QUERY) goes on unchanged.
  */
-export function createParamRefusal(o: { queryParser: (qs: string) => object; numeric: ReturnType<typeof numericParameters> }) {
+export function createParamRefusal(o: {
+  queryParser: (qs: string) => object;
+  numeric: ReturnType<typeof numericParameters>;
+  /** Lower-case names of every header openapi.yaml declares as a parameter (headerParameterNames). */
+  headerParameters: readonly string[];
+}) {
   const operations = generated as unknown as Record<string, Operation>;
   const templates = (specPaths as string[]).map((t) => ({ t, re: templateRegExp(t) }));
   const numbers = strictNumbers(o.numeric);
@@ -73,8 +97,11 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     return found;
   }
 
-  /** The 422 body for `url`, or undefined when the request passes (or is not one these checks read as the app does). */
-  function refusal(url: string, headers: IncomingMessage['headers']): { route: string; body: string } | undefined {
+  /**
+   * The 422 body for `url`, or the query as the checks passed it (coerced, defaults filled in: what the app's validator
+   * leaves in `req.query`), or undefined when these checks did not read the request as the app does.
+   */
+  function refusal(url: string, headers: IncomingMessage['headers']): { route: string; body: string } | { passed: Record<string, unknown> } | undefined {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const qs = q < 0 ? '' : url.slice(q + 1);
@@ -92,7 +119,7 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     let errors: ValidatorItem[];
     try {
       processQueryParam(req.query, route.op.query, route.op.queryFromSecurity);
-      if (route.op.check({ query: req.query, headers: req.headers, params: pathParams, cookies: undefined, body: undefined })) return undefined;
+      if (route.op.check({ query: req.query, headers: req.headers, params: pathParams, cookies: undefined, body: undefined })) return { passed: req.query };
       errors = ajvErrorsToValidatorError(400, augmentAjvErrors(route.op.check.errors ?? [])).errors as ValidatorItem[];
     } catch (err) {
       const e = err as { status?: number; errors?: ValidatorItem[] };
@@ -102,25 +129,53 @@ export function createParamRefusal(o: { queryParser: (qs: string) => object; num
     return { route: route.template, body: JSON.stringify({ detail: toValidationDetail(errors, req) }) };
   }
 
+  type Outcome = { refused: { route: string; headers: Record<string, string | number>; bytes: Buffer } } | { passed: Readonly<Record<string, unknown>> };
+  /** What the checks make of `url`, ready to send or hand on; undefined when they leave it to the app. */
+  function outcome(url: string, headers: IncomingMessage['headers']): Outcome | undefined {
+    const r = refusal(url, headers);
+    if (!r) return undefined;
+    // Shared by every request for this URL while remembered: the keyed read that is handed it only reads it.
+    if ('passed' in r) return { passed: Object.freeze(r.passed) };
+    const bytes = Buffer.from(r.body);
+    // As Express's res.json writes it (type, then length).
+    return { refused: { route: r.route, bytes, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length } } };
+  }
+
+  // A URL's outcome depends on the URL alone unless the request carries a header some operation reads as a parameter,
+  // so clients asking the same URL again (a poller, a client retrying its mistake) reuse it; bounded against fuzzers.
+  const remembered = new Map<string, Outcome>();
+  const carriesHeaderParameter = (headers: IncomingMessage['headers']) => o.headerParameters.some((h) => headers[h] !== undefined);
+
   return {
-    /** `next` behind a listener that first refuses the bad parameters of GET operations. */
-    before(next: RequestListener, answered: AnsweredEarly, failed: FastPathFailed): RequestListener {
+    /**
+     * `next` behind a listener that first refuses the bad parameters of GET operations, and hands `next` the query of
+     * a request they passed (the keyed reads serve it without checking it again).
+     */
+    before(next: CheckedListener, answered: AnsweredEarly, failed: FastPathFailed): RequestListener {
       return (req: IncomingMessage, res: ServerResponse) => {
         // A request with a body is the app's (its parser and validator answer first).
         if (req.method !== 'GET' || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return next(req, res);
         const start = process.hrtime.bigint();
-        let r: ReturnType<typeof refusal>;
-        try {
-          r = refusal(req.url!, req.headers);
-        } catch (err) {
-          failed(err, 'parameter checks');
-          return next(req, res);
+        const url = req.url!;
+        const rememberable = !carriesHeaderParameter(req.headers);
+        let r = rememberable ? remembered.get(url) : undefined;
+        if (!r) {
+          try {
+            r = outcome(url, req.headers);
+          } catch (err) {
+            failed(err, 'parameter checks');
+            return next(req, res);
+          }
+          if (!r) return next(req, res);
+          if (rememberable) {
+            if (remembered.size >= MAX_REMEMBERED_URLS) remembered.clear();
+            remembered.set(url, r);
+          }
         }
-        if (!r) return next(req, res);
-        // As Express's res.json writes it (type, then length).
-        res.writeHead(422, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
-        res.end(r.body);
-        answered(req, res, r.route, Number(process.hrtime.bigint() - start) / 1e6);
+        if ('passed' in r) return next(req, res, r.passed);
+        res.writeHead(422, r.refused.headers);
+        res.end(r.refused.bytes);
+        answered(req, res, r.refused.route, Number(process.hrtime.bigint() - start) / 1e6);
       };
     },
   };

@@ -47,16 +47,20 @@ export async function sendPrepared(req: Request, res: Response, body: PreparedBo
 }
 
 /**
- * A public read as its route answers it: the route's own headers (an `ETag` first, then `Cache-Control`, `Age`, …) and
- * the prepared body. The app sends it with `sendPreparedAnswer`; the listener before Express writes the same one
- * (public-reads.ts), so both take headers from the one value.
+ * A read as its route answers it: the route's own headers (an `ETag`, `Cache-Control`, `Age`, …) and the prepared
+ * body. The app sends it with `sendPreparedAnswer`; the listeners before Express write the same one
+ * (prepared-write.ts), so both take headers from the one value. With an `ETag` among them, a request holding that
+ * version gets a 304.
  */
-export type PreparedAnswer = { headers: Record<string, string> & { ETag: string }; body: PreparedBody };
+export type RouteAnswer = { headers: Record<string, string> & { ETag?: string }; body: PreparedBody };
+
+/** A public read's answer: always with its `ETag`. */
+export type PreparedAnswer = RouteAnswer & { headers: { ETag: string } };
 
 /** A prepared answer, or a 304 with its headers when the client holds this version. */
-export async function sendPreparedAnswer(req: Request, res: Response, a: PreparedAnswer): Promise<void> {
+export async function sendPreparedAnswer(req: Request, res: Response, a: RouteAnswer): Promise<void> {
   res.set(a.headers);
-  if (req.headers['if-none-match'] === a.headers.ETag) {
+  if (a.headers.ETag !== undefined && req.headers['if-none-match'] === a.headers.ETag) {
     res.status(304).end();
     return;
   }
@@ -68,6 +72,12 @@ export const preparedReadAnswer = (body: PreparedBody, cacheControl: string): Pr
   headers: { ETag: body.etag, 'Cache-Control': cacheControl },
   body,
 });
+
+/** `preparedReadAnswer`, the same answer while the body is the same one (so its response headers are built once). */
+export function preparedReadAnswers(cacheControl: string): (body: PreparedBody) => PreparedAnswer {
+  let last: PreparedAnswer | undefined;
+  return (body) => (last?.body === body ? last : (last = preparedReadAnswer(body, cacheControl)));
+}
 
 /** A prepared body with its `ETag` and `Cache-Control`, or a 304 when the client holds this version. */
 export const sendPreparedRead = (req: Request, res: Response, body: PreparedBody, cacheControl: string): Promise<void> =>

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import { callerAccess } from '../access/key-auth';
+import { accessOf } from '../access/key-auth';
 import { unavailable } from '../http/http-error';
-import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
-import { sendPrepared, sendPreparedAnswer, type PreparedAnswer } from '../http/prepared-body';
+import type { KeyedRead, KeyedReads } from '../http/keyed-reads';
+import { sendPreparedAnswer, type PreparedAnswer, type RouteAnswer } from '../http/prepared-body';
 import type { PublicReads } from '../http/public-reads';
 import { freshness, requireSnapshot, type LiveSnapshot, type LiveSnapshotCache } from './live-snapshot-cache';
 
@@ -28,10 +28,15 @@ export function liveRoutes(d: {
   // Public, pre-serialised and cacheable: real time, with the fields a key pays for withheld (domain/live/public-live-mint.ts),
   // serialised once per snapshot version. A snapshot the projector stopped refreshing says so (`stale`, `age_s`)
   // and may not be cached as fresh.
+  // The same answer while its body and age hold (about a second), so its response headers are built once.
+  let last: PreparedAnswer | undefined;
   const liveAnswer = (s: LiveSnapshot): PreparedAnswer => {
     const f = freshness(s, d.now(), d.staleAfterS);
     const body = f.stale ? s.publicStaleBody(f.ageS) : s.publicBody();
-    return { headers: { ETag: body.etag, Age: String(f.ageS), 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' }, body };
+    const age = String(f.ageS);
+    if (last?.body !== body || last.headers.Age !== age)
+      last = { headers: { ETag: body.etag, Age: age, 'Cache-Control': f.stale ? 'no-cache' : 'public, max-age=2' }, body };
+    return last;
   };
   r.get('/api/live', async (req, res) => sendPreparedAnswer(req, res, liveAnswer(await snapshot())));
   // Answered before Express too while the snapshot in memory needs no version check (api/http/public-reads.ts).
@@ -40,15 +45,18 @@ export function liveRoutes(d: {
     return s && liveAnswer(s);
   });
 
-  const v1Live: KeyedAnswer = async (req, res) => {
-    const s = (callerAccess(res)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
-    const q = req.query as unknown as LiveQuery;
+  // As the public list's: the same answer while its body and age hold.
+  let lastV1: RouteAnswer | undefined;
+  const v1Live: KeyedRead = async (access, query) => {
+    const s = (accessOf(access)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
+    const q = query as LiveQuery;
     const filter = { limit: q.limit ?? 60, minProb: q.min_prob ?? 0 };
     const f = freshness(s, d.now(), d.staleAfterS);
-    res.set({ Age: String(f.ageS), 'Cache-Control': 'no-store' });
-    await sendPrepared(req, res, f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb));
+    const body = f.stale ? s.staleBody(f.ageS, filter) : s.filtered(filter.limit, filter.minProb);
+    const age = String(f.ageS);
+    if (lastV1?.body !== body || lastV1.headers.Age !== age) lastV1 = { headers: { Age: age, 'Cache-Control': 'no-store' }, body };
+    return lastV1;
   };
-  d.keyedReads.register('/api/v1/live', v1Live);
-  r.get('/api/v1/live', v1Live);
+  r.get('/api/v1/live', d.keyedReads.register('/api/v1/live', v1Live));
   return r;
 }

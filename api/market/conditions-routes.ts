@@ -2,9 +2,9 @@ import { Router } from 'express';
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
 import { HISTORY_DAYS } from '../../domain/market/market-temperature';
 import { unavailable } from '../http/http-error';
-import { sendPreparedRead } from '../http/prepared-body';
+import { preparedReadAnswers } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
-import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
+import type { KeyedReads } from '../http/keyed-reads';
 
 /** The temperature is recomputed by a scheduled workflow; the API serves its one stored row. */
 export function conditionsRoutes(d: {
@@ -40,8 +40,10 @@ export function conditionsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  const answer: KeyedAnswer = async (req, res) => sendPreparedRead(req, res, await conditions.get(), cacheControl);
-  d.keyedReads.register('/api/v1/conditions', answer);
-  r.get('/api/v1/conditions', answer);
+  const answer = preparedReadAnswers(cacheControl);
+  r.get(
+    '/api/v1/conditions',
+    d.keyedReads.register('/api/v1/conditions', async () => answer(await conditions.get())),
+  );
   return r;
 }

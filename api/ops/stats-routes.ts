@@ -2,9 +2,9 @@ import { Router } from 'express';
 import type { StatsStore, PlatformStats } from '../../db/mint/stats-store';
 import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import type { Tier } from '../../domain/signals/tier-rules';
-import { sendPreparedRead } from '../http/prepared-body';
+import { preparedReadAnswers } from '../http/prepared-body';
 import { createPreparedRead } from '../http/prepared-read';
-import type { KeyedAnswer, KeyedReads } from '../http/keyed-reads';
+import type { KeyedReads } from '../http/keyed-reads';
 import type { LiveSnapshotCache } from '../live/live-snapshot-cache';
 
 /** Aggregates scan a day of facts, so they are cached for a few seconds per API process. */
@@ -61,8 +61,10 @@ export function statsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  const answer: KeyedAnswer = async (req, res) => sendPreparedRead(req, res, await stats.get(), CACHE_CONTROL);
-  d.keyedReads.register('/api/v1/stats', answer);
-  r.get('/api/v1/stats', answer);
+  const answer = preparedReadAnswers(CACHE_CONTROL);
+  r.get(
+    '/api/v1/stats',
+    d.keyedReads.register('/api/v1/stats', async () => answer(await stats.get())),
+  );
   return r;
 }

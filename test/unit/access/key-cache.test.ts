@@ -38,4 +38,20 @@ describe('key cache', () => {
     await cache.get('k');
     expect(lookups).toBe(3);
   });
+
+  it('peek answers a remembered lookup (known or unknown key) without waiting, only while it is fresh, and only for that key', async () => {
+    let clock = 0;
+    const known = record(null);
+    const cache = createKeyCache(async (k) => (k === 'lp_known' ? known : undefined), 5000, { now: () => clock });
+    expect(cache.peek('lp_known')).toBeUndefined();
+    await cache.get('lp_known');
+    await cache.get('lp_unknown');
+    expect(cache.peek('lp_known')?.key).toBe(known);
+    expect(cache.peek('lp_unknown')).toMatchObject({ key: undefined });
+    // A near miss of a remembered key is not that key.
+    expect(cache.peek('lp_know')).toBeUndefined();
+    expect(cache.peek('lp_known ')).toBeUndefined();
+    clock = 5000;
+    expect(cache.peek('lp_known')).toBeUndefined();
+  });
 });
