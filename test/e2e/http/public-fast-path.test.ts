@@ -62,9 +62,13 @@ function raw(hostPort: string, path: string, headers: Record<string, string>): P
   });
 }
 
-/** The fast path's answer once it has one in memory: the API (fast path, then app) is asked first, which fills it. */
+/**
+ * The fast path's answer once it has one in memory: the API (fast path, then app) is asked first, which fills it.
+ * The live list is served from memory only within 500 ms of its last version check, which a loaded machine can
+ * overrun between the two requests: try for some seconds, not a fixed number of times.
+ */
 async function fastAnswer(path: string, headers: Record<string, string>): Promise<string> {
-  for (let i = 0; i < 20; i++) {
+  for (const until = Date.now() + 15_000; Date.now() < until;) {
     await raw(api.url.replace('http://', ''), path, headers);
     const a = await raw(fastOnly, path, headers);
     if (!a.startsWith('HTTP/1.1 599')) return a;
