@@ -3,7 +3,7 @@ import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calib
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexSteps } from './kd-tree-index';
 import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
-import { fitLabelCalibration, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
+import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
 import { mapInPieces, pauseEvery, type Steps } from './stepwise';
@@ -249,7 +249,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       const b = blended(heldVotes[i]!, kUsed, beta > 0 ? heldPriors[i] : undefined);
       return { positives: b.positives[j]!, k: b.k, label: labelsOf(r)[j]! };
     });
-    const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
+    const { calibration, cells } = yield* fitLabelCalibrationSteps(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
     yield;
     const backtest = holdoutBacktest(
       samples.map((x) => ({ raw: x.positives / x.k, label: x.label })),
