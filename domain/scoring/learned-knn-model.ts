@@ -1,8 +1,8 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
-import { buildKdTreeIndexSteps } from './kd-tree-index';
-import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
+import { buildKdTreeIndexOnColumnsSteps } from './kd-tree-index';
+import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
@@ -127,12 +127,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (kept.length === 0) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
     const sc: Scaling = { mean: kept.map((j) => scaling.mean[j]!), std: kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1)) };
     const project = (v: readonly number[]) => kept.map((j) => v[j]!);
-    const projected = new Array<KnnRow<R>>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      projected[i] = { vector: project(vectors[i]!), label: rows[i]! };
-      if (pauseEvery(i, ROW_PIECE)) yield;
-    }
-    const index = yield* buildKdTreeIndexSteps(projected, kept.length, sc);
+    const index = yield* buildKdTreeIndexOnColumnsSteps(vectors, rows, kept, sc);
     return { index, project };
   };
 
