@@ -175,8 +175,8 @@ function splitDimension(points: Float64Array, lo: number, hi: number, dims: numb
   for (let o = first, end = hi * dims; o < end; o += dims) {
     for (let j = 0; j < dims; j++) {
       const x = points[o + j]! - points[first + j]!;
-      sum[j] += x;
-      sq[j] += x * x;
+      sum[j]! += x;
+      sq[j]! += x * x;
     }
   }
   const n = hi - lo;
