@@ -223,8 +223,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
           g = gi;
           beta = b;
         }
+        // One (β, k) pair per piece: a pass over up to 20,000 held-out rows.
+        yield;
       }
-      yield;
     }
     k = kGrid[g]!;
     heldVotes = votes.map((v) => v[g]!);
