@@ -20,7 +20,7 @@ export type SimilarLaunchIndex = {
  * fit's learned weights (a feature of weight 0 is not in its distance, so it never "matches").
  *
  * Only the scale is a pass over the corpus, in pieces and keeping nothing per row: a neighbour's vector is built when
- * a score shows it (a few dozen per score), where keeping one per corpus row held a million arrays at 1M rows for as
+ * a score shows it (its k neighbours), where keeping one per corpus row held a million arrays at 1M rows for as
  * long as the model served.
  */
 export function* similarLaunchIndexSteps(
