@@ -7,6 +7,7 @@ import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from '../domai
 import { buildFlatKnnIndex, type KnnIndex } from '../domain/scoring/knn-index';
 import type { Steps } from '../domain/scoring/stepwise';
 import { SeededRandom } from '../ingest/simulator/seeded-random';
+import { attributeSteps, describeStep, monotonicUs, startInProcessProfiler, type StepWindow } from './lib/step-attribution';
 import { corpusRow, simulatedLaunchPool, type PoolRow } from '../test/support/launch-corpus';
 
 /**
@@ -14,7 +15,10 @@ import { corpusRow, simulatedLaunchPool, type PoolRow } from '../test/support/la
  * (learned metric, calibration) and one grad_prob score call (CPU time per call), on corpora resampled from the
  * simulator's launch features at 30 s (a 6 h market, seed 7) with small noise on every feature, as bench:score does for
  * knn-v1. The fit runs step by step; the longest step is the event-loop stall a worker refitting in the background
- * would see (wall clock, and the step's own CPU time, which other load on the machine does not inflate).
+ * would see (wall clock, and the step's own CPU time, which other load on the machine does not inflate). It is driven
+ * as the worker drives it, a turn of the event loop between steps, so V8's GC tasks run where they would. The three
+ * longest steps are named by the V8 sampling profiler running in this process (lib/step-attribution.ts): the innermost
+ * project function in their samples, and the garbage collector's share.
  * Reference in the same run: the k-d tree against the flat scan (brute force) on the same rows with all 23 features
  * z-scored, k = 100, with a count of identical answers. Synthetic features: the figures measure cost, not accuracy.
  */
@@ -35,20 +39,39 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (d.user + d.system) / 1000;
 };
 
-function timedSteps<T>(steps: Steps<T>) {
+/** Steps kept for attribution: the longest few by wall clock. */
+const KEPT_STEPS = 3;
+
+/** How knn-mint-scorer.ts drives a refit: one step, then a turn of the event loop (where V8's GC tasks run too). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Drives the fit as a worker does and times every stall the event loop sees: a step with the loop turn after it (an
+ * incremental marking or sweeping task of the GC runs there, not inside the step).
+ */
+async function timedSteps<T>(steps: Steps<T>) {
   const start = performance.now();
   const cpu0 = process.cpuUsage();
-  let longestWall = 0;
   let longestCpu = 0;
   let pieces = 0;
+  const longest: StepWindow[] = [];
   for (;;) {
-    const t = performance.now();
+    const fromUs = monotonicUs();
     const c = process.cpuUsage();
     const r = steps.next();
-    longestCpu = Math.max(longestCpu, cpuMs(c));
-    longestWall = Math.max(longestWall, performance.now() - t);
+    if (!r.done) await yieldToEventLoop();
+    const toUs = monotonicUs();
+    const cpu = cpuMs(c);
+    longestCpu = Math.max(longestCpu, cpu);
+    const w = { index: pieces, fromUs, toUs, wallMs: (toUs - fromUs) / 1000, cpuMs: cpu };
+    if (longest.length < KEPT_STEPS || w.wallMs > longest[longest.length - 1]!.wallMs) {
+      longest.push(w);
+      longest.sort((a, b) => b.wallMs - a.wallMs);
+      longest.length = Math.min(longest.length, KEPT_STEPS);
+    }
     pieces++;
-    if (r.done) return { value: r.value, wallMs: performance.now() - start, cpuMs: cpuMs(cpu0), longestWall, longestCpu, pieces };
+    if (r.done)
+      return { value: r.value, wallMs: performance.now() - start, cpuMs: cpuMs(cpu0), longestWall: longest[0]?.wallMs ?? 0, longestCpu, pieces, longest };
   }
 }
 
@@ -78,7 +101,7 @@ function reference(corpus: readonly CorpusRow[], queries: readonly number[][]): 
   );
 }
 
-function main() {
+async function main() {
   const pool = simulatedLaunchPool(T0);
   const rng = new SeededRandom(11);
   const load = () =>
@@ -93,7 +116,10 @@ function main() {
       const r = resample(pool, rng);
       return corpusRow(i, r.features, r.graduated, { t0: T0, stepMs: 1000, mint: `m${i}` });
     });
-    const fit = timedSteps<GradProbV2Model>(fitGradProbV2ModelSteps(corpus, { ageBucket: 30 }));
+    const profiler = startInProcessProfiler();
+    await profiler.started;
+    const fit = await timedSteps<GradProbV2Model>(fitGradProbV2ModelSteps(corpus, { ageBucket: 30 }));
+    const steps = attributeSteps(await profiler.stop(), fit.longest);
     const model = fit.value;
     const queries = Array.from({ length: QUERIES + 100 }, () => resample(pool, rng).features);
     const score = cpuLatency(queries, (q) => model.score(q));
@@ -102,6 +128,7 @@ function main() {
         `longest step CPU ${fit.longestCpu.toFixed(0)} ms; metric ${model.metric.candidate}, k ${model.metric.k}, ` +
         `${Object.values(model.metric.weights).filter((w) => w > 0).length} features; score call CPU p50 ${score.p50.toFixed(3)} ms, p99 ${score.p99.toFixed(3)} ms (${QUERIES} calls); load ${load()}`,
     );
+    for (const a of steps) console.log(`  longest ${describeStep(a)}`);
     console.log(
       reference(
         corpus,
@@ -111,4 +138,4 @@ function main() {
   }
 }
 
-main();
+void main();

@@ -1,6 +1,7 @@
 import { pointLogLoss } from './holdout-metrics';
 import { checkNeighbours, fitCalibrator, smoothedKnnRate, type CalibrationOptions, type Calibrator } from './calibration';
-import { fitLogistic } from './logistic-regression';
+import { fitLogisticSteps } from './logistic-regression';
+import { runSteps, type Steps } from './stepwise';
 
 /**
  * The calibration of a learned-metric fit, chosen per fit by held-out log loss among three maps of the (possibly
@@ -34,12 +35,16 @@ type Opts = Required<Pick<CalibrationOptions, 'baseRate' | 'priorStrength' | 'mi
 
 /** A Platt map of the smoothed neighbour rate's log-odds; null when the fit does not increase with the vote. */
 export function fitPlattCalibrator(samples: readonly NeighbourSample[], opts: Omit<Opts, 'minSamples'>): Calibrator | null {
+  return runSteps(fitPlattCalibratorSteps(samples, opts));
+}
+
+function* fitPlattCalibratorSteps(samples: readonly NeighbourSample[], opts: Omit<Opts, 'minSamples'>): Steps<Calibrator | null> {
   const z = (positives: number, k: number) => {
     const r = smoothedKnnRate(positives, k, opts.baseRate, opts.priorStrength);
     return Math.log(r / (1 - r));
   };
   if (samples.length === 0) return null;
-  const lr = fitLogistic(
+  const lr = yield* fitLogisticSteps(
     samples.map((s) => [z(s.positives, s.k)]),
     samples.map((s) => s.label),
   );
@@ -57,7 +62,12 @@ export function fitPlattCalibrator(samples: readonly NeighbourSample[], opts: Om
 }
 
 export function fitCalibrationCandidate(method: CalibrationCandidate, samples: readonly NeighbourSample[], opts: Opts): Calibrator | null {
-  if (method === 'platt') return fitPlattCalibrator(samples, opts);
+  return runSteps(fitCalibrationCandidateSteps(method, samples, opts));
+}
+
+/** One candidate's fit; the Platt map's logistic regression pauses between pieces of its passes. */
+function* fitCalibrationCandidateSteps(method: CalibrationCandidate, samples: readonly NeighbourSample[], opts: Opts): Steps<Calibrator | null> {
+  if (method === 'platt') return yield* fitPlattCalibratorSteps(samples, opts);
   const raw = samples.map((s) => ({ raw: s.k === 0 ? opts.baseRate : s.positives / s.k, label: s.label }));
   return fitCalibrator(raw, { ...opts, shape: method === 'isotonic-step' ? 'step' : 'centred' });
 }
@@ -68,6 +78,14 @@ function heldOutLoss(c: Calibrator | null, rows: readonly NeighbourSample[]): nu
 }
 
 export function chooseCalibrator(samples: readonly NeighbourSample[], opts: Opts): CalibrationChoice {
+  return runSteps(chooseCalibratorSteps(samples, opts));
+}
+
+/**
+ * `chooseCalibrator` in pieces: seven fits on up to the whole held-out slice (two halves per candidate, then the
+ * winner) take a few hundred milliseconds together at 20,000 rows, so it pauses after each fit and each held-out loss.
+ */
+export function* chooseCalibratorSteps(samples: readonly NeighbourSample[], opts: Opts): Steps<CalibrationChoice> {
   if (samples.length < opts.minSamples || samples.length < 2) {
     return { calibrator: fitCalibrator([], { ...opts, minSamples: Math.max(1, opts.minSamples) }), losses: null };
   }
@@ -76,14 +94,19 @@ export function chooseCalibrator(samples: readonly NeighbourSample[], opts: Opts
   const second = samples.slice(half);
   // Inside the cross-fit every half is fitted whatever its size: the minimum applies to the whole slice.
   const inner = { ...opts, minSamples: 1 };
-  const losses = Object.fromEntries(
-    CALIBRATION_CANDIDATES.map((c) => [
-      c,
-      (heldOutLoss(fitCalibrationCandidate(c, first, inner), second) + heldOutLoss(fitCalibrationCandidate(c, second, inner), first)) / samples.length,
-    ]),
-  ) as Record<CalibrationCandidate, number>;
+  const losses = {} as Record<CalibrationCandidate, number>;
+  for (const c of CALIBRATION_CANDIDATES) {
+    const onFirst = yield* fitCalibrationCandidateSteps(c, first, inner);
+    yield;
+    const lossSecond = heldOutLoss(onFirst, second);
+    yield;
+    const onSecond = yield* fitCalibrationCandidateSteps(c, second, inner);
+    yield;
+    losses[c] = (lossSecond + heldOutLoss(onSecond, first)) / samples.length;
+    yield;
+  }
   let best: CalibrationCandidate = CALIBRATION_CANDIDATES[0];
   for (const c of CALIBRATION_CANDIDATES) if (losses[c] < losses[best]) best = c;
-  const calibrator = fitCalibrationCandidate(best, samples, opts) ?? fitCalibrator([], { ...opts, minSamples: 1 });
+  const calibrator = (yield* fitCalibrationCandidateSteps(best, samples, opts)) ?? fitCalibrator([], { ...opts, minSamples: 1 });
   return { calibrator, losses };
 }

@@ -4,10 +4,10 @@ import { pauseEvery, runSteps, type Steps } from './stepwise';
 /**
  * The k-d tree behind kd-tree-index.ts, built in pieces (every yield is a few milliseconds of work at most).
  *
- * - Median splits on the widest coordinate of the node's points; leaves of at most LEAF_SIZE points, stored
- *   contiguously in tree order so a leaf scan reads one run of memory. The tree is implicit (node i has
- *   children 2i+1, 2i+2; a node's point range follows from halving), so per node only the split, its bounding
- *   box and the smallest id below it are stored.
+ * - Median splits on the coordinate of largest variance among the node's points (splitDimension says why not the
+ *   widest); leaves of at most LEAF_SIZE points, stored contiguously in tree order so a leaf scan reads one run of
+ *   memory. The tree is implicit (node i has children 2i+1, 2i+2; a node's point range follows from halving), so
+ *   per node only the split, its bounding box and the smallest id below it are stored.
  * - Every node (leaves included) keeps the bounding box of its points. With twenty-odd learned features a split
  *   plane bounds one coordinate of a far subtree; the box bounds all of them, which is what lets a search prune
  *   in that many dimensions. Boxes are Float32, rounded outwards, so they still contain every point (half the
@@ -53,7 +53,7 @@ export function* buildKdTreeSteps(g: PointGroups, dims: number): Steps<KdTree> {
 
   const split = (lo: number, hi: number): number => {
     const mid = (lo + hi) >>> 1;
-    selectNth(points, dims, widestDimension(points, lo, hi, dims), perm, lo, hi - 1, mid);
+    selectNth(points, dims, splitDimension(points, lo, hi, dims), perm, lo, hi - 1, mid);
     return mid;
   };
   const buildSubtree = (lo: number, hi: number): void => {
@@ -68,7 +68,7 @@ export function* buildKdTreeSteps(g: PointGroups, dims: number): Steps<KdTree> {
       yield;
       return;
     }
-    const dim = widestDimension(points, lo, hi, dims);
+    const dim = splitDimension(points, lo, hi, dims);
     yield;
     const mid = (lo + hi) >>> 1;
     yield* selectNthSteps(points, dims, dim, perm, lo, hi - 1, mid);
@@ -160,18 +160,35 @@ export function float32Down(x: number): number {
 /** The smallest Float32 value ≥ x. */
 export const float32Up = (x: number): number => -float32Down(-x);
 
-function widestDimension(points: Float64Array, lo: number, hi: number, dims: number): number {
-  const min = new Float64Array(dims).fill(Infinity);
-  const max = new Float64Array(dims).fill(-Infinity);
-  for (let o = lo * dims, end = hi * dims; o < end; o += dims) {
+/**
+ * The coordinate of largest variance over rows lo..hi-1. Not the widest range: launch features are clusters of
+ * near-copies with a few far outliers, and a range is set by its outliers, so splitting on it kept cutting the same
+ * sparse tails while the clusters stayed mixed in one box. Splitting on variance separates clusters, and the search
+ * (measured at 1M resampled launches, 23 z-scored features, k = 100) does about a third less work at p99. Any split keeps the
+ * search exact; this only decides how much of the tree it prunes. Sums run on coordinates shifted by the first row,
+ * so a large common offset does not cancel the variance away.
+ */
+function splitDimension(points: Float64Array, lo: number, hi: number, dims: number): number {
+  const sum = new Float64Array(dims);
+  const sq = new Float64Array(dims);
+  const first = lo * dims;
+  for (let o = first, end = hi * dims; o < end; o += dims) {
     for (let j = 0; j < dims; j++) {
-      const x = points[o + j]!;
-      if (x < min[j]!) min[j] = x;
-      if (x > max[j]!) max[j] = x;
+      const x = points[o + j]! - points[first + j]!;
+      sum[j]! += x;
+      sq[j]! += x * x;
     }
   }
+  const n = hi - lo;
   let best = 0;
-  for (let j = 1; j < dims; j++) if (max[j]! - min[j]! > max[best]! - min[best]!) best = j;
+  let bestVariance = -Infinity;
+  for (let j = 0; j < dims; j++) {
+    const variance = sq[j]! / n - (sum[j]! / n) ** 2;
+    if (variance > bestVariance) {
+      bestVariance = variance;
+      best = j;
+    }
+  }
   return best;
 }
 

@@ -86,7 +86,11 @@ export class BoundedMaxHeap {
   }
 
   private swap(a: number, b: number): void {
-    [this.d[a], this.d[b]] = [this.d[b]!, this.d[a]!];
-    [this.id[a], this.id[b]] = [this.id[b]!, this.id[a]!];
+    const d = this.d[a]!;
+    this.d[a] = this.d[b]!;
+    this.d[b] = d;
+    const id = this.id[a]!;
+    this.id[a] = this.id[b]!;
+    this.id[b] = id;
   }
 }

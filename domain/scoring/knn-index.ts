@@ -33,18 +33,22 @@ export function fitScaling(vectors: readonly ArrayLike<number>[], dims: number):
 }
 
 export function* fitScalingSteps(vectors: readonly ArrayLike<number>[], dims: number): Steps<Scaling> {
+  return yield* fitScalingOfSteps(vectors.length, (i) => vectors[i]!, dims);
+}
+
+/** `fitScalingSteps` over `n` vectors read one at a time (`vectorAt(i)` may build each afresh: none is kept). */
+export function* fitScalingOfSteps(n: number, vectorAt: (i: number) => ArrayLike<number>, dims: number): Steps<Scaling> {
   const mean = new Array<number>(dims).fill(0);
   const std = new Array<number>(dims).fill(1);
-  const n = vectors.length;
   if (n === 0) return { mean, std };
   for (let i = 0; i < n; i++) {
-    const v = vectors[i]!;
+    const v = vectorAt(i);
     for (let j = 0; j < dims; j++) mean[j]! += v[j]! / n;
     if (pauseEvery(i, SCALING_PIECE)) yield;
   }
   const ss = new Array<number>(dims).fill(0);
   for (let i = 0; i < n; i++) {
-    const v = vectors[i]!;
+    const v = vectorAt(i);
     for (let j = 0; j < dims; j++) ss[j]! += (v[j]! - mean[j]!) ** 2;
     if (pauseEvery(i, SCALING_PIECE)) yield;
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH, fitCalibrator, type Calibrator } from './calibration';
-import { chooseCalibrator, type NeighbourSample } from './calibration-choice';
+import { chooseCalibratorSteps, type NeighbourSample } from './calibration-choice';
 import { CONFIDENCE_BANDS, confidenceBand, type ConfidenceBand } from './confidence-band';
 import { ContentHash } from './content-hash';
 import { holdoutBacktest, type HoldoutBacktest } from './holdout-backtest';
@@ -116,7 +116,7 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
     // One label's isotonic fit at a time: each is a few hundred ms on a 300k-row slice.
     yield;
     const samples = heldOut.map((h) => ({ raw: h.positives[j]! / h.k, label: labelsOf(h.row)[j]! }));
-    const { calibration, cells } = fitLabelCalibration(
+    const { calibration, cells } = yield* fitLabelCalibrationSteps(
       heldOut.map((h) => ({ positives: h.positives[j]!, k: h.k, label: labelsOf(h.row)[j]! })),
       { baseRate: baseRates[j]!, priorStrength, minSamples: minCalibrationSamples },
     );
@@ -141,21 +141,25 @@ export function* fitKnnLabelModelSteps<R extends TimedRow>(corpus: readonly R[],
   };
 }
 
+type LabelCalibrationOptions = { baseRate: number; priorStrength: number; minSamples: number; choose?: boolean };
+
 /**
  * A label's calibrator, fitted on the held-out slice's (positive neighbours, neighbours) against its labels, and how
- * that slice fared per confidence band. `positives` may be fractional (distance-weighted neighbours).
+ * that slice fared per confidence band. `positives` may be fractional (distance-weighted neighbours). Pauses inside
+ * the choice among maps: seven fits take a few hundred milliseconds at 20,000 rows.
  */
-export function fitLabelCalibration(
+export function* fitLabelCalibrationSteps(
   heldOut: readonly NeighbourSample[],
-  opts: { baseRate: number; priorStrength: number; minSamples: number; choose?: boolean },
-): { calibration: Calibrator; cells: CalibrationCell[] } {
+  opts: LabelCalibrationOptions,
+): Steps<{ calibration: Calibrator; cells: CalibrationCell[] }> {
   // knn-v1 keeps its centred isotonic map; learned-metric fits choose among maps by held-out loss.
   const calibration = opts.choose
-    ? chooseCalibrator(heldOut, opts).calibrator
+    ? (yield* chooseCalibratorSteps(heldOut, opts)).calibrator
     : fitCalibrator(
         heldOut.map((h) => ({ raw: h.k === 0 ? opts.baseRate : h.positives / h.k, label: h.label })),
         opts,
       );
+  yield;
   const cells: CalibrationCell[] = CONFIDENCE_BANDS.map((b) => ({ ...b, n: 0, positives: 0 }));
   for (const h of heldOut) {
     const band = confidenceBand(calibration.apply(h.positives, h.k));

@@ -1,9 +1,9 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
-import { buildKdTreeIndexSteps } from './kd-tree-index';
+import { buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps } from './kd-tree-index';
 import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
-import { fitLabelCalibration, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
+import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
 import { mapInPieces, pauseEvery, type Steps } from './stepwise';
@@ -158,13 +158,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (kept.length === 0 && !ax) kept = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
     const mean = kept.map((j) => scaling.mean[j]!);
     const std = kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1));
-    if (ax) {
-      const rss = Math.sqrt(kept.reduce((s, j) => s + w[j]! ** 2, 0));
-      mean.push(ax.mean);
-      std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
+    if (!ax) {
+      // The kept columns of the raw vectors, indexed as they are: no projected copy per row.
+      const project = (v: readonly number[]) => kept.map((j) => v[j]!);
+      return { index: yield* buildKdTreeIndexOnColumnsSteps(vectors, rows, kept, { mean, std }), project };
     }
+    // The logistic axis is one more computed coordinate, so these rows are projected once.
+    const rss = Math.sqrt(kept.reduce((s, j) => s + w[j]! ** 2, 0));
+    mean.push(ax.mean);
+    std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
     const sc: Scaling = { mean, std };
-    const project = ax ? (v: readonly number[]) => [...kept.map((j) => v[j]!), ax.of(v)] : (v: readonly number[]) => kept.map((j) => v[j]!);
+    const project = (v: readonly number[]) => [...kept.map((j) => v[j]!), ax.of(v)];
     const projected = new Array<KnnRow<R>>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       projected[i] = { vector: project(vectors[i]!), label: rows[i]! };
@@ -289,8 +293,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
           g = gi;
           beta = b;
         }
+        // One (β, k) pair per piece: a pass over up to 20,000 held-out rows.
+        yield;
       }
-      yield;
     }
     k = kGrid[g]!;
     // ...then the calibration slice (plain, not weighted: the calibrator sees the market as it is) at that k only,
@@ -315,7 +320,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       const b = blended(heldVotes[i]!, kUsed, beta > 0 ? heldPriors[i] : undefined);
       return { positives: b.positives[j]!, k: b.k, label: labelsOf(r)[j]! };
     });
-    const { calibration, cells } = fitLabelCalibration(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
+    const { calibration, cells } = yield* fitLabelCalibrationSteps(samples, { baseRate: baseRates[j]!, priorStrength: m, minSamples, choose: true });
     yield;
     const backtest = holdoutBacktest(
       samples.map((x) => ({ raw: x.positives / x.k, label: x.label })),

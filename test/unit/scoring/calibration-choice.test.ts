@@ -1,5 +1,11 @@
 import { auc, logLoss } from '../../../domain/accuracy/forward-metrics';
-import { chooseCalibrator, fitCalibrationCandidate, fitPlattCalibrator, type NeighbourSample } from '../../../domain/scoring/calibration-choice';
+import {
+  chooseCalibrator,
+  chooseCalibratorSteps,
+  fitCalibrationCandidate,
+  fitPlattCalibrator,
+  type NeighbourSample,
+} from '../../../domain/scoring/calibration-choice';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
 
 const K = 50;
@@ -59,6 +65,20 @@ describe('calibration chosen by held-out loss', () => {
     expect(logLoss(scored(fresh, (s) => choice.calibrator.apply(s.positives, s.k)))!).toBeLessThan(
       logLoss(scored(fresh, (s) => platt.apply(s.positives, s.k)))!,
     );
+  });
+
+  it('chooses in pieces, pausing inside the Platt regression as well as between fits, with the same answer', () => {
+    const rows = votes(20_000, 8, (r) => 0.01 + 0.6 * r);
+    const steps = chooseCalibratorSteps(rows, opts);
+    let pauses = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) pauses++;
+    // Seven fits with a pause after each fit and each held-out loss are 13 pauses; the Platt passes add many more.
+    expect(pauses).toBeGreaterThan(50);
+    const whole = chooseCalibrator(rows, opts);
+    expect(r.value.losses).toEqual(whole.losses);
+    expect(r.value.calibrator.method).toBe(whole.calibrator.method);
+    for (const g of [0, 1.5, 10, 37.25, 50]) expect(r.value.calibrator.apply(g, K)).toBe(whole.calibrator.apply(g, K));
   });
 
   it('fits no map below the minimum slice: the smoothed neighbour rate, no losses', () => {

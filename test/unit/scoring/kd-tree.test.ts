@@ -1,6 +1,6 @@
 import { float32Down, float32Up, LEAF_SIZE, selectNth } from '../../../domain/scoring/kd-tree-build';
-import { buildKdTreeIndex, buildKdTreeIndexSteps } from '../../../domain/scoring/kd-tree-index';
-import { buildFlatKnnIndex, type KnnIndex } from '../../../domain/scoring/knn-index';
+import { buildKdTreeIndex, buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps } from '../../../domain/scoring/kd-tree-index';
+import { buildFlatKnnIndex, fitScaling, type KnnIndex } from '../../../domain/scoring/knn-index';
 import { groupDuplicates } from '../../../domain/scoring/point-groups';
 import { runSteps } from '../../../domain/scoring/stepwise';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
@@ -154,6 +154,35 @@ describe('k-d tree k-NN index', () => {
     const whole = buildKdTreeIndex(rows(vectors), 6);
     const q = [2, 1, 3, 0.5, 4, 2];
     expect(r.value.query(q, 50)).toEqual(whole.query(q, 50));
+  });
+
+  it('indexes chosen columns as the brute force over projected vectors does, duplicates and ties included', () => {
+    const rng = new SeededRandom(19);
+    const dims = 9;
+    const columns = [8, 0, 3, 4, 6];
+    // Lattice coordinates in some columns (ties, and exact duplicates once projected), continuous in others.
+    const vectors = Array.from({ length: 5000 }, () => Array.from({ length: dims }, (_, j) => (j % 2 === 0 ? rng.int(0, 3) : rng.lognormal(0, 1))));
+    const projected = vectors.map((v) => columns.map((j) => v[j]!));
+    const scaling = fitScaling(projected, columns.length);
+    const labels = vectors.map((_, i) => `row-${i}`);
+    const index = runSteps(buildKdTreeIndexOnColumnsSteps(vectors, labels, columns, scaling));
+    const flat = buildFlatKnnIndex(rows(projected), columns.length, scaling);
+    const queries = [
+      ...Array.from({ length: 20 }, () => columns.map((j) => (j % 2 === 0 ? rng.int(0, 3) : rng.lognormal(0, 1)))),
+      projected[0]!,
+      projected[4999]!,
+    ];
+    for (const q of queries) {
+      for (const k of [1, 10, 100, 700]) {
+        const got = index.query(q, k);
+        const want = bruteForce(projected, index, q, k);
+        expect(got.map((n) => n.id)).toEqual(want.map((w) => w.id));
+        expect(got.map((n) => n.distance)).toEqual(want.map((w) => Math.sqrt(w.d)));
+        expect(got).toEqual(flat.query(q, k));
+      }
+    }
+    expect(() => runSteps(buildKdTreeIndexOnColumnsSteps([[1, NaN]], ['a'], [1], { mean: [0], std: [1] }))).toThrow(RangeError);
+    expect(() => runSteps(buildKdTreeIndexOnColumnsSteps([[1, 2]], [], [0], { mean: [0], std: [1] }))).toThrow(RangeError);
   });
 
   it('refuses vectors of the wrong width or with non-finite values', () => {
