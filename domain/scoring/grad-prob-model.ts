@@ -83,6 +83,8 @@ export interface GradProbModel {
   readonly cells: readonly CalibrationCell[];
   /** The held-out newest slice scored against the earlier index: a walk-forward backtest of this fit. */
   readonly backtest: HoldoutBacktest;
+  /** Whether `score` can answer this snapshot: a family may need features older snapshots do not carry. */
+  canScore(features: MintFeatures): boolean;
   score(features: MintFeatures): GradProbScore;
 }
 
@@ -127,6 +129,7 @@ export function* fitGradProbModelSteps(corpus: readonly CorpusRow[], opts: GradP
     calibration: fit.calibration,
     cells: fit.cells,
     backtest: fit.backtest,
+    canScore: () => true,
     score(features) {
       const { neighbours, scores } = core.query(toVector(features));
       const s = scores[0]!;

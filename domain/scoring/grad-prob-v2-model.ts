@@ -90,6 +90,8 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     cells: fit.cells,
     backtest: fit.backtest,
     metric: core.metric,
+    // The launch features come with a launch context; a snapshot scored without one has none.
+    canScore: (features) => features.launch !== undefined,
     score(features) {
       const { neighbours, scores } = core.query(launchVector(launchFeaturesOf(features)));
       const s = scores[0]!;

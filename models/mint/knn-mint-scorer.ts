@@ -270,10 +270,10 @@ export function createKnnMintScorer(
         runnerOdds: m.runner.score(features),
         survivalProb: m.survival.score(features),
         modelVersions: m.versions,
-        // A knn-v2 challenger needs the launch features; a request without them (no launch context) gets no shadow
-        // score from it rather than failing the served one.
+        // A challenger that cannot score this snapshot (knn-v2 without a launch context) logs no shadow score for it
+        // rather than failing the served one.
         shadowScores: m.shadows.flatMap((x) =>
-          x.name === MODEL_V2_NAME && !features.launch ? [] : [{ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob }],
+          x.model.canScore(features) ? [{ modelName: x.name, modelVersion: x.version, gradProb: x.model.score(features).prob }] : [],
         ),
         similarLaunches: { cutAt: scoredAt, launches: m.similar.of(s.neighbours, features, scoredAt) },
       };
