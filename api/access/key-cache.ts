@@ -3,7 +3,7 @@ import type { ApiKeyRecord } from '../../db/access/api-key-store';
 
 type Entry = { until: number; key: ApiKeyRecord | undefined };
 
-// One-shot hashing: no Hash object per call.
+// One-shot hashing: no Hash object per call (`crypto.hash`, Node ≥ 20.12: package.json's engines).
 const digestOf = (plaintext: string): string => hash('sha256', plaintext, 'base64');
 
 /** A key waiting for its intent's payment is looked up again after at most this long, so it works soon after payment. */
