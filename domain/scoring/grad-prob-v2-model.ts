@@ -93,14 +93,18 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     // The launch features come with a launch context; a snapshot scored without one has none.
     canScore: (features) => features.launch !== undefined,
     score(features) {
-      const { neighbours, scores } = core.query(launchVector(launchFeaturesOf(features)));
+      let grads = 0;
+      const { neighbours, scores } = core.queryAs(launchVector(launchFeaturesOf(features)), (r, distance) => {
+        if (r.graduated) grads++;
+        return { mint: r.mint, graduated: r.graduated, distance };
+      });
       const s = scores[0]!;
       return {
         prob: s.prob,
         raw: s.raw,
         k: neighbours.length,
-        grads: neighbours.filter((n) => n.label.graduated).length,
-        neighbours: neighbours.map((n) => ({ mint: n.label.mint, graduated: n.label.graduated, distance: n.distance })),
+        grads,
+        neighbours,
         confidenceBand: s.confidenceBand,
         calibrationCell: s.calibrationCell,
       };

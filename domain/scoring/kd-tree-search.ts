@@ -12,9 +12,10 @@ import { LEAF_SIZE, type KdTree } from './kd-tree-build';
  *   itself, per-coordinate gaps that round to at most the real coordinate differences (rounding is monotone and
  *   the box contains every point below it), so it never exceeds the distance computed for any point inside.
  * - Partial sums only grow, so a bound or a distance stops being summed as soon as it passes the k-th distance.
- * - One heap and no closures per query: the search allocates only the answer.
+ * - One heap and no closures per query, and the answer goes into the caller's arrays: a query allocates nothing.
  */
-export type KdTreeSearch = (q: Float64Array, want: number) => { id: number; d: number }[];
+/** Writes the `want` nearest into `ids` / `d2` (squared distances), nearest first, and returns how many it wrote. */
+export type KdTreeSearch = (q: Float64Array, want: number, ids: Int32Array, d2: Float64Array) => number;
 
 export function createKdTreeSearch(t: KdTree): KdTreeSearch {
   const { points, start, ids, count, dims, boxLo, boxHi, minId } = t;
@@ -79,13 +80,13 @@ export function createKdTreeSearch(t: KdTree): KdTreeSearch {
     }
   };
 
-  return (query, want) => {
+  return (query, want, outIds, outD2) => {
     q = query;
     if (want !== heap.capacity) heap = new BoundedMaxHeap(want);
     else heap.clear();
     worst = Infinity;
     worstId = 0x7fffffff;
     if (count > 0) search(0, 0, count);
-    return heap.sorted();
+    return heap.drainAscending(outIds, outD2);
   };
 }

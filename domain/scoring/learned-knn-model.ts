@@ -1,8 +1,8 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
-import { buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps } from './kd-tree-index';
-import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
+import { buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
+import { DEFAULT_K, fitScalingSteps, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
@@ -97,6 +97,10 @@ export interface LearnedKnnModel<R> {
   readonly labels: readonly LabelFit[];
   readonly metric: LearnedMetric;
   query(vector: readonly number[]): { neighbours: KnnNeighbour<R>[]; scores: LabelScore[] };
+  /** `query` with each neighbour built by `neighbour` (one object per neighbour, nothing else per neighbour). */
+  queryAs<N>(vector: readonly number[], neighbour: (row: R, distance: number) => N): { neighbours: N[]; scores: LabelScore[] };
+  /** The scores alone: no object per neighbour. */
+  scores(vector: readonly number[]): LabelScore[];
 }
 
 export const DEFAULT_K_GRID = [10, 25, 50, 100] as const;
@@ -119,7 +123,7 @@ export const LOGISTIC_AXIS_GRID = [0.5, 1, 2, 4] as const;
 type Candidate = { name: string; w: readonly number[]; axis: number };
 /** The in-family logistic log-odds (mean over labels) as one more coordinate, z-scored on the search rows. */
 type Axis = { of: (v: readonly number[]) => number; mean: number; std: number };
-type Weighted<R> = { index: KnnIndex<R>; project: (v: readonly number[]) => number[] };
+type Weighted<R> = { index: KdTreeIndex<R>; project: (v: readonly number[]) => number[] };
 
 export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
   const d = spec.featureKeys.length;
@@ -265,6 +269,15 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const weights = chosen.w;
 
   const final = yield* build(chosen, indexRows, indexVectors);
+  // The index rows' labels as bits by row id (the index's ids are positions in indexRows): a query's vote reads
+  // them without a call or an array per neighbour.
+  const labelBits = new Uint8Array(indexRows.length * nLabels);
+  for (let i = 0; i < indexRows.length; i++) {
+    labelsOf(indexRows[i]!).forEach((y, j) => (labelBits[i * nLabels + j] = y ? 1 : 0));
+    if (pauseEvery(i, ROW_PIECE)) yield;
+  }
+  const vote = new Float64Array(nLabels);
+  const votesOf = (nearest: NearestRows): Float64Array => weightedPositivesOf(nearest, labelBits, nLabels, vote);
   let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
   let heldOutLogLoss: number | null = null;
   const heldVotes: number[][] = [];
@@ -302,15 +315,15 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     // which costs far less than the largest k when a small k won.
     heldPriors = beta > 0 ? calibrationRows.map((r) => priorOf(spec.vectorOf(r))) : [];
     for (const r of calibrationRows) {
-      heldVotes.push(weightedPositives(final.index.query(final.project(spec.vectorOf(r)), k), labelsOf, nLabels));
+      heldVotes.push(Array.from(votesOf(final.index.nearest(final.project(spec.vectorOf(r)), k))));
       yield;
     }
   }
   const kUsed = Math.min(k, indexRows.length);
   const mPrior = beta * kUsed;
   // The vote a calibrator sees: weighted positives plus the logistic prior's pseudo-neighbours, when chosen.
-  const blended = (wp: readonly number[], n: number, prior: readonly number[] | undefined) => ({
-    positives: wp.map((x, j) => x + (prior ? mPrior * prior[j]! : 0)),
+  const blended = (wp: ArrayLike<number>, n: number, prior: readonly number[] | undefined) => ({
+    positives: Array.from(wp, (x, j) => x + (prior ? mPrior * prior[j]! : 0)),
     k: n + (prior ? mPrior : 0),
   });
   const labels: LabelFit[] = [];
@@ -337,6 +350,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     logisticPriorWeight: beta,
     logisticAxisWeight: chosen.axis,
   };
+  const scoresOf = (vector: readonly number[], nearest: NearestRows): LabelScore[] => {
+    const b = blended(votesOf(nearest), nearest.count, beta > 0 ? priorOf(vector) : undefined);
+    return labels.map((l, j) => labelScore(l, b.positives[j]!, b.k));
+  };
+  const queryAs = <N>(vector: readonly number[], neighbour: (row: R, distance: number, id: number) => N) => {
+    const nearest = final.index.nearest(final.project(vector), k);
+    // Built before scoring: nothing else may query the index in between, the arrays are its scratch.
+    const neighbours = new Array<N>(nearest.count);
+    for (let i = 0; i < nearest.count; i++) neighbours[i] = neighbour(indexRows[nearest.ids[i]!]!, nearest.distances[i]!, nearest.ids[i]!);
+    return { neighbours, scores: scoresOf(vector, nearest) };
+  };
   return {
     corpusSize: corpus.length,
     indexSize: final.index.size,
@@ -346,9 +370,11 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     labels,
     metric,
     query(vector) {
-      const found = final.index.query(final.project(vector), k);
-      const b = blended(weightedPositives(found, labelsOf, nLabels), found.length, beta > 0 ? priorOf(vector) : undefined);
-      return { neighbours: found, scores: labels.map((l, j) => labelScore(l, b.positives[j]!, b.k)) };
+      return queryAs(vector, (label, distance, id) => ({ id, label, distance }));
+    },
+    queryAs,
+    scores(vector) {
+      return scoresOf(vector, final.index.nearest(final.project(vector), k));
     },
   };
 }
@@ -376,14 +402,39 @@ function* fitAxisSteps(
 
 /** Distance-weighted positive count per label: votes ∝ 1/(d + mean d), normalised to sum to the neighbour count. */
 export function weightedPositives<R>(found: readonly KnnNeighbour<R>[], labelsOf: (r: R) => readonly boolean[], nLabels: number): number[] {
-  const out = new Array<number>(nLabels).fill(0);
-  if (found.length === 0) return out;
-  const mean = found.reduce((s, n) => s + n.distance, 0) / found.length;
-  const raw = found.map((n) => (mean > 0 ? 1 / (n.distance + mean) : 1));
-  const scale = found.length / raw.reduce((s, x) => s + x, 0);
-  for (const [i, n] of found.entries()) labelsOf(n.label).forEach((y, j) => (out[j]! += y ? raw[i]! * scale : 0));
+  const n = found.length;
+  const nearest: NearestRows = { count: n, ids: new Int32Array(n), distances: new Float64Array(n) };
+  const bits = new Uint8Array(n * nLabels);
+  for (let i = 0; i < n; i++) {
+    nearest.ids[i] = i;
+    nearest.distances[i] = found[i]!.distance;
+    labelsOf(found[i]!.label).forEach((y, j) => (bits[i * nLabels + j] = y ? 1 : 0));
+  }
+  return Array.from(weightedPositivesOf(nearest, bits, nLabels, new Float64Array(nLabels)));
+}
+
+/**
+ * `weightedPositives` of a query's nearest rows, row id i's labels at `bits[i·nLabels + j]`, written into `out`.
+ * The sums run in the same order as they always have (mean distance, then the raw votes, then each positive's share),
+ * so scores are the same to the last bit; the vote is recomputed instead of kept, so nothing is allocated.
+ */
+export function weightedPositivesOf(nearest: NearestRows, bits: Uint8Array, nLabels: number, out: Float64Array): Float64Array {
+  const { count: n, ids, distances } = nearest;
+  out.fill(0);
+  if (n === 0) return out;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += distances[i]!;
+  const mean = sum / n;
+  let rawSum = 0;
+  for (let i = 0; i < n; i++) rawSum += mean > 0 ? 1 / (distances[i]! + mean) : 1;
+  const scale = n / rawSum;
+  for (let i = 0; i < n; i++) {
+    const at = ids[i]! * nLabels;
+    for (let j = 0; j < nLabels; j++) if (bits[at + j] === 1) out[j]! += (mean > 0 ? 1 / (distances[i]! + mean) : 1) * scale;
+  }
   // Rounding can carry a sum of all-positive votes a hair past the neighbour count.
-  return out.map((x) => Math.min(x, found.length));
+  for (let j = 0; j < nLabels; j++) out[j] = Math.min(out[j]!, n);
+  return out;
 }
 
 /** Every ⌈n/max⌉-th row, so the search sees the whole held-out period, not only its start. */

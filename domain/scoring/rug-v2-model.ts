@@ -21,7 +21,7 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
   for (const r of corpus) {
     if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
   }
-  const { query, ...model } = yield* fitWarmingLearnedModelSteps(corpus, opts, {
+  const { scores, ...model } = yield* fitWarmingLearnedModelSteps(corpus, opts, {
     name: RUG_V2_MODEL_NAME,
     minSamples: MIN_RUG_CORPUS,
     featureKeys: RUG_FEATURE_KEYS,
@@ -33,7 +33,7 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
   return {
     ...model,
     score(features) {
-      return model.status === 'live' ? query(rugVector(features)).scores[0]!.prob : null;
+      return model.status === 'live' ? scores(rugVector(features))[0]!.prob : null;
     },
   };
 }

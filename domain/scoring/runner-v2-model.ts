@@ -25,7 +25,7 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     if (!(Number.isFinite(r.peakMult) && r.peakMult > 0)) throw new RangeError(`row ${r.mint}: peak multiple must be a positive number, got ${r.peakMult}`);
   }
   const rows = corpus.filter(hasLaunchFeatures);
-  const { query, ...model } = yield* fitWarmingLearnedModelSteps(rows, opts, {
+  const { scores, ...model } = yield* fitWarmingLearnedModelSteps(rows, opts, {
     name: RUNNER_V2_MODEL_NAME,
     minSamples: MIN_RUNNER_CORPUS,
     featureKeys: LAUNCH_FEATURE_KEYS,
@@ -38,7 +38,7 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     ...model,
     score(features) {
       if (model.status !== 'live') return null;
-      return nonIncreasingOdds(query(launchVector(launchFeaturesOf(features))).scores.map((x) => x.prob));
+      return nonIncreasingOdds(scores(launchVector(launchFeaturesOf(features))).map((x) => x.prob));
     },
   };
 }

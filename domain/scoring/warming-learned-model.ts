@@ -19,7 +19,7 @@ export type WarmingLearnedModel<R> = {
   minSamples: number;
   labels: LearnedKnnModel<R>['labels'];
   metric: LearnedMetric;
-  query: LearnedKnnModel<R>['query'];
+  scores: LearnedKnnModel<R>['scores'];
 };
 
 export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
@@ -60,6 +60,6 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
     minSamples,
     labels: core.labels,
     metric: core.metric,
-    query: (v) => core.query(v),
+    scores: (v) => core.scores(v),
   };
 }
