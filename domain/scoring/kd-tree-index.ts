@@ -66,21 +66,44 @@ export function* buildKdTreeIndexSteps<L>(rows: readonly KnnRow<L>[], dims: numb
  * 700k rows the copies were 1.4M short-lived objects, promoted together, and the garbage collector's longest pauses.
  */
 export function* buildKdTreeIndexOnColumnsSteps<L>(
-  vectors: readonly ArrayLike<number>[],
+  vectors: readonly ArrayLike<number>[] | ((i: number) => ArrayLike<number>),
   labels: readonly L[],
   columns: readonly number[],
   scaling: Scaling,
 ): Steps<KdTreeIndex<L>> {
-  const n = vectors.length;
-  if (labels.length !== n) throw new RangeError(`${n} vectors but ${labels.length} labels`);
+  const vectorAt = typeof vectors === 'function' ? vectors : (i: number) => vectors[i]!;
   const dims = columns.length;
-  const z = new Float64Array(n * dims);
   const projected = new Float64Array(dims);
+  return yield* buildKdTreeIndexOfSteps(
+    labels,
+    (i) => {
+      const v = vectorAt(i);
+      for (let j = 0; j < dims; j++) projected[j] = v[columns[j]!]!;
+      return projected;
+    },
+    scaling,
+    typeof vectors === 'function' ? labels.length : vectors.length,
+  );
+}
+
+/**
+ * The index of `labels` with row i's vector read by `vectorAt(i)` (it may reuse one scratch array: each is z-scored
+ * and dropped before the next is read), z-scored with `scaling`, whose length is the dimension: no `KnnRow` object
+ * and no vector kept per row.
+ */
+export function* buildKdTreeIndexOfSteps<L>(
+  labels: readonly L[],
+  vectorAt: (i: number) => ArrayLike<number>,
+  scaling: Scaling,
+  n = labels.length,
+): Steps<KdTreeIndex<L>> {
+  if (labels.length !== n) throw new RangeError(`${n} vectors but ${labels.length} labels`);
+  const dims = scaling.mean.length;
+  const z = new Float64Array(n * dims);
   for (let i = 0; i < n; i++) {
-    const v = vectors[i]!;
-    for (let j = 0; j < dims; j++) projected[j] = v[columns[j]!]!;
-    assertVector(projected, dims, `row ${i}`);
-    zScoreInto(projected, scaling, dims, z, i * dims);
+    const v = vectorAt(i);
+    assertVector(v, dims, `row ${i}`);
+    zScoreInto(v, scaling, dims, z, i * dims);
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
   return yield* indexOf(z, [...labels], dims, scaling);

@@ -1,11 +1,12 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
-import { buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
-import { DEFAULT_K, fitScalingSteps, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
+import { buildKdTreeIndexOfSteps, buildKdTreeIndexOnColumnsSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
+import { DEFAULT_K, fitScalingOfSteps, fitScalingSteps, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
+import { rowMatrixSteps } from './row-matrix';
 import { mapInPieces, pauseEvery, type Steps } from './stepwise';
 
 /**
@@ -122,8 +123,8 @@ export const LOGISTIC_AXIS_GRID = [0.5, 1, 2, 4] as const;
 /** `axis`: the logistic axis' weight relative to the features' (0: no axis; with every `w` at 0, the axis alone). */
 type Candidate = { name: string; w: readonly number[]; axis: number };
 /** The in-family logistic log-odds (mean over labels) as one more coordinate, z-scored on the search rows. */
-type Axis = { of: (v: readonly number[]) => number; mean: number; std: number };
-type Weighted<R> = { index: KdTreeIndex<R>; project: (v: readonly number[]) => number[] };
+type Axis = { of: (v: ArrayLike<number>) => number; mean: number; std: number };
+type Weighted<R> = { index: KdTreeIndex<R>; project: (v: ArrayLike<number>) => number[] };
 
 export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
   const d = spec.featureKeys.length;
@@ -149,13 +150,14 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
   const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
-  const indexVectors = yield* mapInPieces(indexRows, (r) => spec.vectorOf(r));
-  const scaling = yield* fitScalingSteps(indexVectors, d);
+  // The index rows' vectors in one typed array (row-matrix.ts): no array per row alive through the refit.
+  const indexMatrix = yield* rowMatrixSteps(indexRows, spec.vectorOf, d);
+  const scaling = yield* fitScalingOfSteps(indexMatrix.rows, indexMatrix.rowAt, d);
   const excluded = new Set(spec.exclude ?? []);
   const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));
 
   let axis: Axis | null = null;
-  const build = function* (c: Candidate, rows: readonly R[], vectors: readonly (readonly number[])[]): Steps<Weighted<R>> {
+  const build = function* (c: Candidate, rows: readonly R[], vectorAt: (i: number) => ArrayLike<number>): Steps<Weighted<R>> {
     const w = c.w;
     const ax = c.axis > 0 ? axis : null;
     let kept = w.flatMap((x, j) => (x > 0 ? [j] : []));
@@ -164,21 +166,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     const std = kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1));
     if (!ax) {
       // The kept columns of the raw vectors, indexed as they are: no projected copy per row.
-      const project = (v: readonly number[]) => kept.map((j) => v[j]!);
-      return { index: yield* buildKdTreeIndexOnColumnsSteps(vectors, rows, kept, { mean, std }), project };
+      const project = (v: ArrayLike<number>) => kept.map((j) => v[j]!);
+      return { index: yield* buildKdTreeIndexOnColumnsSteps(vectorAt, rows, kept, { mean, std }), project };
     }
     // The logistic axis is one more computed coordinate, so these rows are projected once.
     const rss = Math.sqrt(kept.reduce((s, j) => s + w[j]! ** 2, 0));
     mean.push(ax.mean);
     std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
     const sc: Scaling = { mean, std };
-    const project = (v: readonly number[]) => [...kept.map((j) => v[j]!), ax.of(v)];
-    const projected = new Array<KnnRow<R>>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      projected[i] = { vector: project(vectors[i]!), label: rows[i]! };
-      if (pauseEvery(i, ROW_PIECE)) yield;
-    }
-    const index = yield* buildKdTreeIndexSteps(projected, sc.mean.length, sc);
+    const project = (v: ArrayLike<number>) => [...kept.map((j) => v[j]!), ax.of(v)];
+    // Each projected row is z-scored into the index as it is made, not kept.
+    const index = yield* buildKdTreeIndexOfSteps(rows, (i) => project(vectorAt(i)), sc);
     return { index, project };
   };
 
@@ -212,7 +210,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   // source, the logistic axis and the prior.
   const priors: LogisticModel[] = [];
   const allowedCols = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
-  const onAllowed = (v: readonly number[]) => allowedCols.map((j) => v[j]!);
+  const onAllowed = (v: ArrayLike<number>) => allowedCols.map((j) => v[j]!);
   // The held-out rows every choice (weights, axis, k, prior) is made on: a stratified, weighted sample of the slice.
   const { rows: held, weights: heldWeights } = stratify(
     split.calibrationRows,
@@ -222,7 +220,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   if (calibrationRows.length > 0 && indexRows.length > 1) {
     const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
     const searchRows = indexRows.slice(indexRows.length - nIdx);
-    const searchVectors = indexVectors.slice(indexVectors.length - nIdx);
+    const searchVectors = Array.from({ length: nIdx }, (_, i) => indexMatrix.copyRow(indexRows.length - nIdx + i));
     const candidates: Candidate[] = [chosen];
     const importance = new Array<number>(d).fill(0);
     const searchAllowed = searchVectors.map(onAllowed);
@@ -244,7 +242,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     let best = Infinity;
     const tryAll = function* (cs: readonly Candidate[]): Steps<void> {
       for (const c of cs) {
-        const model = yield* build(c, searchRows, searchVectors);
+        const model = yield* build(c, searchRows, (i) => searchVectors[i]!);
         const { loss } = yield* evaluate(model, held, heldWeights);
         const l = Math.min(...loss);
         if (l < best - 1e-12) {
@@ -268,7 +266,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   }
   const weights = chosen.w;
 
-  const final = yield* build(chosen, indexRows, indexVectors);
+  const final = yield* build(chosen, indexRows, indexMatrix.rowAt);
   // The index rows' labels as bits by row id (the index's ids are positions in indexRows): a query's vote reads
   // them without a call or an array per neighbour.
   const labelBits = new Uint8Array(indexRows.length * nLabels);
@@ -385,11 +383,11 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
  */
 function* fitAxisSteps(
   models: readonly LogisticModel[],
-  onAllowed: (v: readonly number[]) => number[],
+  onAllowed: (v: ArrayLike<number>) => number[],
   vectors: readonly (readonly number[])[],
 ): Steps<Axis | null> {
   if (models.length === 0 || vectors.length === 0) return null;
-  const of = (v: readonly number[]) => {
+  const of = (v: ArrayLike<number>) => {
     const x = onAllowed(v);
     return models.reduce((s, lr) => s + lr.logOdds(x), 0) / models.length;
   };

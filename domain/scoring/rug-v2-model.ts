@@ -1,3 +1,4 @@
+import { hashRowFields } from './grad-prob-v2-model';
 import type { LearnedMetric } from './learned-knn-model';
 import { RUG_FEATURE_KEYS, rugVector } from './rug-features';
 import { MIN_RUG_CORPUS, type RugCorpusRow, type RugModel } from './rug-model';
@@ -28,7 +29,7 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
     vectorOf: (r) => rugVector(r.features),
     labels: ['rugged'],
     labelsOf: (r) => [r.rugged],
-    rowText: (r) => `${r.mint};${r.rugged ? 1 : 0};${r.observedAt.getTime()};${rugVector(r.features).join(',')}`,
+    hashRow: (r, h) => hashRowFields(h, r.mint, r.features, RUG_FEATURE_KEYS, r.rugged ? 1 : 0, r.observedAt.getTime()),
   });
   return {
     ...model,

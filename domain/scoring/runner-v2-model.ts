@@ -1,6 +1,6 @@
 import { LAUNCH_FEATURE_KEYS, launchVector } from './launch-features';
 import type { LearnedMetric } from './learned-knn-model';
-import { hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
+import { hashRowFields, hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
 import { MIN_RUNNER_CORPUS, nonIncreasingOdds, RUNNER_TIERS, tierKey, type RunnerCorpusRow, type RunnerModel, type RunnerModelOptions } from './runner-model';
 import { runSteps, type Steps } from './stepwise';
 import { fitWarmingLearnedModelSteps } from './warming-learned-model';
@@ -32,7 +32,7 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     vectorOf: (r) => launchVector(launchFeaturesOf(r.features)),
     labels: RUNNER_TIERS.map(tierKey),
     labelsOf: (r) => RUNNER_TIERS.map((t) => r.peakMult >= t),
-    rowText: (r) => `${r.mint};${r.peakMult};${r.observedAt.getTime()};${launchVector(launchFeaturesOf(r.features)).join(',')}`,
+    hashRow: (r, h) => hashRowFields(h, r.mint, launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, r.peakMult, r.observedAt.getTime()),
   });
   return {
     ...model,

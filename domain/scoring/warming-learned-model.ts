@@ -3,6 +3,7 @@ import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedMetric } fro
 import { learnedVersionHashSteps } from './grad-prob-v2-model';
 import type { TimedRow } from './corpus-split';
 import type { Steps } from './stepwise';
+import type { ContentHash } from './content-hash';
 import type { WarmingModelOptions, WarmingStatus } from './warming-knn-model';
 
 /**
@@ -32,7 +33,8 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
     vectorOf: (r: R) => readonly number[];
     labels: readonly string[];
     labelsOf: (r: R) => readonly boolean[];
-    rowText: (r: R) => string;
+    /** Feeds one row to the version hash (`hashRowFields`). */
+    hashRow: (r: R, h: ContentHash) => void;
   },
 ): Steps<WarmingLearnedModel<R>> {
   const minSamples = opts.minSamples ?? def.minSamples;
@@ -49,7 +51,7 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
   const hash = yield* learnedVersionHashSteps(
     core,
     [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, minSamples],
-    def.rowText,
+    def.hashRow,
   );
   return {
     name: def.name,
