@@ -3,6 +3,7 @@ import type { ContentHash } from './content-hash';
 import { hashRowsSteps } from './knn-label-model';
 import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from './launch-features';
 import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
+import type { Scaling } from './knn-index';
 import type { MintFeatures } from './mint-features';
 import { pauseEvery, runSteps, type Steps } from './stepwise';
 
@@ -17,6 +18,8 @@ export const MODEL_V2_NAME = 'knn-v2';
 
 export interface GradProbV2Model extends GradProbModel {
   readonly metric: LearnedMetric;
+  /** Each launch feature's mean and std over the index rows (LAUNCH_FEATURE_KEYS order): the scale of its distance. */
+  readonly scaling: Scaling;
 }
 
 export type GradProbV2Options = GradProbModelOptions &
@@ -115,6 +118,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
     cells: fit.cells,
     backtest: fit.backtest,
     metric: core.metric,
+    scaling: core.scaling,
     // The launch features come with a launch context; a snapshot scored without one has none.
     canScore: (features) => features.launch !== undefined,
     score(features) {

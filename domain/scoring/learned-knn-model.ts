@@ -97,6 +97,8 @@ export interface LearnedKnnModel<R> {
   readonly calibrationRows: readonly R[];
   readonly labels: readonly LabelFit[];
   readonly metric: LearnedMetric;
+  /** Each feature's mean and std over the index rows: the scale the metric's weights apply to. */
+  readonly scaling: Scaling;
   query(vector: readonly number[]): { neighbours: KnnNeighbour<R>[]; scores: LabelScore[] };
   /** `query` with each neighbour built by `neighbour` (one object per neighbour, nothing else per neighbour). */
   queryAs<N>(vector: readonly number[], neighbour: (row: R, distance: number) => N): { neighbours: N[]; scores: LabelScore[] };
@@ -367,6 +369,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     calibrationRows: split.calibrationRows,
     labels,
     metric,
+    scaling,
     query(vector) {
       return queryAs(vector, (label, distance, id) => ({ id, label, distance }));
     },
