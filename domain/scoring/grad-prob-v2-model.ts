@@ -5,6 +5,7 @@ import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatures } from './launch
 import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedKnnSpec, type LearnedMetric } from './learned-knn-model';
 import type { Scaling } from './knn-index';
 import type { MintFeatures } from './mint-features';
+import { writeFeatures } from './row-matrix';
 import { pauseEvery, runSteps, type Steps } from './stepwise';
 
 /**
@@ -66,7 +67,7 @@ export function hashRowFields<K extends string>(
   rowFields[0] = s0;
   rowFields[1] = s1;
   if (s2 !== undefined) rowFields[2] = s2;
-  for (let j = 0; j < keys.length; j++) rowFields[head + j] = features[keys[j]!];
+  writeFeatures(features, keys, rowFields, head);
   h.update(mint).updateNumbers(rowFields, head + keys.length);
 }
 
@@ -89,6 +90,7 @@ export function* fitGradProbV2ModelSteps(corpus: readonly CorpusRow[], opts: Gra
   const core = yield* fitLearnedKnnModelSteps(rows, {
     featureKeys: LAUNCH_FEATURE_KEYS,
     vectorOf: (r) => launchVector(launchFeaturesOf(r.features)),
+    vectorInto: (r, out, offset) => writeFeatures(launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, out, offset),
     labels: ['graduated'],
     labelsOf: (r) => [r.graduated],
     baseRatePrior: { rate: priorRate, weight: BASE_RATE_PRIOR_WEIGHT },

@@ -72,6 +72,8 @@ export type LearnedMetric = {
 export type LearnedKnnSpec<R> = {
   featureKeys: readonly string[];
   vectorOf: (r: R) => readonly number[];
+  /** `vectorOf` written into `out` from `offset` instead of returned (optional: the index rows' pass allocates nothing). */
+  vectorInto?: (r: R, out: Float64Array, offset: number) => void;
   labels: readonly string[];
   labelsOf: (r: R) => readonly boolean[];
   baseRatePrior: BaseRatePrior;
@@ -153,7 +155,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   }
   const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
   // The index rows' vectors in one typed array (row-matrix.ts): no array per row alive through the refit.
-  const indexMatrix = yield* rowMatrixSteps(indexRows, spec.vectorOf, d);
+  const indexMatrix = yield* rowMatrixSteps(indexRows, spec.vectorOf, d, spec.vectorInto);
   const scaling = yield* fitScalingOfSteps(indexMatrix.rows, indexMatrix.rowAt, d);
   const excluded = new Set(spec.exclude ?? []);
   const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));

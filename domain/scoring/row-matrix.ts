@@ -15,12 +15,29 @@ export type RowMatrix = {
   copyRow(i: number): number[];
 };
 
-export function* rowMatrixSteps<R>(rows: readonly R[], vectorOf: (r: R) => ArrayLike<number>, dims: number): Steps<RowMatrix> {
+/** Writes `features` in `keys` order into `out` from `offset`: a row's vector without an array of its own. */
+export function writeFeatures<K extends string>(features: Readonly<Record<K, number>>, keys: readonly K[], out: Float64Array, offset: number): void {
+  for (let j = 0; j < keys.length; j++) out[offset + j] = features[keys[j]!];
+}
+
+/**
+ * The rows' vectors, each written in place by `vectorInto` when given (no array per row: at 700k rows those arrays
+ * were the allocation a major collection of the corpus fell on), else copied from `vectorOf`.
+ */
+export function* rowMatrixSteps<R>(
+  rows: readonly R[],
+  vectorOf: (r: R) => ArrayLike<number>,
+  dims: number,
+  vectorInto?: (r: R, out: Float64Array, offset: number) => void,
+): Steps<RowMatrix> {
   const data = new Float64Array(rows.length * dims);
   for (let i = 0; i < rows.length; i++) {
-    const v = vectorOf(rows[i]!);
-    if (v.length !== dims) throw new RangeError(`row ${i}: expected ${dims} features, got ${v.length}`);
-    for (let j = 0; j < dims; j++) data[i * dims + j] = v[j]!;
+    if (vectorInto) vectorInto(rows[i]!, data, i * dims);
+    else {
+      const v = vectorOf(rows[i]!);
+      if (v.length !== dims) throw new RangeError(`row ${i}: expected ${dims} features, got ${v.length}`);
+      for (let j = 0; j < dims; j++) data[i * dims + j] = v[j]!;
+    }
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
   const scratch = new Float64Array(dims);

@@ -2,6 +2,7 @@ import { hashRowFields } from './grad-prob-v2-model';
 import type { LearnedMetric } from './learned-knn-model';
 import { RUG_FEATURE_KEYS, rugVector } from './rug-features';
 import { MIN_RUG_CORPUS, type RugCorpusRow, type RugModel } from './rug-model';
+import { writeFeatures } from './row-matrix';
 import { runSteps, type Steps } from './stepwise';
 import type { WarmingModelOptions } from './warming-knn-model';
 import { fitWarmingLearnedModelSteps } from './warming-learned-model';
@@ -27,6 +28,7 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
     minSamples: MIN_RUG_CORPUS,
     featureKeys: RUG_FEATURE_KEYS,
     vectorOf: (r) => rugVector(r.features),
+    vectorInto: (r, out, offset) => writeFeatures(r.features, RUG_FEATURE_KEYS, out, offset),
     labels: ['rugged'],
     labelsOf: (r) => [r.rugged],
     hashRow: (r, h) => hashRowFields(h, r.mint, r.features, RUG_FEATURE_KEYS, r.rugged ? 1 : 0, r.observedAt.getTime()),

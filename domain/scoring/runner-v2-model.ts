@@ -2,6 +2,7 @@ import { LAUNCH_FEATURE_KEYS, launchVector } from './launch-features';
 import type { LearnedMetric } from './learned-knn-model';
 import { hashRowFields, hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
 import { MIN_RUNNER_CORPUS, nonIncreasingOdds, RUNNER_TIERS, tierKey, type RunnerCorpusRow, type RunnerModel, type RunnerModelOptions } from './runner-model';
+import { writeFeatures } from './row-matrix';
 import { runSteps, type Steps } from './stepwise';
 import { fitWarmingLearnedModelSteps } from './warming-learned-model';
 
@@ -30,6 +31,7 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     minSamples: MIN_RUNNER_CORPUS,
     featureKeys: LAUNCH_FEATURE_KEYS,
     vectorOf: (r) => launchVector(launchFeaturesOf(r.features)),
+    vectorInto: (r, out, offset) => writeFeatures(launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, out, offset),
     labels: RUNNER_TIERS.map(tierKey),
     labelsOf: (r) => RUNNER_TIERS.map((t) => r.peakMult >= t),
     hashRow: (r, h) => hashRowFields(h, r.mint, launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, r.peakMult, r.observedAt.getTime()),

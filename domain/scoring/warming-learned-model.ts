@@ -31,6 +31,7 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
     minSamples: number;
     featureKeys: readonly string[];
     vectorOf: (r: R) => readonly number[];
+    vectorInto?: (r: R, out: Float64Array, offset: number) => void;
     labels: readonly string[];
     labelsOf: (r: R) => readonly boolean[];
     /** Feeds one row to the version hash (`hashRowFields`). */
@@ -41,6 +42,7 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
   const core = yield* fitLearnedKnnModelSteps(rows, {
     featureKeys: def.featureKeys,
     vectorOf: def.vectorOf,
+    vectorInto: def.vectorInto,
     labels: def.labels,
     labelsOf: def.labelsOf,
     baseRatePrior: JEFFREYS_PRIOR,
