@@ -8,7 +8,7 @@ import { fitRugV2Model } from '../../../domain/scoring/rug-v2-model';
 import type { RunnerCorpusRow } from '../../../domain/scoring/runner-model';
 import { fitRunnerV2Model } from '../../../domain/scoring/runner-v2-model';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
-import { corpusRow, v1Features } from '../../support/launch-corpus';
+import { corpusRow, twoFeatureCorpus, twoFeatureLaunch, v1Features } from '../../support/launch-corpus';
 
 /**
  * The knn-v2 family's scores on seeded corpora, pinned to the last bit: the query path (neighbour search, the
@@ -17,22 +17,6 @@ import { corpusRow, v1Features } from '../../support/launch-corpus';
  * read labels from bit arrays and neighbours from the index's scratch arrays.
  */
 const T0 = Date.parse('2026-10-01T00:00:00Z');
-
-function launch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
-  const f = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
-  f.vSolSol = graduated ? rng.uniform(36, 50) : rng.uniform(30, 42);
-  f.logSwaps = graduated ? rng.uniform(1, 2.5) : rng.uniform(2, 4);
-  return f;
-}
-
-function gradCorpus(n: number, seed: number): CorpusRow[] {
-  const rng = new SeededRandom(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const g = rng.chance(0.15);
-    const l = launch(rng, g);
-    return corpusRow(i, { ...v1Features(l.vSolSol), launch: l }, g, { t0: T0, gradAfterMs: 300_000 });
-  });
-}
 
 /** Graduation odds rising with the sum of twelve features: a corpus where the logistic axis alone wins the metric. */
 function linearCorpus(n: number, seed: number): CorpusRow[] {
@@ -48,7 +32,7 @@ function linearCorpus(n: number, seed: number): CorpusRow[] {
 const probes = (seed: number, n: number) => {
   const rng = new SeededRandom(seed);
   return Array.from({ length: n }, () => {
-    const l = launch(rng, rng.chance(0.5));
+    const l = twoFeatureLaunch(rng, rng.chance(0.5));
     return { ...v1Features(l.vSolSol), launch: l };
   });
 };
@@ -56,7 +40,7 @@ const probes = (seed: number, n: number) => {
 const digest = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 16);
 
 describe('knn-v2 family scores are pinned', () => {
-  const rows = gradCorpus(3000, 7);
+  const rows = twoFeatureCorpus(3000, 7);
   const queries = probes(99, 200);
 
   it.each([
