@@ -6,6 +6,7 @@ import { gradModelFitter, shadowVersions } from '../../domain/scoring/grad-model
 import { MIN_GRAD_CORPUS, MODEL_NAME, type GradProbModel } from '../../domain/scoring/grad-prob-model';
 import { MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
 import { computeLaunchFeatures } from '../../domain/scoring/launch-features';
+import type { Scaling } from '../../domain/scoring/knn-index';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import { computeFeatures, type MintFeatures } from '../../domain/scoring/mint-features';
 import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
@@ -146,7 +147,9 @@ export function createKnnMintScorer(
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
     const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), rug_prob: metricOf(rug), runner_prob: metricOf(runner) };
-    const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob), yieldToEventLoop);
+    // knn-v2 hands over its own feature scale: the evidence needs no pass of its own over the corpus.
+    const fittedScaling = 'scaling' in grad ? (grad.scaling as Scaling) : undefined;
+    const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob, fittedScaling), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const tag = corpusTag(rows);
     // The inline calibration record of a score: forward cells of the family serving it, never pooled across families.
