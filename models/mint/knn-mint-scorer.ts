@@ -137,11 +137,10 @@ export function createKnnMintScorer(
     const champion = d.gradVersions ? await d.gradVersions.currentChampion() : MODEL_NAME;
     // The runner and rug models follow the serving family: knn-v2's learned metric for runner odds and rug_prob too.
     const v2 = champion === MODEL_V2_NAME;
-    const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
-    const grad = await runStepsAsync(gradModelFitter(champion)(gradRows, { ageBucket: age }), yieldToEventLoop);
+    const grad = await runStepsAsync(gradModelFitter(champion)(rows, { ageBucket: age }), yieldToEventLoop);
     const shadowFits: { name: string; model: GradProbModel }[] = [];
     for (const name of cold ? [] : shadowVersions(champion, d.gradVersions?.configured ?? [])) {
-      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(gradRows, { ageBucket: age }), yieldToEventLoop) });
+      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(rows, { ageBucket: age }), yieldToEventLoop) });
     }
     const rug = await runStepsAsync((v2 ? fitRugV2ModelSteps : fitRugModelSteps)(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);

@@ -93,6 +93,7 @@ describe('the serving model’s evidence (knn-v1)', () => {
         sustained30m: null,
         peakMult: rng.uniform(1, 4),
         source: 'synthetic',
+        ageBucket: 30,
       };
     });
   }
@@ -155,6 +156,7 @@ describe('the serving model’s evidence (knn-v2)', () => {
         sustained30m: null,
         peakMult: null,
         source: 'synthetic',
+        ageBucket: 30,
       };
     });
     const model = fitGradProbV2Model(
