@@ -22,15 +22,18 @@ export type Admission = { access: unknown; headers?: Record<string, string> };
  * (the rate-limit headers, the refund of a counted call that ends in the service's own 5xx).
  */
 export type AccessCheck = {
-  admit(op: KeyedOperation, req: IncomingMessage): Promise<Admission>;
+  /** A value when it could decide from memory (no promise, no turn of the event loop), a promise when it had to wait. */
+  admit(op: KeyedOperation, req: IncomingMessage): Admission | Promise<Admission>;
   applyTo(res: ServerResponse, a: Admission): void;
 };
 
 /**
  * A keyed read's answer from memory: for the caller (what the access check resolved to) and the request's query as
  * the parameter checks left it (numbers coerced, defaults filled in), the route's headers and its prepared body.
+ * The answer itself when its body is in memory and fresh (it is then written in the same turn as the request
+ * arrived), a promise when it must be read or built first.
  */
-export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => Promise<RouteAnswer>;
+export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => RouteAnswer | Promise<RouteAnswer>;
 
 type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
@@ -90,14 +93,13 @@ export function createKeyedReads() {
         const [r, s] = viaExpress(req, res, hit, start);
         inTurn(o.validation, r, s, (err) => {
           if (err) return fail(err, req, res, hit, start);
-          check!
-            .admit(hit.op, req)
-            .then(async (admitted) => {
-              check!.applyTo(res, admitted);
-              s.locals.access = admitted.access;
-              await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
-            })
-            .catch((e: unknown) => fail(e, req, res, hit, start));
+          const serve = async () => {
+            const admitted = await check!.admit(hit.op, req);
+            check!.applyTo(res, admitted);
+            s.locals.access = admitted.access;
+            await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
+          };
+          serve().catch((e: unknown) => fail(e, req, res, hit, start));
         });
       };
       return (req, res, checked) => {
@@ -112,31 +114,59 @@ export function createKeyedReads() {
         const start = process.hrtime.bigint();
         const query = q < 0 ? NO_QUERY : checked;
         if (query === undefined) return validateThenServe(req, res, hit, start);
-        check!
-          .admit(hit.op, req)
-          .then((admitted) =>
-            hit
-              .read(admitted.access, query)
-              .then((a) => {
+        const failed = (err: unknown) => fail(err, req, res, hit, start);
+        // A key in memory with calls left in its lease and a fresh body: admitted, counted and written in this turn.
+        whenReady(
+          () => check!.admit(hit.op, req),
+          (admitted) => {
+            const failedAdmitted = (err: unknown) => {
+              // The error handler answers on a response that carries what was admitted (and gives the call back on
+              // a 5xx); a response already made Express's has it.
+              if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
+              failed(err);
+            };
+            whenReady(
+              () => hit.read(admitted.access, query),
+              (a) => {
                 // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
                 if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
                 check!.applyTo(res, admitted);
                 const [r, s] = viaExpress(req, res, hit, start);
-                return sendPreparedAnswer(r, s, a);
-              })
-              .catch((err: unknown) => {
-                // The error handler answers on a response that carries what was admitted (and gives the call back on
-                // a 5xx); a response already made Express's has it.
-                if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
-                throw err;
-              }),
-          )
-          .catch((err: unknown) => fail(err, req, res, hit, start));
+                sendPreparedAnswer(r, s, a).catch(failedAdmitted);
+              },
+              failedAdmitted,
+            );
+          },
+          failed,
+        );
       };
     },
   };
 }
 export type KeyedReads = ReturnType<typeof createKeyedReads>;
+
+/**
+ * `use(make())` in this turn when `make` returns a value, once it settles when it returns a promise; a throw or a
+ * rejection of either goes to `failed`.
+ */
+function whenReady<T>(make: () => T | Promise<T>, use: (t: T) => void, failed: (err: unknown) => void): void {
+  const run = (t: T) => {
+    try {
+      use(t);
+    } catch (err) {
+      failed(err);
+    }
+  };
+  let made: T | Promise<T>;
+  try {
+    made = make();
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  if (made instanceof Promise) made.then(run, failed);
+  else run(made);
+}
 
 /** Middlewares one after another as Express runs them (a throw or a rejected promise is passed on as the error). */
 function inTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
