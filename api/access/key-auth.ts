@@ -82,19 +82,12 @@ export function createAccessCheck(d: AccessDeps) {
 
     const limit = dailyQuota(tier, key.customDailyQuota);
     const { day, resetAt } = today(now);
-    const admitted = (used: number, counted: Admission['counted']): Admission => {
-      const quota: QuotaState = { limit, used, resetAt };
-      const access: CallerAccess = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
-      return { access, headers: rateLimitHeaders(quota), counted };
-    };
+    const k: Keyed = { op, key, tier, limit, day, resetAt, now, beta };
     // Answered 501 right after this: report the count without spending a call on it.
-    if (op.capability) return d.usage.usedOn(key.id, day).then((used) => admitted(used, undefined));
-    const counted = (c: Counted): Admission => {
-      if (!c.counted && !beta && !answersOverQuota(op.operationId)) throw quotaExceeded(tier, { limit, used: c.used, resetAt }, now);
-      return admitted(c.used, c.counted ? { keyId: key.id, day } : undefined);
-    };
+    if (op.capability) return d.usage.usedOn(key.id, day).then((used) => admitted(k, used, undefined));
+    // No closure per call (the common call is admitted synchronously, thousands of times a second).
     const c = d.counter.countNow(key.id, day, limit);
-    return c ? counted(c) : d.counter.count(key.id, day, limit).then(counted);
+    return c ? counted(k, c) : d.counter.count(key.id, day, limit).then((later) => counted(k, later));
   };
   const applyTo = (res: ServerResponse, a: Admission): void => {
     if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
@@ -103,6 +96,21 @@ export function createAccessCheck(d: AccessDeps) {
     if (c) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(c.keyId, c.day));
   };
   return { admit, applyTo };
+}
+
+/** A key that passed the key and tier checks, with what its quota check needs. */
+type Keyed = { op: KeyedOperation; key: ApiKeyRecord; tier: Tier; limit: number; day: string; resetAt: Date; now: Date; beta: boolean };
+
+/** A counted call admitted; one refused by the quota is the documented 429 (outside the beta window, `/api/me` aside). */
+function counted(k: Keyed, c: Counted): Admission {
+  if (!c.counted && !k.beta && !answersOverQuota(k.op.operationId)) throw quotaExceeded(k.tier, { limit: k.limit, used: c.used, resetAt: k.resetAt }, k.now);
+  return admitted(k, c.used, c.counted ? { keyId: k.key.id, day: k.day } : undefined);
+}
+
+function admitted(k: Keyed, used: number, counted: Admission['counted']): Admission {
+  const quota: QuotaState = { limit: k.limit, used, resetAt: k.resetAt };
+  const access: CallerAccess = { kind: 'key', key: k.key, tier: k.tier, quota, liveDelayS: k.beta ? 0 : liveDelayFor(k.tier), betaWindowOpen: k.beta };
+  return { access, headers: rateLimitHeaders(quota), counted };
 }
 
 /** The quota day of a moment and its reset, worked out once per UTC day rather than once per call. */

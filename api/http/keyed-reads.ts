@@ -40,8 +40,9 @@ type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operatio
 
 type Route = { op: KeyedOperation; read: KeyedRead };
 
+type Query = Readonly<Record<string, unknown>>;
 /** What a request without a query string brings (the route applies its documented defaults). */
-const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_QUERY: Query = Object.freeze({});
 
 /**
  * Keyed reads answered without Express: a `GET <path>` (no body) of an operation registered here runs the same
@@ -93,14 +94,46 @@ export function createKeyedReads() {
         const [r, s] = viaExpress(req, res, hit, start);
         inTurn(o.validation, r, s, (err) => {
           if (err) return fail(err, req, res, hit, start);
-          const serve = async () => {
+          const admitAndSend = async () => {
             const admitted = await check!.admit(hit.op, req);
             check!.applyTo(res, admitted);
             s.locals.access = admitted.access;
             await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
           };
-          serve().catch((e: unknown) => fail(e, req, res, hit, start));
+          admitAndSend().catch((e: unknown) => fail(e, req, res, hit, start));
         });
+      };
+      /** A read's error is answered on a response that carries what was admitted (the call given back on a 5xx). */
+      const failAdmitted = (err: unknown, req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint, admitted: Admission) => {
+        // A response already made Express's has it.
+        if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
+        fail(err, req, res, hit, start);
+      };
+      /** The answer of an admitted call, in this turn when the read has it in memory. No closure per request on that path. */
+      const serve = (req: IncomingMessage, res: ServerResponse, hit: Route, query: Query, start: bigint, admitted: Admission) => {
+        let a: RouteAnswer | Promise<RouteAnswer>;
+        try {
+          a = hit.read(admitted.access, query);
+        } catch (err) {
+          return failAdmitted(err, req, res, hit, start, admitted);
+        }
+        if (a instanceof Promise)
+          a.then(
+            (answer) => write(req, res, hit, start, admitted, answer),
+            (err: unknown) => failAdmitted(err, req, res, hit, start, admitted),
+          );
+        else write(req, res, hit, start, admitted, a);
+      };
+      const write = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint, admitted: Admission, a: RouteAnswer) => {
+        try {
+          // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
+          if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
+          check!.applyTo(res, admitted);
+          const [r, s] = viaExpress(req, res, hit, start);
+          sendPreparedAnswer(r, s, a).catch((err: unknown) => failAdmitted(err, req, res, hit, start, admitted));
+        } catch (err) {
+          failAdmitted(err, req, res, hit, start, admitted);
+        }
       };
       return (req, res, checked) => {
         const url = req.url!;
@@ -114,59 +147,24 @@ export function createKeyedReads() {
         const start = process.hrtime.bigint();
         const query = q < 0 ? NO_QUERY : checked;
         if (query === undefined) return validateThenServe(req, res, hit, start);
-        const failed = (err: unknown) => fail(err, req, res, hit, start);
         // A key in memory with calls left in its lease and a fresh body: admitted, counted and written in this turn.
-        whenReady(
-          () => check!.admit(hit.op, req),
-          (admitted) => {
-            const failedAdmitted = (err: unknown) => {
-              // The error handler answers on a response that carries what was admitted (and gives the call back on
-              // a 5xx); a response already made Express's has it.
-              if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
-              failed(err);
-            };
-            whenReady(
-              () => hit.read(admitted.access, query),
-              (a) => {
-                // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
-                if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
-                check!.applyTo(res, admitted);
-                const [r, s] = viaExpress(req, res, hit, start);
-                sendPreparedAnswer(r, s, a).catch(failedAdmitted);
-              },
-              failedAdmitted,
-            );
-          },
-          failed,
-        );
+        let admitted: Admission | Promise<Admission>;
+        try {
+          admitted = check!.admit(hit.op, req);
+        } catch (err) {
+          return fail(err, req, res, hit, start);
+        }
+        if (admitted instanceof Promise)
+          admitted.then(
+            (a) => serve(req, res, hit, query, start, a),
+            (err: unknown) => fail(err, req, res, hit, start),
+          );
+        else serve(req, res, hit, query, start, admitted);
       };
     },
   };
 }
 export type KeyedReads = ReturnType<typeof createKeyedReads>;
-
-/**
- * `use(make())` in this turn when `make` returns a value, once it settles when it returns a promise; a throw or a
- * rejection of either goes to `failed`.
- */
-function whenReady<T>(make: () => T | Promise<T>, use: (t: T) => void, failed: (err: unknown) => void): void {
-  const run = (t: T) => {
-    try {
-      use(t);
-    } catch (err) {
-      failed(err);
-    }
-  };
-  let made: T | Promise<T>;
-  try {
-    made = make();
-  } catch (err) {
-    failed(err);
-    return;
-  }
-  if (made instanceof Promise) made.then(run, failed);
-  else run(made);
-}
 
 /** Middlewares one after another as Express runs them (a throw or a rejected promise is passed on as the error). */
 function inTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
