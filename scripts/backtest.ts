@@ -56,6 +56,8 @@ async function main() {
     corpusLimit: flag('--corpus-limit') ?? cfg.mint.corpusLimit,
     minCorpus: flag('--min-corpus') ?? 1,
     ablation,
+    // The `published` row replays the promotion rule over this deployment's configured versions.
+    configured: [cfg.mint.champion, ...cfg.mint.challengers],
   };
   if (args.length !== 1)
     throw new Error(
