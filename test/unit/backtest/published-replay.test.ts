@@ -3,7 +3,6 @@ import { replayPublished } from '../../../domain/backtest/published-replay';
 import type { ForwardPrediction } from '../../../domain/backtest/walk-forward';
 
 const T0 = Date.parse('2026-10-01T00:00:00Z');
-const MIN = 60_000;
 const HOUR = 3_600_000;
 
 /** Two mints a minute for `hours`, every 30th graduates; each age's label resolves `resolveAfterMs` after the call. */
