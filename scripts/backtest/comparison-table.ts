@@ -77,7 +77,9 @@ function renderPromotion(o: BacktestOutcome): string[] {
     out.push(
       `- ${when(d.windowEnd)}: ${d.challenger} against ${d.champion}: **${d.decision}** (n ${d.n} mints, ${d.positives} graduated, upper bound of the log-loss difference ${d.upperBound?.toFixed(5) ?? '—'})`,
     );
-  out.push(`- served: ${p.served.map((s) => `${s.version} ${s.from ? `from ${when(s.from)} (next refit)` : 'from the start'}`).join(', then ')}`);
+  out.push(
+    `- served: ${p.served.map((s) => `${s.version} ${s.from ? `(promoted at ${when(s.from)}) from the next refit` : 'from the start'}`).join(', then ')}`,
+  );
   return out;
 }
 
