@@ -19,7 +19,8 @@ import { asDb } from '../db/knex-handle';
  * Walk-forward evaluation of grad_prob on recorded or simulated data (see scripts/backtest/launch-datasets.ts
  * for the datasets): knn-v1, knn-v2 and two reference models on the same walk; `--ablation` adds knn-v2 with
  * each feature group left out; `--write` writes every forward prediction of every model, one JSON object a line
- * (model, mint, age_s, observed_at, prob, raw, graduated, peak_mult_from_call), so anyone can recompute the figures. Refit period and corpus size default to this deployment's MODEL_REFIT_EVERY_S and
+ * (model, mint, age_s, observed_at, prob, raw, graduated, resolved_at, fitted_at, peak_mult_from_call; `published` rows are
+ * the served version's, so the promotion replay can be recomputed too), so anyone can recompute the figures. Refit period and corpus size default to this deployment's MODEL_REFIT_EVERY_S and
  * CORPUS_LIMIT; the label horizon is the lifecycle's. Prints a Markdown report on stdout, progress on stderr.
  */
 const root = path.resolve(__dirname, '..');
@@ -56,6 +57,8 @@ async function main() {
     corpusLimit: flag('--corpus-limit') ?? cfg.mint.corpusLimit,
     minCorpus: flag('--min-corpus') ?? 1,
     ablation,
+    // The `published` row replays the promotion rule over this deployment's configured versions.
+    configured: [cfg.mint.champion, ...cfg.mint.challengers],
   };
   if (args.length !== 1)
     throw new Error(
@@ -95,6 +98,8 @@ function writePredictions(file: string, o: BacktestOutcome): void {
             prob: p.prob,
             raw: p.raw,
             graduated: p.graduated,
+            resolved_at: p.resolvedAt.toISOString(),
+            fitted_at: p.fittedAt.toISOString(),
             peak_mult_from_call: p.peakMultFromCall,
           }),
         );

@@ -1,9 +1,11 @@
 import { fitGradProbModel, type CorpusRow, type ScoreAge } from '../scoring/grad-prob-model';
+import { gradModelFitter } from '../scoring/grad-model-versions';
 import { fitGradProbV2Model, hasLaunchFeatures, launchFeaturesOf } from '../scoring/grad-prob-v2-model';
 import { LAUNCH_FEATURE_KEYS, launchVector, type LaunchFeatureKey } from '../scoring/launch-features';
 import { fitLogistic } from '../scoring/logistic-regression';
 import { fitRunnerModel, type RunnerCorpusRow, type RunnerOdds } from '../scoring/runner-model';
 import { fitRunnerV2Model } from '../scoring/runner-v2-model';
+import { runSteps } from '../scoring/stepwise';
 
 /**
  * The models a walk-forward compares, each fitted from the same corpus at the same moments: the published
@@ -19,6 +21,8 @@ export type ForwardScore = { prob: number; raw: number; runnerOdds: RunnerOdds |
 export interface ForwardScorer {
   readonly version: string;
   readonly corpusSize: number;
+  /** What the fit chose, for the report's tally (knn-v2: candidate, k, β, axis weight). */
+  readonly choice?: string;
   score(r: BacktestRow): ForwardScore;
 }
 
@@ -27,7 +31,7 @@ export type ForwardModelDef = { name: string; fit(corpus: readonly BacktestRow[]
 const runnerRows = (corpus: readonly BacktestRow[]): RunnerCorpusRow[] =>
   corpus.map((r) => ({ mint: r.mint, ageBucket: r.ageBucket, features: r.features, peakMult: r.peakMultFromCall, observedAt: r.observedAt }));
 
-type GradFit = { version: string; corpusSize: number; score(f: BacktestRow['features']): { prob: number; raw: number } };
+type GradFit = { version: string; corpusSize: number; choice?: string; score(f: BacktestRow['features']): { prob: number; raw: number } };
 type RunnerFit = { score(f: BacktestRow['features']): RunnerOdds | null };
 
 /** A published family as the walk sees it: its grad_prob fit and, unless turned off, its runner odds from the same corpus. */
@@ -45,6 +49,7 @@ function family(
       return {
         version: grad.version,
         corpusSize: grad.corpusSize,
+        choice: grad.choice,
         score(r) {
           const s = grad.score(r.features);
           return { prob: s.prob, raw: s.raw, runnerOdds: runner ? runner.score(r.features) : null };
@@ -78,10 +83,32 @@ export const knnV2 = (
   family(
     o.name ?? 'knn-v2',
     o.runnerOdds !== false,
-    (corpus, ageBucket) =>
-      fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude, logisticPriorGrid: o.logisticPriorGrid, logisticAxisGrid: o.logisticAxisGrid }),
+    (corpus, ageBucket) => {
+      const m = fitGradProbV2Model(corpus, { ageBucket, exclude: o.exclude, logisticPriorGrid: o.logisticPriorGrid, logisticAxisGrid: o.logisticAxisGrid });
+      const c = m.metric;
+      return { ...m, choice: `${c.candidate}, k ${c.k}, β ${c.logisticPriorWeight ?? 0}, axis ${c.logisticAxisWeight ?? 0}` };
+    },
     (rows, ageBucket) => fitRunnerV2Model(rows, { ageBucket }),
   );
+
+/** Any registered grad_prob version by name (grad-model-versions.ts), grad_prob only: a configured challenger the promotion replay needs. */
+export const registeredVersion = (name: string): ForwardModelDef => {
+  const fit = gradModelFitter(name);
+  return {
+    name,
+    fit(corpus, ageBucket) {
+      const m = runSteps(fit(corpus, { ageBucket }));
+      return {
+        version: m.version,
+        corpusSize: m.corpusSize,
+        score(r) {
+          const s = m.score(r.features);
+          return { prob: s.prob, raw: s.raw, runnerOdds: null };
+        },
+      };
+    },
+  };
+};
 
 /** Pseudo-observations of the corpus base rate behind each band's rate (as calibration's prior strength). */
 const BAND_PRIOR = 10;

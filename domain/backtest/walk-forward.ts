@@ -34,6 +34,10 @@ export type ForwardPrediction = {
   prob: number;
   raw: number;
   graduated: boolean;
+  /** When the label became known (the promotion replay counts a row only once resolved). */
+  resolvedAt: Date;
+  /** The refit moment (window start) of the model that made the prediction. */
+  fittedAt: Date;
   peakMultFromCall: number;
   modelVersion: string;
   corpusSize: number;
@@ -49,6 +53,8 @@ export type WalkForwardResult = {
   warmup: number;
   /** Models fitted (a window with no new resolved rows reuses the previous one). */
   fits: number;
+  /** Per model, what each fit chose (ForwardScorer.choice), in fit order; empty for models that do not say. */
+  choices: Map<string, string[]>;
 };
 
 export type WalkForwardProgress = { done: number; total: number };
@@ -66,7 +72,13 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
   if (models.length === 0) throw new RangeError('walk-forward needs at least one model');
   const byModel = new Map(models.map((m) => [m.name, [] as ForwardPrediction[]]));
   if (byModel.size !== models.length) throw new RangeError('model names must be distinct');
-  const result: WalkForwardResult = { predictions: byModel.get(models[0]!.name)!, byModel, warmup: 0, fits: 0 };
+  const result: WalkForwardResult = {
+    predictions: byModel.get(models[0]!.name)!,
+    byModel,
+    warmup: 0,
+    fits: 0,
+    choices: new Map(models.map((m) => [m.name, []])),
+  };
   if (byObserved.length === 0) return result;
 
   const t0 = byObserved[0]!.observedAt.getTime();
@@ -87,6 +99,7 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
         if (modelKnown !== known) {
           const corpus = corpusAt(byResolved, known, opts.corpusLimit);
           fitted = models.map((m) => m.fit(corpus, opts.ageBucket));
+          fitted.forEach((f, i) => f.choice !== undefined && result.choices.get(models[i]!.name)!.push(f.choice));
           modelKnown = known;
           result.fits++;
         }
@@ -101,6 +114,8 @@ export function* walkForward(rows: readonly BacktestRow[], opts: WalkForwardOpti
               prob: s.prob,
               raw: s.raw,
               graduated: r.graduated,
+              resolvedAt: r.resolvedAt,
+              fittedAt: new Date(start),
               peakMultFromCall: r.peakMultFromCall,
               modelVersion: scorer.version,
               corpusSize: scorer.corpusSize,

@@ -4,10 +4,11 @@ import { splitCorpusSteps, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexOfSteps, buildKdTreeIndexOnColumnsSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
 import { DEFAULT_K, fitScalingOfSteps, fitScalingSteps, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
+import { crossFittedLogOddsSteps } from './cross-fit';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
 import { rowMatrixSteps } from './row-matrix';
-import { mapInPieces, pauseEvery, type Steps } from './stepwise';
+import { pauseEvery, type Steps } from './stepwise';
 
 /**
  * The learned metric behind the knn-v2 family: still k-NN over resolved rows at the same age, but at every refit
@@ -24,7 +25,9 @@ import { mapInPieces, pauseEvery, type Steps } from './stepwise';
  *   regression's log-odds as one more coordinate, weighted LOGISTIC_AXIS_GRID times the winning weights' size, or
  *   alone. When it dominates, the k nearest rows are those with the most similar logistic score and their vote is
  *   a local, non-parametric calibration of it; when the features' local structure carries more, the held-out loss
- *   keeps them. Tried after the plain candidates, it wins only with a strictly lower loss.
+ *   keeps them. Tried after the plain candidates, it wins only with a strictly lower loss. The index rows the
+  regression was fitted on get cross-fitted (out-of-fold) log-odds as their coordinate, a query the full fit's:
+  in-sample log-odds would put the index's positives higher than any new positive lands (cross-fit.ts).
  * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
  *   k: the nearest counts at most a few times the farthest, and scaling every distance scales nothing.
  * - Logistic prior (chosen only when held-out loss says so): the vote may be shrunk toward the L2 logistic
@@ -126,8 +129,11 @@ export const LOGISTIC_AXIS_GRID = [0.5, 1, 2, 4] as const;
 
 /** `axis`: the logistic axis' weight relative to the features' (0: no axis; with every `w` at 0, the axis alone). */
 type Candidate = { name: string; w: readonly number[]; axis: number };
-/** The in-family logistic log-odds (mean over labels) as one more coordinate, z-scored on the search rows. */
-type Axis = { of: (v: ArrayLike<number>) => number; mean: number; std: number };
+/**
+ * The in-family logistic log-odds (mean over labels) as one more coordinate: `of` for a query (the full fit),
+ * `indexed` for the search rows (out of fold), z-scored by the latter's mean and std.
+ */
+type Axis = { of: (v: ArrayLike<number>) => number; indexed: Float64Array; mean: number; std: number };
 type Weighted<R> = { index: KdTreeIndex<R>; project: (v: ArrayLike<number>) => number[] };
 
 export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
@@ -161,7 +167,8 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));
 
   let axis: Axis | null = null;
-  const build = function* (c: Candidate, rows: readonly R[], vectorAt: (i: number) => ArrayLike<number>): Steps<Weighted<R>> {
+  /** `axisAt(i)`: row i's axis coordinate (out of fold for the rows the regressions were fitted on: fitAxisSteps). */
+  const build = function* (c: Candidate, rows: readonly R[], vectorAt: (i: number) => ArrayLike<number>, axisAt: (i: number) => number): Steps<Weighted<R>> {
     const w = c.w;
     const ax = c.axis > 0 ? axis : null;
     let kept = w.flatMap((x, j) => (x > 0 ? [j] : []));
@@ -179,8 +186,15 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
     const sc: Scaling = { mean, std };
     const project = (v: ArrayLike<number>) => [...kept.map((j) => v[j]!), ax.of(v)];
-    // Each projected row is z-scored into the index as it is made, not kept.
-    const index = yield* buildKdTreeIndexOfSteps(rows, (i) => project(vectorAt(i)), sc);
+    // Each row is z-scored into the index as it is made, not kept; its axis coordinate is the row's own (axisAt).
+    const index = yield* buildKdTreeIndexOfSteps(
+      rows,
+      (i) => {
+        const v = vectorAt(i);
+        return [...kept.map((j) => v[j]!), axisAt(i)];
+      },
+      sc,
+    );
     return { index, project };
   };
 
@@ -221,8 +235,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     (r) => labelsOf(r).some(Boolean),
     spec.searchHeldOutRows ?? SEARCH_HELD_OUT_ROWS,
   );
+  // The search rows are the newest `nIdx` index rows; the regressions are fitted on them.
+  const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
   if (calibrationRows.length > 0 && indexRows.length > 1) {
-    const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
     const searchRows = indexRows.slice(indexRows.length - nIdx);
     const searchVectors = Array.from({ length: nIdx }, (_, i) => indexMatrix.copyRow(indexRows.length - nIdx + i));
     const candidates: Candidate[] = [chosen];
@@ -246,7 +261,12 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     let best = Infinity;
     const tryAll = function* (cs: readonly Candidate[]): Steps<void> {
       for (const c of cs) {
-        const model = yield* build(c, searchRows, (i) => searchVectors[i]!);
+        const model = yield* build(
+          c,
+          searchRows,
+          (i) => searchVectors[i]!,
+          (i) => axis!.indexed[i]!,
+        );
         const { loss } = yield* evaluate(model, held, heldWeights);
         const l = Math.min(...loss);
         if (l < best - 1e-12) {
@@ -256,7 +276,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       }
     };
     yield* tryAll(candidates);
-    axis = yield* fitAxisSteps(priors, onAllowed, searchVectors);
+    axis = yield* fitAxisSteps(priors, onAllowed, searchAllowed, (j) => searchRows.map((r) => labelsOf(r)[j]!));
     // The logistic axis on top of the winning weights, then alone: tried after the plain metrics, so it wins only
     // when the held-out loss is strictly lower.
     const axisGrid = spec.logisticAxisGrid ?? LOGISTIC_AXIS_GRID;
@@ -270,7 +290,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   }
   const weights = chosen.w;
 
-  const final = yield* build(chosen, indexRows, indexMatrix.rowAt);
+  // Index rows older than the search rows were not seen by the regressions: their full-fit log-odds are out of sample.
+  const offset = indexRows.length - nIdx;
+  const final = yield* build(chosen, indexRows, indexMatrix.rowAt, (i) => (i >= offset ? axis!.indexed[i - offset]! : axis!.of(indexMatrix.rowAt(i))));
   // The index rows' labels as bits by row id (the index's ids are positions in indexRows): a query's vote reads
   // them without a call or an array per neighbour.
   const labelBits = new Uint8Array(indexRows.length * nLabels);
@@ -383,24 +405,34 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
 }
 
 /**
- * The logistic axis: the mean over labels of each regression's log-odds, with its mean and std over the search rows
- * (index rows only, the rows the regressions were fitted on); null when it is constant there (nothing to add).
+ * The logistic axis: the mean over labels of each regression's log-odds. A query gets the full fits' (`models`, fitted
+ * on the search rows); the search rows themselves get cross-fitted, out-of-fold log-odds (cross-fit.ts), so an index
+ * positive sits where a new positive would land rather than where the fit that saw it put it. Mean and std are the
+ * out-of-fold values'; null when they are constant (nothing to add).
  */
 function* fitAxisSteps(
   models: readonly LogisticModel[],
   onAllowed: (v: ArrayLike<number>) => number[],
-  vectors: readonly (readonly number[])[],
+  searchAllowed: readonly (readonly number[])[],
+  labelsAt: (j: number) => boolean[],
 ): Steps<Axis | null> {
-  if (models.length === 0 || vectors.length === 0) return null;
+  if (models.length === 0 || searchAllowed.length === 0) return null;
   const of = (v: ArrayLike<number>) => {
     const x = onAllowed(v);
     return models.reduce((s, lr) => s + lr.logOdds(x), 0) / models.length;
   };
-  const values = yield* mapInPieces(vectors, (v) => [of(v)]);
-  const { mean, std } = yield* fitScalingSteps(values, 1);
+  const indexed = new Float64Array(searchAllowed.length);
+  for (let j = 0; j < models.length; j++) {
+    const oof = yield* crossFittedLogOddsSteps(searchAllowed, labelsAt(j));
+    for (let i = 0; i < indexed.length; i++) indexed[i]! += oof[i]! / models.length;
+  }
+  const { mean, std } = yield* fitScalingSteps(
+    Array.from(indexed, (x) => [x]),
+    1,
+  );
   // fitScaling maps a constant column to std 1; a constant axis separates nothing.
-  const spread = values.some((x) => x[0] !== values[0]![0]);
-  return spread ? { of, mean: mean[0]!, std: std[0]! } : null;
+  const spread = indexed.some((x) => x !== indexed[0]);
+  return spread ? { of, indexed, mean: mean[0]!, std: std[0]! } : null;
 }
 
 /** Distance-weighted positive count per label: votes ∝ 1/(d + mean d), normalised to sum to the neighbour count. */

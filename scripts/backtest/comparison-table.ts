@@ -1,6 +1,7 @@
 import type { AgeReport } from '../../domain/backtest/backtest-report';
 import { RUNNER_TIERS } from '../../domain/scoring/runner-model';
-import type { BacktestOutcome } from './run-backtest';
+import { SHADOW_PROMOTION_V1 } from '../../domain/accuracy/shadow-promotion';
+import { PUBLISHED, type BacktestOutcome } from './run-backtest';
 
 /**
  * The models of one walk-forward side by side, per age: ranking (AUC, AUC of the raw neighbour rate, AUPRC),
@@ -12,7 +13,7 @@ export function renderComparison(o: BacktestOutcome): string[] {
   out.push(
     `Same corpus, same refit moments, same rows scored. knn-v1: six features, z-scored Euclidean, k = 50. knn-v2: launch features, ` +
       `weights, logistic axis, k and logistic prior chosen per fit by held-out log loss, distance-weighted, calibration map chosen by ` +
-      `cross-fitted held-out log loss. References: empirical rate by vSol band (20 quantile bands), L2 logistic regression on ` +
+      `cross-fitted held-out log loss. "${PUBLISHED}": the version a deployment would have served (below). References: empirical rate by vSol band (20 quantile bands), L2 logistic regression on ` +
       `knn-v2's features. "raw AUC" ranks by the uncalibrated score (the neighbour vote, shrunk toward the logistic prior when chosen).`,
     '',
   );
@@ -21,6 +22,7 @@ export function renderComparison(o: BacktestOutcome): string[] {
   for (const a of o.ages) {
     for (const m of a.models.filter((x) => !x.name.includes(' − '))) out.push(row(a.ageS, m.name, m.report));
   }
+  out.push('', ...renderPromotion(o), ...renderChoices(o));
   for (const family of ['knn-v1', 'knn-v2']) {
     out.push('', `Runner odds from the call, ${family} (n · mean predicted → observed, AUC):`, '');
     out.push(`| tier | ${o.ages.map((a) => `${a.ageS} s`).join(' | ')} |`, `|---|${o.ages.map(() => '---|').join('')}`);
@@ -54,6 +56,45 @@ export function renderComparison(o: BacktestOutcome): string[] {
     }
   }
   return out;
+}
+
+/** The `published` row's story: the rule's decisions replayed over the walk, and which version served when. */
+function renderPromotion(o: BacktestOutcome): string[] {
+  const p = o.promotion;
+  const when = (d: Date) => d.toISOString().replace(':00.000Z', 'Z');
+  const out = [
+    `"${PUBLISHED}": the score a deployment configured with ${p.configured.join(', ')} (champion first) would have served: the pre-registered ` +
+      `promotion rule (${SHADOW_PROMOTION_V1.id}, the deployment's own code) replayed hourly on the forward predictions resolved by each ` +
+      `decision time, a promotion serving from the next refit.`,
+    '',
+  ];
+  const decided = p.decisions.filter((d) => d.decision !== 'insufficient_data');
+  const waiting = p.decisions.length - decided.length;
+  out.push(
+    `- ${waiting} hourly decisions \`insufficient_data\` (fewer than ${SHADOW_PROMOTION_V1.minMints} mints or ${SHADOW_PROMOTION_V1.minGraduates} graduates resolved and paired)`,
+  );
+  for (const d of decided)
+    out.push(
+      `- ${when(d.windowEnd)}: ${d.challenger} against ${d.champion}: **${d.decision}** (n ${d.n} mints, ${d.positives} graduated, upper bound of the log-loss difference ${d.upperBound?.toFixed(5) ?? '—'})`,
+    );
+  out.push(
+    `- served: ${p.served.map((s) => `${s.version} ${s.from ? `(promoted at ${when(s.from)}) from the next refit` : 'from the start'}`).join(', then ')}`,
+  );
+  return out;
+}
+
+/** How often each knn-v2 fit chose which candidate, k, β and axis weight (held-out log loss at each refit). */
+function renderChoices(o: BacktestOutcome): string[] {
+  const out: string[] = [];
+  for (const a of o.ages) {
+    const choices = a.models.find((m) => m.name === 'knn-v2')?.choices ?? [];
+    if (choices.length === 0) continue;
+    const tally = new Map<string, number>();
+    for (const c of choices) tally.set(c, (tally.get(c) ?? 0) + 1);
+    const sorted = [...tally].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+    out.push(`- knn-v2 fits at ${a.ageS} s (${choices.length}): ${sorted.map(([c, n]) => `${n}× ${c}`).join('; ')}; last: ${choices[choices.length - 1]}`);
+  }
+  return out.length ? ['', 'What the held-out search chose (candidate, k, logistic prior β, logistic axis weight):', '', ...out] : [];
 }
 
 function row(ageS: number, name: string, r: AgeReport): string {

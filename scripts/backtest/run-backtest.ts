@@ -1,7 +1,9 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { ageReport, type AgeReport } from '../../domain/backtest/backtest-report';
 import { LaunchHistoryFolder, type FoldCounts, type ResolvedLaunch } from '../../domain/scoring/launch-histories';
-import { ablations, knnV1, knnV2, logisticReference, vSolBandReference } from '../../domain/backtest/forward-models';
+import { ablations, knnV1, knnV2, logisticReference, registeredVersion, vSolBandReference } from '../../domain/backtest/forward-models';
+import { replayPublished, type ReplayDecision } from '../../domain/backtest/published-replay';
+import { SHADOW_PROMOTION_V1 } from '../../domain/accuracy/shadow-promotion';
 import { walkForward, type BacktestRow, type ForwardPrediction, type WalkForwardResult } from '../../domain/backtest/walk-forward';
 import { SCORE_AGES, type ScoreAge } from '../../domain/scoring/score-age';
 import type { Dataset } from './launch-datasets';
@@ -21,10 +23,20 @@ export type BacktestSettings = {
   minCorpus: number;
   /** Also walk knn-v2 with each feature group left out (ABLATION_GROUPS). */
   ablation?: boolean;
+  /**
+   * MODEL_CHAMPION then MODEL_CHALLENGERS, for the `published` row (the promotion rule replayed over the walk);
+   * default knn-v1 then knn-v2. Versions not walked otherwise are walked for grad_prob only.
+   */
+  configured?: readonly string[];
 };
 
+/** The `published` row's model name: what a deployment would have served, promotions replayed. */
+export const PUBLISHED = 'published';
+/** The deployment's decision period (the promotion schedule's default: hourly, on the UTC hour). */
+const DECIDE_EVERY_MS = 3_600_000;
+
 /** One model's figures at one age; `predictions` are every forward prediction it made (for `--write`). */
-export type ModelOutcome = { name: string; report: AgeReport; predictions: ForwardPrediction[] };
+export type ModelOutcome = { name: string; report: AgeReport; predictions: ForwardPrediction[]; choices?: string[] };
 
 export interface ProgressSink {
   phase(name: string, total: number): void;
@@ -56,6 +68,8 @@ export type BacktestOutcome = {
   unresolved: number;
   rejected: Dataset['rejected'];
   ages: AgeOutcome[];
+  /** The promotion rule's decisions replayed over the walk, and the version serving from each moment. */
+  promotion: { configured: readonly string[]; decisions: ReplayDecision[]; served: { from: Date | null; version: string }[] };
 };
 
 const EVENTS_PER_TICK = 1 << 12;
@@ -94,6 +108,9 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
   progress.update(span ? span.toMs - span.fromMs : 1, `${n} events`);
   progress.done();
 
+  const configured = settings.configured ?? ['knn-v1', 'knn-v2'];
+  const walked = [knnV1(), knnV2(), vSolBandReference, logisticReference];
+  const extra = [...new Set(configured)].filter((n) => !walked.some((m) => m.name === n)).map(registeredVersion);
   const ages: AgeOutcome[] = [];
   for (const ageS of SCORE_AGES) {
     const ageRows = rows.get(ageS)!;
@@ -102,7 +119,7 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
       refitEveryS: settings.refitEveryS,
       corpusLimit: settings.corpusLimit,
       minCorpus: settings.minCorpus,
-      models: [knnV1(), knnV2(), vSolBandReference, logisticReference, ...(settings.ablation ? ablations() : [])],
+      models: [...walked, ...extra, ...(settings.ablation ? ablations() : [])],
     });
     let r = steps.next();
     if (!r.done) progress.phase(`walk-forward at ${ageS} s`, r.value.total);
@@ -119,10 +136,18 @@ export async function runBacktest(ds: Dataset, settings: BacktestSettings, progr
       warmup: result.warmup,
       fits: result.fits,
       report: ageReport(ageS, preds),
-      models: [...result.byModel].map(([name, p]) => ({ name, report: ageReport(ageS, p), predictions: p })),
+      models: [...result.byModel].map(([name, p]) => ({ name, report: ageReport(ageS, p), predictions: p, choices: result.choices.get(name) })),
       firstPredictionAt: preds[0]?.observedAt ?? null,
       lastPredictionAt: preds[preds.length - 1]?.observedAt ?? null,
     });
   }
-  return { dataset: ds.label, settings, span, counts: folder.counts, resolved, unresolved: folder.unresolved, rejected: ds.rejected, ages };
+  // Over both ages at once: the rule's unit is the mint, its two ages averaged.
+  const byModel = new Map(configured.map((n) => [n, new Map(ages.map((a) => [a.ageS as number, a.models.find((m) => m.name === n)!.predictions]))]));
+  const replay = replayPublished(byModel, { rule: SHADOW_PROMOTION_V1, configured, everyMs: DECIDE_EVERY_MS });
+  for (const a of ages) {
+    const p = replay.predictions.get(a.ageS)!;
+    a.models.splice(2, 0, { name: PUBLISHED, report: ageReport(a.ageS, p), predictions: p });
+  }
+  const promotion = { configured, decisions: replay.decisions, served: replay.served };
+  return { dataset: ds.label, settings, span, counts: folder.counts, resolved, unresolved: folder.unresolved, rejected: ds.rejected, ages, promotion };
 }

@@ -38,7 +38,16 @@ describe('backtest datasets', () => {
       expect(a.report.graduated).toBeGreaterThan(5);
       expect(a.warmup + a.report.predictions).toBe(a.observations);
       expect(a.report.auc).not.toBeNull();
+      // Too few resolved mints for the promotion rule: what a deployment served is the champion, row for row.
+      const published = a.models.find((m) => m.name === 'published')!;
+      expect(published.predictions).toEqual(a.models.find((m) => m.name === 'knn-v1')!.predictions);
     }
+    expect(sim.promotion.decisions.length).toBeGreaterThan(0);
+    expect(sim.promotion.decisions.every((d) => d.decision === 'insufficient_data' && d.n < 1000)).toBe(true);
+    expect(sim.promotion.served).toEqual([{ from: null, version: 'knn-v1' }]);
+    const text = renderBacktest(sim);
+    expect(text).toMatch(/\| 30 s \| published \|/);
+    expect(text).toContain('served: knn-v1 from the start');
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backtest-'));
     const file = path.join(dir, 'market.jsonl');

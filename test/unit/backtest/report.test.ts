@@ -10,6 +10,8 @@ const pred = (prob: number, graduated: boolean, peakMultFromCall: number, runner
   prob,
   raw: prob,
   graduated,
+  resolvedAt: new Date(86_400_000),
+  fittedAt: new Date(0),
   peakMultFromCall,
   modelVersion: 'v',
   corpusSize: 10,

@@ -14,7 +14,9 @@ import { corpusRow, twoFeatureCorpus, twoFeatureLaunch, v1Features } from '../..
  * The knn-v2 family's scores on seeded corpora, pinned to the last bit: the query path (neighbour search, the
  * distance-weighted vote, the label lookups) may get faster, never different. The digests cover every probe's
  * probability, raw rate and neighbours (address and distance); they were taken from the code before the query path
- * read labels from bit arrays and neighbours from the index's scratch arrays.
+ * read labels from bit arrays and neighbours from the index's scratch arrays; the logistic-axis and rug_prob pins
+ * were taken again when the index rows' axis coordinates became cross-fitted (the scores of the axis change there,
+ * by design), from the cross-fitting code before it met the faster query path, and the merged code gives the same.
  */
 const T0 = Date.parse('2026-10-01T00:00:00Z');
 
@@ -96,16 +98,16 @@ const PINNED = {
   },
   gradAxis: {
     first: {
-      prob: 0.9738323149911023,
+      prob: 0.9587799126813072,
       raw: 1,
-      grads: 50,
+      grads: 10,
       neighbours: [
-        { mint: 'mint-01132', graduated: true, distance: 51.64786016833598 },
-        { mint: 'mint-01964', graduated: true, distance: 51.72344718564497 },
+        { mint: 'mint-00683', graduated: true, distance: 51.34449259881995 },
+        { mint: 'mint-01132', graduated: true, distance: 51.356484772860384 },
       ],
     },
-    digest: 'f062598396af584f',
+    digest: 'c154809f8cadee54',
   },
   runner: '66203eb9fe162079',
-  rug: '51bc6dc431bdfc14',
+  rug: '6b4de4a03815e865',
 };

@@ -40,7 +40,11 @@ describe('rug_prob v2 (learned metric)', () => {
     expect(['platt', 'isotonic', 'isotonic-step']).toContain(model.labels[0]!.calibration.method);
     expect(model.version).toMatch(new RegExp(`^rug-knn-v2@30:3000:k${model.metric.k}:[0-9a-f]{14}$`));
     expect(modelFamily(model.version)).toBe('rug-knn-v2');
-    if (model.metric.candidate !== 'uniform') {
+    if (model.metric.candidate === 'logistic-axis') {
+      // The logistic axis alone: no feature axis at all, the in-family log-odds is the whole distance.
+      expect(Object.values(model.metric.weights).every((w) => w === 0)).toBe(true);
+      expect(model.metric.logisticAxisWeight).toBe(1);
+    } else if (model.metric.candidate !== 'uniform') {
       const w = model.metric.weights;
       const noise = RUG_FEATURE_KEYS.filter((k) => k !== 'bundlePct' && k !== 'creatorSoldShare').map((k) => w[k]!);
       expect(w.bundlePct!).toBeGreaterThan(Math.max(...noise));
