@@ -113,21 +113,8 @@ export function createKnnMintScorer(
   for (const name of d.gradVersions?.configured ?? []) gradModelFitter(name);
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
-  /**
-   * A cold fit is followed at once by a full one when it read as many rows as it asked for (below the configured
-   * corpus), or when it left challengers out of a servable fit (while not servable, the next score fits cold again).
-   */
-  const fullFitFollows = (coldLimit: number, cold: AgeModels) =>
-    (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) ||
-    (cold.servable && shadowVersions(cold.champion, d.gradVersions?.configured ?? []).length > 0);
 
-  /**
-   * `cold`: the first fit after a start (on the newest `limit` rows) fits the champion only. Challengers only ever
-   * score in shadow, so the first served scores need not wait for their search (knn-v2's takes seconds even at the
-   * size `npm start` seeds); a fit with them follows at once in the background, and the mints scored in between
-   * carry no shadow score (the forward comparison pairs only mints both models scored).
-   */
-  async function fitAll(age: ScoreAge, limit: number, cold = false): Promise<AgeModels> {
+  async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
     const started = d.now();
     // Read before the corpus: a run completing in between leaves this fit marked not servable, and the next score
     // refits from all of it.
@@ -139,7 +126,7 @@ export function createKnnMintScorer(
     const v2 = champion === MODEL_V2_NAME;
     const grad = await runStepsAsync(gradModelFitter(champion)(rows, { ageBucket: age }), yieldToEventLoop);
     const shadowFits: { name: string; model: GradProbModel }[] = [];
-    for (const name of cold ? [] : shadowVersions(champion, d.gradVersions?.configured ?? [])) {
+    for (const name of shadowVersions(champion, d.gradVersions?.configured ?? [])) {
       shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(rows, { ageBucket: age }), yieldToEventLoop) });
     }
     const rug = await runStepsAsync((v2 ? fitRugV2ModelSteps : fitRugModelSteps)(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
@@ -217,11 +204,11 @@ export function createKnnMintScorer(
     return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics, servable, champion, shadows, similar };
   }
 
-  function refit(ageS: number, limit = d.corpusLimit, cold = false): Promise<AgeModels> {
+  function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
     const age = isScoreAgeOrThrow(ageS);
     const running = refitting.get(age);
     if (running) return running;
-    const p = fitAll(age, limit, cold)
+    const p = fitAll(age, limit)
       .then((m) => {
         fitted.set(age, m);
         return m;
@@ -236,10 +223,10 @@ export function createKnnMintScorer(
   async function current(age: number): Promise<AgeModels> {
     const f = fitted.get(age);
     if (!f || (!f.servable && d.now() - f.fittedAt > WARMING_RECHECK_S * 1000)) {
-      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus and challengers.
+      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
       const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
-      const cold = await refit(age, coldLimit, true);
-      if (fullFitFollows(coldLimit, cold)) refitInBackground(age);
+      const cold = await refit(age, coldLimit);
+      if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
       return cold;
     }
     // A warming model only says "no data yet": it looks again every WARMING_REFIT_S, so history loaded after the
