@@ -8,7 +8,7 @@ import { quotaResetAt, utcDay } from '../../domain/access/quota-day';
 import { dailyQuota, effectiveTier, tierAtLeast, type HolderThresholds, type Tier } from '../../domain/access/tiers';
 import { ambiguousKey, insufficientTier, invalidKey, keyNotActive, missingKey, quotaExceeded } from './access-errors';
 import type { KeyCache } from './key-cache';
-import type { QuotaLeases } from './quota-leases';
+import type { Counted, QuotaLeases } from './quota-leases';
 import { keyOptional, type KeyedOperation } from '../http/keyed-reads';
 import { readPresentedKey } from './presented-key';
 import { rateLimitHeaders, type QuotaState } from './rate-limit-headers';
@@ -44,13 +44,18 @@ export type Admission = { access: CallerAccess; headers?: Record<string, string>
  * that passes is counted before its handler runs, so concurrent calls never overrun the quota; if the service then
  * answers it with its own 5xx, the call is given back (`applyTo`). Refused calls and operations that are not built
  * yet (501) are not counted. Inside the beta window a call without a key is served openly, and a keyed call is
- * counted but never refused for tier or quota. Throws the documented errors. `admit` touches no response, so the
- * keyed reads can write its rate-limit headers with their answer in one go; `applyTo` sets them on a response the
- * app writes, with the refund of a counted call that ends in a 5xx.
+ * counted but never refused for tier or quota. Throws the documented errors (or rejects with them, when it had to
+ * wait). `admit` touches no response, so the keyed reads can write its rate-limit headers with their answer in one
+ * go; `applyTo` sets them on a response the app writes, with the refund of a counted call that ends in a 5xx.
  */
 export function createAccessCheck(d: AccessDeps) {
   const today = createQuotaDays();
-  const admit = async (op: KeyedOperation, req: IncomingMessage): Promise<Admission> => {
+  /**
+   * Synchronous while everything it needs is in memory: a remembered key (key-cache.ts) and calls left in its leased
+   * block (quota-leases.ts). Only a cache miss, a lease refill or a capability's usage read returns a promise, so
+   * the common keyed call is admitted without a promise or a turn of the event loop. Refusals are thrown either way.
+   */
+  const admit = (op: KeyedOperation, req: IncomingMessage): Admission | Promise<Admission> => {
     if (!d.settings.authEnabled) return { access: { kind: 'open', reason: 'auth_off', liveDelayS: 0 } };
     const now = d.now();
     const beta = betaWindowOpen(now, d.settings.keyRequiredAfter);
@@ -63,8 +68,11 @@ export function createAccessCheck(d: AccessDeps) {
     }
     if (presented.kind === 'bad') throw invalidKey(presented.why);
     if (presented.kind === 'ambiguous') throw ambiguousKey();
-    // A remembered key is checked without a turn of the event loop; the lookup itself is the cache's (key-cache.ts).
-    const key = (d.keys.peek(presented.key) ?? { key: await d.keys.get(presented.key) }).key;
+    // The lookup itself is the cache's (key-cache.ts): by digest, constant-time in the store.
+    const hit = d.keys.peek(presented.key);
+    return hit ? admitKey(op, hit.key, now, beta) : d.keys.get(presented.key).then((key) => admitKey(op, key, now, beta));
+  };
+  const admitKey = (op: KeyedOperation, key: ApiKeyRecord | undefined, now: Date, beta: boolean): Admission | Promise<Admission> => {
     if (!key) throw invalidKey('the API key is not valid (unknown, revoked or mistyped)');
     if (key.awaitingPaymentOf) throw keyNotActive(key.awaitingPaymentOf);
 
@@ -74,19 +82,12 @@ export function createAccessCheck(d: AccessDeps) {
 
     const limit = dailyQuota(tier, key.customDailyQuota);
     const { day, resetAt } = today(now);
-    let quota: QuotaState;
-    let counted: Admission['counted'];
-    if (op.capability) {
-      // Answered 501 right after this: report the count without spending a call on it.
-      quota = { limit, used: await d.usage.usedOn(key.id, day), resetAt };
-    } else {
-      const c = d.counter.countNow(key.id, day, limit) ?? (await d.counter.count(key.id, day, limit));
-      quota = { limit, used: c.used, resetAt };
-      if (!c.counted && !beta && !answersOverQuota(op.operationId)) throw quotaExceeded(tier, quota, now);
-      if (c.counted) counted = { keyId: key.id, day };
-    }
-    const access: CallerAccess = { kind: 'key', key, tier, quota, liveDelayS: beta ? 0 : liveDelayFor(tier), betaWindowOpen: beta };
-    return { access, headers: rateLimitHeaders(quota), counted };
+    const k: Keyed = { op, key, tier, limit, day, resetAt, now, beta };
+    // Answered 501 right after this: report the count without spending a call on it.
+    if (op.capability) return d.usage.usedOn(key.id, day).then((used) => admitted(k, used, undefined));
+    // No closure per call (the common call is admitted synchronously, thousands of times a second).
+    const c = d.counter.countNow(key.id, day, limit);
+    return c ? counted(k, c) : d.counter.count(key.id, day, limit).then((later) => counted(k, later));
   };
   const applyTo = (res: ServerResponse, a: Admission): void => {
     if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
@@ -95,6 +96,21 @@ export function createAccessCheck(d: AccessDeps) {
     if (c) res.once('finish', () => res.statusCode >= 500 && d.counter.refund(c.keyId, c.day));
   };
   return { admit, applyTo };
+}
+
+/** A key that passed the key and tier checks, with what its quota check needs. */
+type Keyed = { op: KeyedOperation; key: ApiKeyRecord; tier: Tier; limit: number; day: string; resetAt: Date; now: Date; beta: boolean };
+
+/** A counted call admitted; one refused by the quota is the documented 429 (outside the beta window, `/api/me` aside). */
+function counted(k: Keyed, c: Counted): Admission {
+  if (!c.counted && !k.beta && !answersOverQuota(k.op.operationId)) throw quotaExceeded(k.tier, { limit: k.limit, used: c.used, resetAt: k.resetAt }, k.now);
+  return admitted(k, c.used, c.counted ? { keyId: k.key.id, day: k.day } : undefined);
+}
+
+function admitted(k: Keyed, used: number, counted: Admission['counted']): Admission {
+  const quota: QuotaState = { limit: k.limit, used, resetAt: k.resetAt };
+  const access: CallerAccess = { kind: 'key', key: k.key, tier: k.tier, quota, liveDelayS: k.beta ? 0 : liveDelayFor(k.tier), betaWindowOpen: k.beta };
+  return { access, headers: rateLimitHeaders(quota), counted };
 }
 
 /** The quota day of a moment and its reset, worked out once per UTC day rather than once per call. */

@@ -22,23 +22,27 @@ export type Admission = { access: unknown; headers?: Record<string, string> };
  * (the rate-limit headers, the refund of a counted call that ends in the service's own 5xx).
  */
 export type AccessCheck = {
-  admit(op: KeyedOperation, req: IncomingMessage): Promise<Admission>;
+  /** A value when it could decide from memory (no promise, no turn of the event loop), a promise when it had to wait. */
+  admit(op: KeyedOperation, req: IncomingMessage): Admission | Promise<Admission>;
   applyTo(res: ServerResponse, a: Admission): void;
 };
 
 /**
  * A keyed read's answer from memory: for the caller (what the access check resolved to) and the request's query as
  * the parameter checks left it (numbers coerced, defaults filled in), the route's headers and its prepared body.
+ * The answer itself when its body is in memory and fresh (it is then written in the same turn as the request
+ * arrived), a promise when it must be read or built first.
  */
-export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => Promise<RouteAnswer>;
+export type KeyedRead = (access: unknown, query: Readonly<Record<string, unknown>>) => RouteAnswer | Promise<RouteAnswer>;
 
 type Parameter = { in?: string; required?: boolean };
 type Spec = { paths: Record<string, { parameters?: Parameter[]; get?: { operationId?: string; security?: unknown[]; parameters?: Parameter[] } }> };
 
 type Route = { op: KeyedOperation; read: KeyedRead };
 
+type Query = Readonly<Record<string, unknown>>;
 /** What a request without a query string brings (the route applies its documented defaults). */
-const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_QUERY: Query = Object.freeze({});
 
 /**
  * Keyed reads answered without Express: a `GET <path>` (no body) of an operation registered here runs the same
@@ -90,15 +94,46 @@ export function createKeyedReads() {
         const [r, s] = viaExpress(req, res, hit, start);
         inTurn(o.validation, r, s, (err) => {
           if (err) return fail(err, req, res, hit, start);
-          check!
-            .admit(hit.op, req)
-            .then(async (admitted) => {
-              check!.applyTo(res, admitted);
-              s.locals.access = admitted.access;
-              await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
-            })
-            .catch((e: unknown) => fail(e, req, res, hit, start));
+          const admitAndSend = async () => {
+            const admitted = await check!.admit(hit.op, req);
+            check!.applyTo(res, admitted);
+            s.locals.access = admitted.access;
+            await sendPreparedAnswer(r, s, await hit.read(admitted.access, r.query));
+          };
+          admitAndSend().catch((e: unknown) => fail(e, req, res, hit, start));
         });
+      };
+      /** A read's error is answered on a response that carries what was admitted (the call given back on a 5xx). */
+      const failAdmitted = (err: unknown, req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint, admitted: Admission) => {
+        // A response already made Express's has it.
+        if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
+        fail(err, req, res, hit, start);
+      };
+      /** The answer of an admitted call, in this turn when the read has it in memory. No closure per request on that path. */
+      const serve = (req: IncomingMessage, res: ServerResponse, hit: Route, query: Query, start: bigint, admitted: Admission) => {
+        let a: RouteAnswer | Promise<RouteAnswer>;
+        try {
+          a = hit.read(admitted.access, query);
+        } catch (err) {
+          return failAdmitted(err, req, res, hit, start, admitted);
+        }
+        if (a instanceof Promise)
+          a.then(
+            (answer) => write(req, res, hit, start, admitted, answer),
+            (err: unknown) => failAdmitted(err, req, res, hit, start, admitted),
+          );
+        else write(req, res, hit, start, admitted, a);
+      };
+      const write = (req: IncomingMessage, res: ServerResponse, hit: Route, start: bigint, admitted: Admission, a: RouteAnswer) => {
+        try {
+          // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
+          if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
+          check!.applyTo(res, admitted);
+          const [r, s] = viaExpress(req, res, hit, start);
+          sendPreparedAnswer(r, s, a).catch((err: unknown) => failAdmitted(err, req, res, hit, start, admitted));
+        } catch (err) {
+          failAdmitted(err, req, res, hit, start, admitted);
+        }
       };
       return (req, res, checked) => {
         const url = req.url!;
@@ -112,26 +147,19 @@ export function createKeyedReads() {
         const start = process.hrtime.bigint();
         const query = q < 0 ? NO_QUERY : checked;
         if (query === undefined) return validateThenServe(req, res, hit, start);
-        check!
-          .admit(hit.op, req)
-          .then((admitted) =>
-            hit
-              .read(admitted.access, query)
-              .then((a) => {
-                // The rate-limit headers go out with the answer's in one writeHead (theirs first, as the app sets them).
-                if (writePreparedAnswer(req, res, a, wantsGzip, admitted.headers)) return answered(req, res, hit, start);
-                check!.applyTo(res, admitted);
-                const [r, s] = viaExpress(req, res, hit, start);
-                return sendPreparedAnswer(r, s, a);
-              })
-              .catch((err: unknown) => {
-                // The error handler answers on a response that carries what was admitted (and gives the call back on
-                // a 5xx); a response already made Express's has it.
-                if (!res.headersSent && Object.getPrototypeOf(res) !== o.app.response) check!.applyTo(res, admitted);
-                throw err;
-              }),
-          )
-          .catch((err: unknown) => fail(err, req, res, hit, start));
+        // A key in memory with calls left in its lease and a fresh body: admitted, counted and written in this turn.
+        let admitted: Admission | Promise<Admission>;
+        try {
+          admitted = check!.admit(hit.op, req);
+        } catch (err) {
+          return fail(err, req, res, hit, start);
+        }
+        if (admitted instanceof Promise)
+          admitted.then(
+            (a) => serve(req, res, hit, query, start, a),
+            (err: unknown) => fail(err, req, res, hit, start),
+          );
+        else serve(req, res, hit, query, start, admitted);
       };
     },
   };

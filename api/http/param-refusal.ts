@@ -26,6 +26,8 @@ const PLAIN_QUERY = /^[A-Za-z0-9._~=&-]*$/;
 const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 const MAX_REMEMBERED_PATHS = 256;
+/** A URL these checks do not read (no parameters to check, or characters they leave to the app). */
+const LEFT_TO_THE_APP = Object.freeze({ left: true });
 const MAX_REMEMBERED_URLS = 1024;
 
 /**
@@ -143,8 +145,13 @@ export function createParamRefusal(o: {
 
   // A URL's outcome depends on the URL alone unless the request carries a header some operation reads as a parameter,
   // so clients asking the same URL again (a poller, a client retrying its mistake) reuse it; bounded against fuzzers.
-  const remembered = new Map<string, Outcome>();
-  const carriesHeaderParameter = (headers: IncomingMessage['headers']) => o.headerParameters.some((h) => headers[h] !== undefined);
+  // What these checks leave to the app is remembered too: the public reads without parameters pass here on every request.
+  const remembered = new Map<string, Outcome | typeof LEFT_TO_THE_APP>();
+  // A loop, not `.some(callback)`: no closure made per request (every GET passes here).
+  const carriesHeaderParameter = (headers: IncomingMessage['headers']) => {
+    for (const h of o.headerParameters) if (headers[h] !== undefined) return true;
+    return false;
+  };
 
   return {
     /**
@@ -155,24 +162,27 @@ export function createParamRefusal(o: {
       return (req: IncomingMessage, res: ServerResponse) => {
         // A request with a body is the app's (its parser and validator answer first).
         if (req.method !== 'GET' || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return next(req, res);
-        const start = process.hrtime.bigint();
         const url = req.url!;
         const rememberable = !carriesHeaderParameter(req.headers);
         let r = rememberable ? remembered.get(url) : undefined;
+        // Timed only when it may be answered here (a remembered refusal costs nothing to look up).
+        let start: bigint | undefined;
         if (!r) {
+          start = process.hrtime.bigint();
           try {
-            r = outcome(url, req.headers);
+            r = outcome(url, req.headers) ?? LEFT_TO_THE_APP;
           } catch (err) {
             failed(err, 'parameter checks');
             return next(req, res);
           }
-          if (!r) return next(req, res);
           if (rememberable) {
             if (remembered.size >= MAX_REMEMBERED_URLS) remembered.clear();
             remembered.set(url, r);
           }
         }
+        if ('left' in r) return next(req, res);
         if ('passed' in r) return next(req, res, r.passed);
+        start ??= process.hrtime.bigint();
         res.writeHead(422, r.refused.headers);
         res.end(r.refused.bytes);
         answered(req, res, r.refused.route, Number(process.hrtime.bigint() - start) / 1e6);

@@ -45,26 +45,42 @@ export function writePreparedAnswer(req: IncomingMessage, res: ServerResponse, a
   const bytes = gzip ? a.body.gzippedNow?.() : a.body.bytes;
   if (!bytes) return false;
   const headers = wireHeaders(a, gzip, bytes.length);
-  res.writeHead(200, first ? { ...first, ...headers } : headers);
+  res.writeHead(200, first ? withFirst(first, headers) : headers);
   res.end(bytes);
   return true;
 }
 
-type Wire = { identity?: Record<string, string | number>; gzip?: Record<string, string | number> };
+/**
+ * Response headers as Node's flat `[name, value, …]` list: `writeHead` walks it by index, where an object would be
+ * walked by `for…in` (and merging two objects per request, as a keyed answer's rate-limit headers and the route's
+ * are, costs a dictionary-mode copy each time).
+ */
+type FlatHeaders = (string | number)[];
+type Wire = { identity?: FlatHeaders; gzip?: FlatHeaders };
 /** Each answer's response headers, built at its first write: an answer is reused for as long as its body and headers hold. */
 const wired = new WeakMap<RouteAnswer, Wire>();
 
-function wireHeaders(a: RouteAnswer, gzip: boolean, length: number): Record<string, string | number> {
+function wireHeaders(a: RouteAnswer, gzip: boolean, length: number): FlatHeaders {
   let w = wired.get(a);
   if (!w) wired.set(a, (w = {}));
   let headers = gzip ? w.gzip : w.identity;
   if (!headers) {
-    headers = { ...a.headers, 'Content-Type': 'application/json; charset=utf-8' };
-    if (a.body.gzipped) headers.Vary = 'Accept-Encoding';
-    if (gzip) headers['Content-Encoding'] = 'gzip';
-    headers['Content-Length'] = length;
+    headers = [];
+    for (const name in a.headers) headers.push(name, a.headers[name]!);
+    headers.push('Content-Type', 'application/json; charset=utf-8');
+    if (a.body.gzipped) headers.push('Vary', 'Accept-Encoding');
+    if (gzip) headers.push('Content-Encoding', 'gzip');
+    headers.push('Content-Length', length);
     if (gzip) w.gzip = headers;
     else w.identity = headers;
   }
   return headers;
+}
+
+/** `first`'s headers, then `headers` (the route's own never repeat a rate-limit header). */
+function withFirst(first: Record<string, string>, headers: FlatHeaders): FlatHeaders {
+  const out: FlatHeaders = [];
+  for (const name in first) out.push(name, first[name]!);
+  for (let i = 0; i < headers.length; i++) out.push(headers[i]!);
+  return out;
 }

@@ -50,10 +50,15 @@ export function createPublicReads() {
      */
     before(app: CheckedListener, answered: AnsweredEarly, failed: FastPathFailed = () => undefined): CheckedListener {
       return (req, res, checked) => {
+        const peek = req.method === 'GET' ? reads.get(req.url!) : undefined;
+        if (!peek) {
+          app(req, res, checked);
+          return;
+        }
         const start = process.hrtime.bigint();
         let done: boolean;
         try {
-          const a = req.method === 'GET' ? reads.get(req.url!)?.() : undefined;
+          const a = peek();
           // These operations take no key: the app ignores one presented to them, and so does this.
           done = a !== undefined && writePreparedAnswer(req, res, a, wantsGzip);
         } catch (err) {

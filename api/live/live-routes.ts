@@ -47,8 +47,7 @@ export function liveRoutes(d: {
 
   // As the public list's: the same answer while its body and age hold.
   let lastV1: RouteAnswer | undefined;
-  const v1Live: KeyedRead = async (access, query) => {
-    const s = (accessOf(access)?.liveDelayS ?? 0) > 0 ? await delayedSnapshot() : await snapshot();
+  const v1Answer = (s: LiveSnapshot, query: Readonly<Record<string, unknown>>): RouteAnswer => {
     const q = query as LiveQuery;
     const filter = { limit: q.limit ?? 60, minProb: q.min_prob ?? 0 };
     const f = freshness(s, d.now(), d.staleAfterS);
@@ -56,6 +55,12 @@ export function liveRoutes(d: {
     const age = String(f.ageS);
     if (lastV1?.body !== body || lastV1.headers.Age !== age) lastV1 = { headers: { Age: age, 'Cache-Control': 'no-store' }, body };
     return lastV1;
+  };
+  // A snapshot in memory that needs no version check is answered in the turn the request arrived.
+  const v1Live: KeyedRead = (access, query) => {
+    const delayed = (accessOf(access)?.liveDelayS ?? 0) > 0;
+    const held = (delayed ? d.delayedCache : d.cache).peekChecked();
+    return held ? v1Answer(held, query) : (delayed ? delayedSnapshot() : snapshot()).then((s) => v1Answer(s, query));
   };
   r.get('/api/v1/live', d.keyedReads.register('/api/v1/live', v1Live));
   return r;

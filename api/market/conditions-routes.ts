@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { MarketConditionsStore } from '../../db/market/market-conditions-store';
 import { HISTORY_DAYS } from '../../domain/market/market-temperature';
 import { unavailable } from '../http/http-error';
-import { preparedReadAnswers } from '../http/prepared-body';
+import { preparedKeyedRead } from '../http/prepared-keyed-read';
 import { createPreparedRead } from '../http/prepared-read';
 import type { KeyedReads } from '../http/keyed-reads';
 
@@ -40,10 +40,7 @@ export function conditionsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  const answer = preparedReadAnswers(cacheControl);
-  r.get(
-    '/api/v1/conditions',
-    d.keyedReads.register('/api/v1/conditions', async () => answer(await conditions.get())),
-  );
+  // The body is the same for every key: while it is fresh, the answer goes out in the turn the request arrived.
+  r.get('/api/v1/conditions', d.keyedReads.register('/api/v1/conditions', preparedKeyedRead(conditions, cacheControl)));
   return r;
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { StatsStore, PlatformStats } from '../../db/mint/stats-store';
 import type { CompositeStatus } from '../../db/signals/composite-status-reader';
 import type { Tier } from '../../domain/signals/tier-rules';
-import { preparedReadAnswers } from '../http/prepared-body';
+import { preparedKeyedRead } from '../http/prepared-keyed-read';
 import { createPreparedRead } from '../http/prepared-read';
 import type { KeyedReads } from '../http/keyed-reads';
 import type { LiveSnapshotCache } from '../live/live-snapshot-cache';
@@ -61,10 +61,7 @@ export function statsRoutes(d: {
     },
     { ttlMs: d.readCacheTtlMs },
   );
-  const answer = preparedReadAnswers(CACHE_CONTROL);
-  r.get(
-    '/api/v1/stats',
-    d.keyedReads.register('/api/v1/stats', async () => answer(await stats.get())),
-  );
+  // The body is the same for every key: while it is fresh, the answer goes out in the turn the request arrived.
+  r.get('/api/v1/stats', d.keyedReads.register('/api/v1/stats', preparedKeyedRead(stats, CACHE_CONTROL)));
   return r;
 }

@@ -1,6 +1,7 @@
 import { CONFIDENCE_BANDS } from '../../domain/scoring/confidence-band';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import type { RugFeatures } from '../../domain/scoring/rug-features';
+import type { ScoreAge } from '../../domain/scoring/score-age';
 import { RUG_LABEL_VERSION } from '../../domain/launch/outcome-labels';
 import { graduatedBy } from './before-graduation';
 import { createHistoryStore, type HistorySource, type HistorySummary } from './history-store';
@@ -10,6 +11,8 @@ import { knexOf } from '../knex-handle';
 export type CorpusRecord = { mint: string; features: MintFeatures; graduated: boolean; resolvedAt: Date; observedAt: Date };
 /** One resolved prediction row with every label the models learn from. */
 export type ModelCorpusRecord = CorpusRecord & {
+  /** The age the row was observed at (every row of one read has the age asked for). */
+  ageBucket: ScoreAge;
   /** Null for rows logged before the rug model existed. */
   rugFeatures: RugFeatures | null;
   /** Null when the row was labelled by another rug definition than the one asked for. */
@@ -33,8 +36,9 @@ const MODEL_FAMILY_SQL = `split_part(p.model_version, '@', 1) || coalesce(substr
 const EDGES = CONFIDENCE_BANDS.slice(1).map((b) => b.lo);
 
 /** A corpus row as the three sources select it (their columns named alike). */
-const toCorpusRecord = (r: any, rugLabelVersion: string, source: ModelCorpusRecord['source']): ModelCorpusRecord => ({
+const toCorpusRecord = (r: any, ageBucket: ScoreAge, rugLabelVersion: string, source: ModelCorpusRecord['source']): ModelCorpusRecord => ({
   mint: r.mint,
+  ageBucket,
   features: r.features,
   rugFeatures: r.rug_features ?? null,
   graduated: r.graduated,
@@ -63,7 +67,7 @@ export function createCorpusStore(handle: Db) {
    * immutable snapshot logged when the mint was scored at that age, so the corpus holds exactly what the
    * models could see then.
    */
-  async function modelCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+  async function modelCorpus(ageBucket: ScoreAge, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const sources = await Promise.all([
       scoredCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
       warmingCorpus(ageBucket, labelVersion, rugLabelVersion, limit),
@@ -73,7 +77,7 @@ export function createCorpusStore(handle: Db) {
     return newestOf(sources, limit);
   }
 
-  async function historyCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+  async function historyCorpus(ageBucket: ScoreAge, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('history_observations')
       .where({ age_bucket: ageBucket, label_version: labelVersion })
       .orderBy('as_of', 'desc')
@@ -91,7 +95,7 @@ export function createCorpusStore(handle: Db) {
         'resolved_at',
         'peak_mult_24h',
       );
-    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, r.source));
+    return rows.map((r) => toCorpusRecord(r, ageBucket, rugLabelVersion, r.source));
   }
 
   /**
@@ -99,7 +103,7 @@ export function createCorpusStore(handle: Db) {
    * what was seen then is a corpus row like any other once the mint resolved, so a deployment without history grows
    * the corpus its first real model is fitted from.
    */
-  async function warmingCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+  async function warmingCorpus(ageBucket: ScoreAge, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('score_skips as p')
       .join('mint_outcomes as o', 'o.mint', 'p.mint')
       .where('p.age_bucket', ageBucket)
@@ -121,10 +125,10 @@ export function createCorpusStore(handle: Db) {
         'o.sustained_30m',
         'o.resolved_at',
       );
-    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
+    return rows.map((r) => toCorpusRecord(r, ageBucket, rugLabelVersion, 'live'));
   }
 
-  async function scoredCorpus(ageBucket: number, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
+  async function scoredCorpus(ageBucket: ScoreAge, labelVersion: string, rugLabelVersion: string, limit: number): Promise<ModelCorpusRecord[]> {
     const rows = await db('predictions as p')
       .join('mint_outcomes as o', 'o.mint', 'p.mint')
       .leftJoin('prediction_outcomes as po', 'po.prediction_id', 'p.id')
@@ -148,7 +152,7 @@ export function createCorpusStore(handle: Db) {
         'o.resolved_at',
         'po.peak_mult_24h',
       );
-    return rows.map((r) => toCorpusRecord(r, rugLabelVersion, 'live'));
+    return rows.map((r) => toCorpusRecord(r, ageBucket, rugLabelVersion, 'live'));
   }
 
   return {
@@ -173,7 +177,7 @@ export function createCorpusStore(handle: Db) {
     },
 
     /** The grad_prob corpus alone (the benchmark and backtest read it). */
-    async corpus(ageBucket: number, labelVersion: string, limit: number): Promise<CorpusRecord[]> {
+    async corpus(ageBucket: ScoreAge, labelVersion: string, limit: number): Promise<CorpusRecord[]> {
       const rows = await modelCorpus(ageBucket, labelVersion, RUG_LABEL_VERSION, limit);
       return rows.map((r) => ({ mint: r.mint, features: r.features, graduated: r.graduated, resolvedAt: r.resolvedAt, observedAt: r.observedAt }));
     },

@@ -63,7 +63,11 @@ export class BoundedMaxHeap {
     }
     this.d[0] = d;
     this.id[0] = id;
-    for (let i = 0; ;) {
+    this.siftDown(0);
+  }
+
+  private siftDown(from: number): void {
+    for (let i = from; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
@@ -73,6 +77,24 @@ export class BoundedMaxHeap {
       this.swap(i, m);
       i = m;
     }
+  }
+
+  /**
+   * Empties the heap into `ids` / `d2` nearest first (the order of `sorted()`: (distance, id) is a total order) and
+   * returns the count. Pops the root into the back of the arrays, so no object is built per neighbour.
+   */
+  drainAscending(ids: Int32Array, d2: Float64Array): number {
+    const count = this.n;
+    while (this.n > 0) {
+      const last = --this.n;
+      ids[last] = this.id[0]!;
+      d2[last] = this.d[0]!;
+      if (last === 0) break;
+      this.d[0] = this.d[last]!;
+      this.id[0] = this.id[last]!;
+      this.siftDown(0);
+    }
+    return count;
   }
 
   sorted(): { id: number; d: number }[] {

@@ -1,13 +1,14 @@
 import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
-import { buildKdTreeIndexOnColumnsSteps, buildKdTreeIndexSteps } from './kd-tree-index';
-import { DEFAULT_K, fitScalingSteps, type KnnIndex, type KnnNeighbour, type KnnRow, type Scaling } from './knn-index';
+import { buildKdTreeIndexOfSteps, buildKdTreeIndexOnColumnsSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
+import { DEFAULT_K, fitScalingOfSteps, fitScalingSteps, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { crossFittedLogOddsSteps } from './cross-fit';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
-import { mapInPieces, pauseEvery, type Steps } from './stepwise';
+import { rowMatrixSteps } from './row-matrix';
+import { pauseEvery, type Steps } from './stepwise';
 
 /**
  * The learned metric behind the knn-v2 family: still k-NN over resolved rows at the same age, but at every refit
@@ -74,6 +75,8 @@ export type LearnedMetric = {
 export type LearnedKnnSpec<R> = {
   featureKeys: readonly string[];
   vectorOf: (r: R) => readonly number[];
+  /** `vectorOf` written into `out` from `offset` instead of returned (optional: the index rows' pass allocates nothing). */
+  vectorInto?: (r: R, out: Float64Array, offset: number) => void;
   labels: readonly string[];
   labelsOf: (r: R) => readonly boolean[];
   baseRatePrior: BaseRatePrior;
@@ -99,7 +102,13 @@ export interface LearnedKnnModel<R> {
   readonly calibrationRows: readonly R[];
   readonly labels: readonly LabelFit[];
   readonly metric: LearnedMetric;
+  /** Each feature's mean and std over the index rows: the scale the metric's weights apply to. */
+  readonly scaling: Scaling;
   query(vector: readonly number[]): { neighbours: KnnNeighbour<R>[]; scores: LabelScore[] };
+  /** `query` with each neighbour built by `neighbour` (one object per neighbour, nothing else per neighbour). */
+  queryAs<N>(vector: readonly number[], neighbour: (row: R, distance: number) => N): { neighbours: N[]; scores: LabelScore[] };
+  /** The scores alone: no object per neighbour. */
+  scores(vector: readonly number[]): LabelScore[];
 }
 
 export const DEFAULT_K_GRID = [10, 25, 50, 100] as const;
@@ -124,8 +133,8 @@ type Candidate = { name: string; w: readonly number[]; axis: number };
  * The in-family logistic log-odds (mean over labels) as one more coordinate: `of` for a query (the full fit),
  * `indexed` for the search rows (out of fold), z-scored by the latter's mean and std.
  */
-type Axis = { of: (v: readonly number[]) => number; indexed: Float64Array; mean: number; std: number };
-type Weighted<R> = { index: KnnIndex<R>; project: (v: readonly number[]) => number[] };
+type Axis = { of: (v: ArrayLike<number>) => number; indexed: Float64Array; mean: number; std: number };
+type Weighted<R> = { index: KdTreeIndex<R>; project: (v: ArrayLike<number>) => number[] };
 
 export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[], spec: LearnedKnnSpec<R>): Steps<LearnedKnnModel<R>> {
   const d = spec.featureKeys.length;
@@ -151,14 +160,15 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
   const baseRates = positives.map((p) => (p + priorWeight * priorRate) / (corpus.length + priorWeight));
-  const indexVectors = yield* mapInPieces(indexRows, (r) => spec.vectorOf(r));
-  const scaling = yield* fitScalingSteps(indexVectors, d);
+  // The index rows' vectors in one typed array (row-matrix.ts): no array per row alive through the refit.
+  const indexMatrix = yield* rowMatrixSteps(indexRows, spec.vectorOf, d, spec.vectorInto);
+  const scaling = yield* fitScalingOfSteps(indexMatrix.rows, indexMatrix.rowAt, d);
   const excluded = new Set(spec.exclude ?? []);
   const allowed = spec.featureKeys.map((k) => (excluded.has(k) ? 0 : 1));
 
   let axis: Axis | null = null;
   /** `axisAt(i)`: row i's axis coordinate (out of fold for the rows the regressions were fitted on: fitAxisSteps). */
-  const build = function* (c: Candidate, rows: readonly R[], vectors: readonly (readonly number[])[], axisAt: (i: number) => number): Steps<Weighted<R>> {
+  const build = function* (c: Candidate, rows: readonly R[], vectorAt: (i: number) => ArrayLike<number>, axisAt: (i: number) => number): Steps<Weighted<R>> {
     const w = c.w;
     const ax = c.axis > 0 ? axis : null;
     let kept = w.flatMap((x, j) => (x > 0 ? [j] : []));
@@ -167,21 +177,24 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     const std = kept.map((j) => scaling.std[j]! / (w[j]! > 0 ? w[j]! : 1));
     if (!ax) {
       // The kept columns of the raw vectors, indexed as they are: no projected copy per row.
-      const project = (v: readonly number[]) => kept.map((j) => v[j]!);
-      return { index: yield* buildKdTreeIndexOnColumnsSteps(vectors, rows, kept, { mean, std }), project };
+      const project = (v: ArrayLike<number>) => kept.map((j) => v[j]!);
+      return { index: yield* buildKdTreeIndexOnColumnsSteps(vectorAt, rows, kept, { mean, std }), project };
     }
     // The logistic axis is one more computed coordinate, so these rows are projected once.
     const rss = Math.sqrt(kept.reduce((s, j) => s + w[j]! ** 2, 0));
     mean.push(ax.mean);
     std.push(ax.std / (rss > 0 ? c.axis * rss : 1));
     const sc: Scaling = { mean, std };
-    const project = (v: readonly number[]) => [...kept.map((j) => v[j]!), ax.of(v)];
-    const projected = new Array<KnnRow<R>>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      projected[i] = { vector: [...kept.map((j) => vectors[i]![j]!), axisAt(i)], label: rows[i]! };
-      if (pauseEvery(i, ROW_PIECE)) yield;
-    }
-    const index = yield* buildKdTreeIndexSteps(projected, sc.mean.length, sc);
+    const project = (v: ArrayLike<number>) => [...kept.map((j) => v[j]!), ax.of(v)];
+    // Each row is z-scored into the index as it is made, not kept; its axis coordinate is the row's own (axisAt).
+    const index = yield* buildKdTreeIndexOfSteps(
+      rows,
+      (i) => {
+        const v = vectorAt(i);
+        return [...kept.map((j) => v[j]!), axisAt(i)];
+      },
+      sc,
+    );
     return { index, project };
   };
 
@@ -215,7 +228,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   // source, the logistic axis and the prior.
   const priors: LogisticModel[] = [];
   const allowedCols = allowed.flatMap((x, j) => (x > 0 ? [j] : []));
-  const onAllowed = (v: readonly number[]) => allowedCols.map((j) => v[j]!);
+  const onAllowed = (v: ArrayLike<number>) => allowedCols.map((j) => v[j]!);
   // The held-out rows every choice (weights, axis, k, prior) is made on: a stratified, weighted sample of the slice.
   const { rows: held, weights: heldWeights } = stratify(
     split.calibrationRows,
@@ -226,7 +239,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   const nIdx = Math.min(indexRows.length, spec.searchIndexRows ?? SEARCH_INDEX_ROWS);
   if (calibrationRows.length > 0 && indexRows.length > 1) {
     const searchRows = indexRows.slice(indexRows.length - nIdx);
-    const searchVectors = indexVectors.slice(indexVectors.length - nIdx);
+    const searchVectors = Array.from({ length: nIdx }, (_, i) => indexMatrix.copyRow(indexRows.length - nIdx + i));
     const candidates: Candidate[] = [chosen];
     const importance = new Array<number>(d).fill(0);
     const searchAllowed = searchVectors.map(onAllowed);
@@ -248,7 +261,12 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     let best = Infinity;
     const tryAll = function* (cs: readonly Candidate[]): Steps<void> {
       for (const c of cs) {
-        const model = yield* build(c, searchRows, searchVectors, (i) => axis!.indexed[i]!);
+        const model = yield* build(
+          c,
+          searchRows,
+          (i) => searchVectors[i]!,
+          (i) => axis!.indexed[i]!,
+        );
         const { loss } = yield* evaluate(model, held, heldWeights);
         const l = Math.min(...loss);
         if (l < best - 1e-12) {
@@ -274,7 +292,16 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
 
   // Index rows older than the search rows were not seen by the regressions: their full-fit log-odds are out of sample.
   const offset = indexRows.length - nIdx;
-  const final = yield* build(chosen, indexRows, indexVectors, (i) => (i >= offset ? axis!.indexed[i - offset]! : axis!.of(indexVectors[i]!)));
+  const final = yield* build(chosen, indexRows, indexMatrix.rowAt, (i) => (i >= offset ? axis!.indexed[i - offset]! : axis!.of(indexMatrix.rowAt(i))));
+  // The index rows' labels as bits by row id (the index's ids are positions in indexRows): a query's vote reads
+  // them without a call or an array per neighbour.
+  const labelBits = new Uint8Array(indexRows.length * nLabels);
+  for (let i = 0; i < indexRows.length; i++) {
+    labelsOf(indexRows[i]!).forEach((y, j) => (labelBits[i * nLabels + j] = y ? 1 : 0));
+    if (pauseEvery(i, ROW_PIECE)) yield;
+  }
+  const vote = new Float64Array(nLabels);
+  const votesOf = (nearest: NearestRows): Float64Array => weightedPositivesOf(nearest, labelBits, nLabels, vote);
   let k = Math.min(DEFAULT_K, Math.max(1, indexRows.length));
   let heldOutLogLoss: number | null = null;
   const heldVotes: number[][] = [];
@@ -312,15 +339,15 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     // which costs far less than the largest k when a small k won.
     heldPriors = beta > 0 ? calibrationRows.map((r) => priorOf(spec.vectorOf(r))) : [];
     for (const r of calibrationRows) {
-      heldVotes.push(weightedPositives(final.index.query(final.project(spec.vectorOf(r)), k), labelsOf, nLabels));
+      heldVotes.push(Array.from(votesOf(final.index.nearest(final.project(spec.vectorOf(r)), k))));
       yield;
     }
   }
   const kUsed = Math.min(k, indexRows.length);
   const mPrior = beta * kUsed;
   // The vote a calibrator sees: weighted positives plus the logistic prior's pseudo-neighbours, when chosen.
-  const blended = (wp: readonly number[], n: number, prior: readonly number[] | undefined) => ({
-    positives: wp.map((x, j) => x + (prior ? mPrior * prior[j]! : 0)),
+  const blended = (wp: ArrayLike<number>, n: number, prior: readonly number[] | undefined) => ({
+    positives: Array.from(wp, (x, j) => x + (prior ? mPrior * prior[j]! : 0)),
     k: n + (prior ? mPrior : 0),
   });
   const labels: LabelFit[] = [];
@@ -347,6 +374,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     logisticPriorWeight: beta,
     logisticAxisWeight: chosen.axis,
   };
+  const scoresOf = (vector: readonly number[], nearest: NearestRows): LabelScore[] => {
+    const b = blended(votesOf(nearest), nearest.count, beta > 0 ? priorOf(vector) : undefined);
+    return labels.map((l, j) => labelScore(l, b.positives[j]!, b.k));
+  };
+  const queryAs = <N>(vector: readonly number[], neighbour: (row: R, distance: number, id: number) => N) => {
+    const nearest = final.index.nearest(final.project(vector), k);
+    // Built before scoring: nothing else may query the index in between, the arrays are its scratch.
+    const neighbours = new Array<N>(nearest.count);
+    for (let i = 0; i < nearest.count; i++) neighbours[i] = neighbour(indexRows[nearest.ids[i]!]!, nearest.distances[i]!, nearest.ids[i]!);
+    return { neighbours, scores: scoresOf(vector, nearest) };
+  };
   return {
     corpusSize: corpus.length,
     indexSize: final.index.size,
@@ -355,10 +393,13 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     calibrationRows: split.calibrationRows,
     labels,
     metric,
+    scaling,
     query(vector) {
-      const found = final.index.query(final.project(vector), k);
-      const b = blended(weightedPositives(found, labelsOf, nLabels), found.length, beta > 0 ? priorOf(vector) : undefined);
-      return { neighbours: found, scores: labels.map((l, j) => labelScore(l, b.positives[j]!, b.k)) };
+      return queryAs(vector, (label, distance, id) => ({ id, label, distance }));
+    },
+    queryAs,
+    scores(vector) {
+      return scoresOf(vector, final.index.nearest(final.project(vector), k));
     },
   };
 }
@@ -371,12 +412,12 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
  */
 function* fitAxisSteps(
   models: readonly LogisticModel[],
-  onAllowed: (v: readonly number[]) => number[],
+  onAllowed: (v: ArrayLike<number>) => number[],
   searchAllowed: readonly (readonly number[])[],
   labelsAt: (j: number) => boolean[],
 ): Steps<Axis | null> {
   if (models.length === 0 || searchAllowed.length === 0) return null;
-  const of = (v: readonly number[]) => {
+  const of = (v: ArrayLike<number>) => {
     const x = onAllowed(v);
     return models.reduce((s, lr) => s + lr.logOdds(x), 0) / models.length;
   };
@@ -396,14 +437,39 @@ function* fitAxisSteps(
 
 /** Distance-weighted positive count per label: votes ∝ 1/(d + mean d), normalised to sum to the neighbour count. */
 export function weightedPositives<R>(found: readonly KnnNeighbour<R>[], labelsOf: (r: R) => readonly boolean[], nLabels: number): number[] {
-  const out = new Array<number>(nLabels).fill(0);
-  if (found.length === 0) return out;
-  const mean = found.reduce((s, n) => s + n.distance, 0) / found.length;
-  const raw = found.map((n) => (mean > 0 ? 1 / (n.distance + mean) : 1));
-  const scale = found.length / raw.reduce((s, x) => s + x, 0);
-  for (const [i, n] of found.entries()) labelsOf(n.label).forEach((y, j) => (out[j]! += y ? raw[i]! * scale : 0));
+  const n = found.length;
+  const nearest: NearestRows = { count: n, ids: new Int32Array(n), distances: new Float64Array(n) };
+  const bits = new Uint8Array(n * nLabels);
+  for (let i = 0; i < n; i++) {
+    nearest.ids[i] = i;
+    nearest.distances[i] = found[i]!.distance;
+    labelsOf(found[i]!.label).forEach((y, j) => (bits[i * nLabels + j] = y ? 1 : 0));
+  }
+  return Array.from(weightedPositivesOf(nearest, bits, nLabels, new Float64Array(nLabels)));
+}
+
+/**
+ * `weightedPositives` of a query's nearest rows, row id i's labels at `bits[i·nLabels + j]`, written into `out`.
+ * The sums run in the same order as they always have (mean distance, then the raw votes, then each positive's share),
+ * so scores are the same to the last bit; the vote is recomputed instead of kept, so nothing is allocated.
+ */
+export function weightedPositivesOf(nearest: NearestRows, bits: Uint8Array, nLabels: number, out: Float64Array): Float64Array {
+  const { count: n, ids, distances } = nearest;
+  out.fill(0);
+  if (n === 0) return out;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += distances[i]!;
+  const mean = sum / n;
+  let rawSum = 0;
+  for (let i = 0; i < n; i++) rawSum += mean > 0 ? 1 / (distances[i]! + mean) : 1;
+  const scale = n / rawSum;
+  for (let i = 0; i < n; i++) {
+    const at = ids[i]! * nLabels;
+    for (let j = 0; j < nLabels; j++) if (bits[at + j] === 1) out[j]! += (mean > 0 ? 1 / (distances[i]! + mean) : 1) * scale;
+  }
   // Rounding can carry a sum of all-positive votes a hair past the neighbour count.
-  return out.map((x) => Math.min(x, found.length));
+  for (let j = 0; j < nLabels; j++) out[j] = Math.min(out[j]!, n);
+  return out;
 }
 
 /** Every ⌈n/max⌉-th row, so the search sees the whole held-out period, not only its start. */

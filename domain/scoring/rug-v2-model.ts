@@ -1,6 +1,8 @@
+import { hashRowFields } from './grad-prob-v2-model';
 import type { LearnedMetric } from './learned-knn-model';
 import { RUG_FEATURE_KEYS, rugVector } from './rug-features';
 import { MIN_RUG_CORPUS, type RugCorpusRow, type RugModel } from './rug-model';
+import { writeFeatures } from './row-matrix';
 import { runSteps, type Steps } from './stepwise';
 import type { WarmingModelOptions } from './warming-knn-model';
 import { fitWarmingLearnedModelSteps } from './warming-learned-model';
@@ -21,19 +23,20 @@ export function* fitRugV2ModelSteps(corpus: readonly RugCorpusRow[], opts: Warmi
   for (const r of corpus) {
     if (r.ageBucket !== opts.ageBucket) throw new RangeError(`row ${r.mint} is at age ${r.ageBucket}, model is for ${opts.ageBucket}`);
   }
-  const { query, ...model } = yield* fitWarmingLearnedModelSteps(corpus, opts, {
+  const { scores, ...model } = yield* fitWarmingLearnedModelSteps(corpus, opts, {
     name: RUG_V2_MODEL_NAME,
     minSamples: MIN_RUG_CORPUS,
     featureKeys: RUG_FEATURE_KEYS,
     vectorOf: (r) => rugVector(r.features),
+    vectorInto: (r, out, offset) => writeFeatures(r.features, RUG_FEATURE_KEYS, out, offset),
     labels: ['rugged'],
     labelsOf: (r) => [r.rugged],
-    rowText: (r) => `${r.mint};${r.rugged ? 1 : 0};${r.observedAt.getTime()};${rugVector(r.features).join(',')}`,
+    hashRow: (r, h) => hashRowFields(h, r.mint, r.features, RUG_FEATURE_KEYS, r.rugged ? 1 : 0, r.observedAt.getTime()),
   });
   return {
     ...model,
     score(features) {
-      return model.status === 'live' ? query(rugVector(features)).scores[0]!.prob : null;
+      return model.status === 'live' ? scores(rugVector(features))[0]!.prob : null;
     },
   };
 }

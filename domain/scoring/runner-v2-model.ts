@@ -1,7 +1,8 @@
 import { LAUNCH_FEATURE_KEYS, launchVector } from './launch-features';
 import type { LearnedMetric } from './learned-knn-model';
-import { hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
+import { hashRowFields, hasLaunchFeatures, launchFeaturesOf } from './grad-prob-v2-model';
 import { MIN_RUNNER_CORPUS, nonIncreasingOdds, RUNNER_TIERS, tierKey, type RunnerCorpusRow, type RunnerModel, type RunnerModelOptions } from './runner-model';
+import { writeFeatures } from './row-matrix';
 import { runSteps, type Steps } from './stepwise';
 import { fitWarmingLearnedModelSteps } from './warming-learned-model';
 
@@ -25,20 +26,21 @@ export function* fitRunnerV2ModelSteps(corpus: readonly RunnerCorpusRow[], opts:
     if (!(Number.isFinite(r.peakMult) && r.peakMult > 0)) throw new RangeError(`row ${r.mint}: peak multiple must be a positive number, got ${r.peakMult}`);
   }
   const rows = corpus.filter(hasLaunchFeatures);
-  const { query, ...model } = yield* fitWarmingLearnedModelSteps(rows, opts, {
+  const { scores, ...model } = yield* fitWarmingLearnedModelSteps(rows, opts, {
     name: RUNNER_V2_MODEL_NAME,
     minSamples: MIN_RUNNER_CORPUS,
     featureKeys: LAUNCH_FEATURE_KEYS,
     vectorOf: (r) => launchVector(launchFeaturesOf(r.features)),
+    vectorInto: (r, out, offset) => writeFeatures(launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, out, offset),
     labels: RUNNER_TIERS.map(tierKey),
     labelsOf: (r) => RUNNER_TIERS.map((t) => r.peakMult >= t),
-    rowText: (r) => `${r.mint};${r.peakMult};${r.observedAt.getTime()};${launchVector(launchFeaturesOf(r.features)).join(',')}`,
+    hashRow: (r, h) => hashRowFields(h, r.mint, launchFeaturesOf(r.features), LAUNCH_FEATURE_KEYS, r.peakMult, r.observedAt.getTime()),
   });
   return {
     ...model,
     score(features) {
       if (model.status !== 'live') return null;
-      return nonIncreasingOdds(query(launchVector(launchFeaturesOf(features))).scores.map((x) => x.prob));
+      return nonIncreasingOdds(scores(launchVector(launchFeaturesOf(features))).map((x) => x.prob));
     },
   };
 }

@@ -3,6 +3,7 @@ import { fitLearnedKnnModelSteps, type LearnedKnnModel, type LearnedMetric } fro
 import { learnedVersionHashSteps } from './grad-prob-v2-model';
 import type { TimedRow } from './corpus-split';
 import type { Steps } from './stepwise';
+import type { ContentHash } from './content-hash';
 import type { WarmingModelOptions, WarmingStatus } from './warming-knn-model';
 
 /**
@@ -19,7 +20,7 @@ export type WarmingLearnedModel<R> = {
   minSamples: number;
   labels: LearnedKnnModel<R>['labels'];
   metric: LearnedMetric;
-  query: LearnedKnnModel<R>['query'];
+  scores: LearnedKnnModel<R>['scores'];
 };
 
 export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
@@ -30,15 +31,18 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
     minSamples: number;
     featureKeys: readonly string[];
     vectorOf: (r: R) => readonly number[];
+    vectorInto?: (r: R, out: Float64Array, offset: number) => void;
     labels: readonly string[];
     labelsOf: (r: R) => readonly boolean[];
-    rowText: (r: R) => string;
+    /** Feeds one row to the version hash (`hashRowFields`). */
+    hashRow: (r: R, h: ContentHash) => void;
   },
 ): Steps<WarmingLearnedModel<R>> {
   const minSamples = opts.minSamples ?? def.minSamples;
   const core = yield* fitLearnedKnnModelSteps(rows, {
     featureKeys: def.featureKeys,
     vectorOf: def.vectorOf,
+    vectorInto: def.vectorInto,
     labels: def.labels,
     labelsOf: def.labelsOf,
     baseRatePrior: JEFFREYS_PRIOR,
@@ -49,7 +53,7 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
   const hash = yield* learnedVersionHashSteps(
     core,
     [opts.calibrationShare ?? 0.3, opts.minCalibrationSamples ?? 0, opts.priorStrength ?? 0, minSamples],
-    def.rowText,
+    def.hashRow,
   );
   return {
     name: def.name,
@@ -60,6 +64,6 @@ export function* fitWarmingLearnedModelSteps<R extends TimedRow>(
     minSamples,
     labels: core.labels,
     metric: core.metric,
-    query: (v) => core.query(v),
+    scores: (v) => core.scores(v),
   };
 }

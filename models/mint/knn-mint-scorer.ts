@@ -6,6 +6,7 @@ import { gradModelFitter, shadowVersions } from '../../domain/scoring/grad-model
 import { MIN_GRAD_CORPUS, MODEL_NAME, type GradProbModel } from '../../domain/scoring/grad-prob-model';
 import { MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
 import { computeLaunchFeatures } from '../../domain/scoring/launch-features';
+import type { Scaling } from '../../domain/scoring/knn-index';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import { computeFeatures, type MintFeatures } from '../../domain/scoring/mint-features';
 import { fitRunnerV2ModelSteps } from '../../domain/scoring/runner-v2-model';
@@ -112,8 +113,21 @@ export function createKnnMintScorer(
   for (const name of d.gradVersions?.configured ?? []) gradModelFitter(name);
   const fitted = new Map<number, AgeModels>();
   const refitting = new Map<number, Promise<AgeModels>>();
+  /**
+   * A cold fit is followed at once by a full one when it read as many rows as it asked for (below the configured
+   * corpus), or when it left challengers out of a servable fit (while not servable, the next score fits cold again).
+   */
+  const fullFitFollows = (coldLimit: number, cold: AgeModels) =>
+    (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) ||
+    (cold.servable && shadowVersions(cold.champion, d.gradVersions?.configured ?? []).length > 0);
 
-  async function fitAll(age: ScoreAge, limit: number): Promise<AgeModels> {
+  /**
+   * `cold`: the first fit after a start (on the newest `limit` rows) fits the champion only. Challengers only ever
+   * score in shadow, so the first served scores need not wait for their search (knn-v2's takes seconds even at the
+   * size `npm start` seeds); a fit with them follows at once in the background, and the mints scored in between
+   * carry no shadow score (the forward comparison pairs only mints both models scored).
+   */
+  async function fitAll(age: ScoreAge, limit: number, cold = false): Promise<AgeModels> {
     const started = d.now();
     // Read before the corpus: a run completing in between leaves this fit marked not servable, and the next score
     // refits from all of it.
@@ -123,17 +137,18 @@ export function createKnnMintScorer(
     const champion = d.gradVersions ? await d.gradVersions.currentChampion() : MODEL_NAME;
     // The runner and rug models follow the serving family: knn-v2's learned metric for runner odds and rug_prob too.
     const v2 = champion === MODEL_V2_NAME;
-    const gradRows = rows.map((r) => ({ ...r, ageBucket: age }));
-    const grad = await runStepsAsync(gradModelFitter(champion)(gradRows, { ageBucket: age }), yieldToEventLoop);
+    const grad = await runStepsAsync(gradModelFitter(champion)(rows, { ageBucket: age }), yieldToEventLoop);
     const shadowFits: { name: string; model: GradProbModel }[] = [];
-    for (const name of shadowVersions(champion, d.gradVersions?.configured ?? [])) {
-      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(gradRows, { ageBucket: age }), yieldToEventLoop) });
+    for (const name of cold ? [] : shadowVersions(champion, d.gradVersions?.configured ?? [])) {
+      shadowFits.push({ name, model: await runStepsAsync(gradModelFitter(name)(rows, { ageBucket: age }), yieldToEventLoop) });
     }
     const rug = await runStepsAsync((v2 ? fitRugV2ModelSteps : fitRugModelSteps)(rugCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const runner = await runStepsAsync((v2 ? fitRunnerV2ModelSteps : fitRunnerModelSteps)(runnerCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const metricOf = (m: object): LearnedMetric | undefined => ('metric' in m ? (m.metric as LearnedMetric) : undefined);
     const metrics: AgeModels['metrics'] = { grad_prob: metricOf(grad), rug_prob: metricOf(rug), runner_prob: metricOf(runner) };
-    const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob), yieldToEventLoop);
+    // knn-v2 hands over its own feature scale: the evidence needs no pass of its own over the corpus.
+    const fittedScaling = 'scaling' in grad ? (grad.scaling as Scaling) : undefined;
+    const similar = await runStepsAsync(similarLaunchIndexSteps(rows, age, champion, metrics.grad_prob, fittedScaling), yieldToEventLoop);
     const survival = await runStepsAsync(fitSurvivalModelSteps(survivalCorpus(rows, age), { ageBucket: age }), yieldToEventLoop);
     const tag = corpusTag(rows);
     // The inline calibration record of a score: forward cells of the family serving it, never pooled across families.
@@ -202,11 +217,11 @@ export function createKnnMintScorer(
     return { grad, rug, runner, survival, cells, corpusRows: rows.length, fittedAt, versions, metrics, servable, champion, shadows, similar };
   }
 
-  function refit(ageS: number, limit = d.corpusLimit): Promise<AgeModels> {
+  function refit(ageS: number, limit = d.corpusLimit, cold = false): Promise<AgeModels> {
     const age = isScoreAgeOrThrow(ageS);
     const running = refitting.get(age);
     if (running) return running;
-    const p = fitAll(age, limit)
+    const p = fitAll(age, limit, cold)
       .then((m) => {
         fitted.set(age, m);
         return m;
@@ -221,10 +236,10 @@ export function createKnnMintScorer(
   async function current(age: number): Promise<AgeModels> {
     const f = fitted.get(age);
     if (!f || (!f.servable && d.now() - f.fittedAt > WARMING_RECHECK_S * 1000)) {
-      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus.
+      // Cold start: serve from the newest COLD_START_CORPUS rows within seconds, then fit the full corpus and challengers.
       const coldLimit = Math.min(d.corpusLimit, d.coldStartCorpus ?? COLD_START_CORPUS);
-      const cold = await refit(age, coldLimit);
-      if (d.corpusLimit > coldLimit && cold.corpusRows >= coldLimit) refitInBackground(age);
+      const cold = await refit(age, coldLimit, true);
+      if (fullFitFollows(coldLimit, cold)) refitInBackground(age);
       return cold;
     }
     // A warming model only says "no data yet": it looks again every WARMING_REFIT_S, so history loaded after the

@@ -1,7 +1,7 @@
 import type { ModelCorpusRecord } from '../../db/mint/corpus-store';
 import type { Neighbour } from '../../domain/scoring/grad-prob-model';
 import { hasLaunchFeatures, launchFeaturesOf, MODEL_V2_NAME } from '../../domain/scoring/grad-prob-v2-model';
-import { fitScalingOfSteps } from '../../domain/scoring/knn-index';
+import { fitScalingOfSteps, type Scaling } from '../../domain/scoring/knn-index';
 import { LAUNCH_FEATURE_KEYS, launchVector } from '../../domain/scoring/launch-features';
 import type { LearnedMetric } from '../../domain/scoring/learned-knn-model';
 import { FEATURE_VECTOR_KEYS, toVector, type MintFeatures } from '../../domain/scoring/mint-features';
@@ -19,15 +19,17 @@ export type SimilarLaunchIndex = {
  * knn-v1's six published features z-scored over its corpus; knn-v2's launch features z-scored and multiplied by the
  * fit's learned weights (a feature of weight 0 is not in its distance, so it never "matches").
  *
- * Only the scale is a pass over the corpus, in pieces and keeping nothing per row: a neighbour's vector is built when
- * a score shows it (its k neighbours), where keeping one per corpus row held a million arrays at 1M rows for as
- * long as the model served.
+ * knn-v2's scale is the fit's own (`fitted`: the std over its index rows, the one its distance divides by), so no
+ * pass over the corpus is made for it. knn-v1's is a pass over the corpus, in pieces and keeping nothing per row. A
+ * neighbour's vector is built when a score shows it (its k neighbours), where keeping one per corpus row held a
+ * million arrays at 1M rows for as long as the model served.
  */
 export function* similarLaunchIndexSteps(
   rows: readonly ModelCorpusRecord[],
   ageS: number,
   champion: string,
   metric: LearnedMetric | undefined,
+  fitted?: Scaling,
 ): Steps<SimilarLaunchIndex> {
   const v2 = champion === MODEL_V2_NAME;
   const keys: readonly string[] = v2 ? LAUNCH_FEATURE_KEYS : FEATURE_VECTOR_KEYS;
@@ -42,7 +44,8 @@ export function* similarLaunchIndexSteps(
     }
     if (pauseEvery(i, ROW_PIECE)) yield;
   }
-  const { std } = yield* fitScalingOfSteps(used.length, (i) => vectorOf(used[i]!.features), keys.length);
+  if (fitted && fitted.std.length !== keys.length) throw new RangeError(`the fit's scaling has ${fitted.std.length} features, ${champion} ${keys.length}`);
+  const { std } = v2 && fitted ? fitted : yield* fitScalingOfSteps(used.length, (i) => vectorOf(used[i]!.features), keys.length);
   const scale: FeatureScale = { keys, unit: keys.map((k, j) => (v2 ? (metric?.weights[k] ?? 1) : 1) / std[j]!) };
   return {
     of(neighbours, features, scoredAt) {

@@ -49,8 +49,11 @@ export const afterBeta = (o: { endedAt?: Date; keyCacheTtlMs?: number } = {}): R
   ...(o.keyCacheTtlMs === undefined ? {} : { API_KEY_CACHE_TTL_MS: String(o.keyCacheTtlMs) }),
 });
 
-/** `app` is the Express app itself (without what `app.listen` answers before it: api/http/public-reads.ts, keyed-reads.ts). */
-export type StartedApi = { url: string; close: () => Promise<void>; deps: ApiContext; app: Express };
+/**
+ * `app` is the Express app itself (without what `app.listen` answers before it: api/http/public-reads.ts,
+ * keyed-reads.ts); `server` the server `app.listen` made, with those listeners in front.
+ */
+export type StartedApi = { url: string; close: () => Promise<void>; deps: ApiContext; app: Express; server: Server };
 
 /** The real app on a loopback port, over a test database, with response validation on. */
 export async function startApi(db: KnexDb, o: ApiOptions = {}): Promise<StartedApi> {
@@ -72,6 +75,7 @@ export async function startApi(db: KnexDb, o: ApiOptions = {}): Promise<StartedA
     url: `http://127.0.0.1:${port}`,
     deps: ctx,
     app,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -119,6 +123,9 @@ export function useApi(options: ApiOptions | ((db: KnexDb) => ApiOptions | Promi
     },
     get app() {
       return need(started, 'the API').app;
+    },
+    get server() {
+      return need(started, 'the API').server;
     },
   };
   return { t, api };

@@ -1,9 +1,11 @@
 import type { CreateEvent } from '../../domain/launch/launch-events';
 import type { CorpusRow } from '../../domain/scoring/grad-prob-model';
+import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../domain/scoring/launch-features';
 import { LaunchHistoryFolder } from '../../domain/scoring/launch-histories';
 import type { MintFeatures } from '../../domain/scoring/mint-features';
 import { isSmartWallet } from '../../domain/wallets/smart-score';
 import { createMarketSimulator } from '../../ingest/simulator/market-simulator';
+import { SeededRandom } from '../../ingest/simulator/seeded-random';
 
 /**
  * The pieces tests and benchmarks seed scoring corpora from: a launch's create event, knn-v1's feature snapshot
@@ -78,4 +80,22 @@ export function simulatedLaunchPool(t0: number, hours = 6): PoolRow[] {
     for (const l of folder.push(e)) pool.push({ features: l.observations[0]!.features, graduated: l.outcome.graduated });
   }
   return pool;
+}
+
+/** Launch features with every value random, except `logSwaps` and `vSolSol`, which carry the label. */
+export function twoFeatureLaunch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
+  const f = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
+  f.vSolSol = graduated ? rng.uniform(36, 50) : rng.uniform(30, 42);
+  f.logSwaps = graduated ? rng.uniform(1, 2.5) : rng.uniform(2, 4);
+  return f;
+}
+
+/** `n` rows of `twoFeatureLaunch` (a `gradShare` of them graduated, minutes after), one a minute from CORPUS_T0. */
+export function twoFeatureCorpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
+  const rng = new SeededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const g = rng.chance(gradShare);
+    const l = twoFeatureLaunch(rng, g);
+    return corpusRow(i, { ...v1Features(l.vSolSol), launch: l }, g, { gradAfterMs: 300_000 });
+  });
 }

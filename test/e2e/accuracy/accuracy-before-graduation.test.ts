@@ -61,7 +61,7 @@ describe('accuracy counts only rows taken before graduation', () => {
 
   it('leaves them out of the calibration cells and the corpus the models learn from', async () => {
     const corpus = createCorpusStore(t.db);
-    for (const age of [30, 60]) {
+    for (const age of [30, 60] as const) {
       const kept = rows.filter((r) => r.age_bucket === age && !after.has(r.id));
       const cells = await corpus.forwardCells(age, 'knn-v1');
       expect(cells.reduce((s, c) => s + c.n, 0)).toBe(kept.length);

@@ -81,4 +81,27 @@ it('fits rug_prob and runner odds on the learned metric while knn-v2 serves, and
   const without = await shadowed.score(request);
   expect(without.gradProb).toBe(withContext.gradProb);
   expect(without.shadowScores.map((x) => x.modelName)).toEqual(['knn-v1-k25']);
+
+  // After a start the first scores come from a cold fit (here on every row, fewer than COLD_START_CORPUS, as after
+  // `npm start`'s seeding): the champion only, so they do not wait for the challengers' search. The fit that follows
+  // it at once in the background brings the challengers in.
+  const started = createKnnMintScorer({
+    corpusStore: createCorpusStore(t.db),
+    modelFitStore: createModelFitStore(t.db),
+    refitEveryS: 600,
+    corpusLimit: 100_000,
+    log,
+    now: () => NOW,
+    gradVersions: { configured: ['knn-v1', 'knn-v1-k25', 'knn-v2'], currentChampion: () => Promise.resolve('knn-v1') },
+  });
+  const first = await started.score({ ...request, launchContext: NO_CONTEXT });
+  expect(first.modelVersions.grad_prob).toBe(models.versions.grad_prob);
+  expect(first.shadowScores).toEqual([]);
+  // The background fit is under way: refit joins it rather than starting another.
+  const full = await started.refit(60);
+  expect(full.corpusRows).toBe(models.corpusRows);
+  expect(full.shadows.map((x) => x.name)).toEqual(['knn-v1-k25', 'knn-v2']);
+  const next = await started.score({ ...request, launchContext: NO_CONTEXT });
+  expect(next.modelVersions.grad_prob).toBe(full.versions.grad_prob);
+  expect(next.shadowScores.map((x) => x.modelName)).toEqual(['knn-v1-k25', 'knn-v2']);
 }, 300_000);

@@ -3,28 +3,11 @@ import { fitGradProbV2Model } from '../../../domain/scoring/grad-prob-v2-model';
 import { modelFamily } from '../../../domain/scoring/knn-label-model';
 import { LAUNCH_FEATURE_KEYS, type LaunchFeatures } from '../../../domain/scoring/launch-features';
 import { SeededRandom } from '../../../ingest/simulator/seeded-random';
-import { corpusRow, v1Features } from '../../support/launch-corpus';
+import { corpusRow, twoFeatureCorpus as corpus, twoFeatureLaunch as launch, v1Features } from '../../support/launch-corpus';
 
 const T0 = Date.parse('2026-10-01T00:00:00Z');
 
-/** Launch features with every value random, except `logSwaps` and `vSolSol`, which carry the label. */
-function launch(rng: SeededRandom, graduated: boolean): LaunchFeatures {
-  const f = Object.fromEntries(LAUNCH_FEATURE_KEYS.map((k) => [k, rng.uniform(0, 1)])) as LaunchFeatures;
-  f.vSolSol = graduated ? rng.uniform(36, 50) : rng.uniform(30, 42);
-  f.logSwaps = graduated ? rng.uniform(1, 2.5) : rng.uniform(2, 4);
-  return f;
-}
-
 const v1 = v1Features;
-
-function corpus(n: number, seed: number, gradShare = 0.15): CorpusRow[] {
-  const rng = new SeededRandom(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const g = rng.chance(gradShare);
-    const l = launch(rng, g);
-    return corpusRow(i, { ...v1(l.vSolSol), launch: l }, g, { t0: T0, gradAfterMs: 300_000 });
-  });
-}
 
 describe('grad_prob knn-v2 (learned metric)', () => {
   const rows = corpus(3000, 7);

@@ -93,6 +93,7 @@ describe('the serving model’s evidence (knn-v1)', () => {
         sustained30m: null,
         peakMult: rng.uniform(1, 4),
         source: 'synthetic',
+        ageBucket: 30,
       };
     });
   }
@@ -155,13 +156,16 @@ describe('the serving model’s evidence (knn-v2)', () => {
         sustained30m: null,
         peakMult: null,
         source: 'synthetic',
+        ageBucket: 30,
       };
     });
     const model = fitGradProbV2Model(
       rows.map((r): CorpusRow => ({ ...r, ageBucket: 30 })),
       { ageBucket: 30 },
     );
-    const index = runSteps(similarLaunchIndexSteps(rows, 30, 'knn-v2', model.metric));
+    // As the scorer builds it (the fit's own scale, no pass over the corpus), and with the scale's own pass.
+    const index = runSteps(similarLaunchIndexSteps(rows, 30, 'knn-v2', model.metric, model.scaling));
+    const passed = runSteps(similarLaunchIndexSteps(rows, 30, 'knn-v2', model.metric));
     const weighed = new Set(Object.entries(model.metric.weights).flatMap(([k, w]) => (w > 0 ? [k] : [])));
     const byMint = new Map(rows.map((r) => [r.mint, r]));
     for (const q of rows.slice(0, 20)) {
@@ -169,9 +173,19 @@ describe('the serving model’s evidence (knn-v2)', () => {
       const evidence = index.of(s.neighbours, q.features, new Date(cut));
       const knowable = s.neighbours.filter((n) => byMint.get(n.mint)!.resolvedAt.getTime() < cut);
       expect(evidence.map((l) => l.mint)).toEqual(knowable.slice(0, SIMILAR_LAUNCHES).map((n) => n.mint));
+      // The same launches, distances and outcomes either way; only the per-feature scale may differ.
+      const shown = (ls: typeof evidence) => ls.map(({ matched: _, ...l }) => l);
+      expect(shown(evidence)).toEqual(shown(passed.of(s.neighbours, q.features, new Date(cut))));
       for (const l of evidence) {
         expect(l.resolvedAt.getTime()).toBeLessThan(cut);
-        for (const m of l.matched) expect(weighed.has(m.feature)).toBe(true);
+        const row = byMint.get(l.mint)!.features.launch!;
+        for (const m of l.matched) {
+          expect(weighed.has(m.feature)).toBe(true);
+          // On the fit's scale: the raw difference × weight ÷ the index rows' std, as the distance counts it.
+          const key = m.feature as keyof LaunchFeatures;
+          const j = LAUNCH_FEATURE_KEYS.indexOf(key);
+          expect(m.difference).toBeCloseTo((Math.abs(row[key] - q.features.launch![key]) * model.metric.weights[key]!) / model.scaling.std[j]!, 12);
+        }
       }
     }
   });
