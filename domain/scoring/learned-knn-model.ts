@@ -7,6 +7,7 @@ import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit
 import { crossFittedLogOddsSteps } from './cross-fit';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
 import { pointLogLoss } from './holdout-metrics';
+import { chooseByOneSe, clearsOneSe } from './one-se-rule';
 import { rowMatrixSteps } from './row-matrix';
 import { pauseEvery, type Steps } from './stepwise';
 
@@ -18,14 +19,23 @@ import { pauseEvery, type Steps } from './stepwise';
  *
  * - Candidate weights (weight 0 leaves a feature out of the distance): every feature equal; and, from an
  *   L2-regularised logistic regression fitted on the index rows only, each feature's mean |coefficient| on the
- *   z-scored scale, as is, square-rooted, and cut to the strongest 4 and 8. The candidate whose shrunk
- *   distance-weighted neighbour rate has the lowest log loss on the held-out sample wins; then k is chosen the
- *   same way against the whole index. No weight or k is set by hand.
+ *   z-scored scale, as is, square-rooted, and cut to the strongest 4 and 8. Each is scored by the held-out log
+ *   loss of its shrunk distance-weighted neighbour rate (at its best k) and chosen by the one-SE rule below; then
+ *   k is chosen the same way against the whole index. No weight or k is set by hand.
+ * - Selection (one-standard-error rule, one-se-rule.ts): candidates are walked in a fixed order of complexity and a
+ *   later one replaces the incumbent only when its weighted mean held-out loss is lower by more than one standard
+ *   error of the paired per-row difference. With 20–60 graduates in the held-out sample, the lowest of ~50 losses is
+ *   mostly the luckiest. The order is by how far the metric departs from uniform, i.e. how much of it the logistic
+ *   fit on the index rows decided: uniform < logistic-sqrt (the learned weights shrunk toward equal) < logistic
+ *   < logistic-top8 < logistic-top4 (the fit also decides which features are dropped, more of them in top4); then
+ *   the logistic axis on top of the plain winner by increasing weight, then the axis alone (the features dropped
+ *   altogether). For k and β: β = 0 (no logistic prior) before any prior, smaller β before larger, and at each β
+ *   the larger, smoother k first.
  * - Logistic axis (a one-dimensional discriminative projection, metric learning in the NCA/LDA spirit): the same
  *   regression's log-odds as one more coordinate, weighted LOGISTIC_AXIS_GRID times the winning weights' size, or
  *   alone. When it dominates, the k nearest rows are those with the most similar logistic score and their vote is
  *   a local, non-parametric calibration of it; when the features' local structure carries more, the held-out loss
- *   keeps them. Tried after the plain candidates, it wins only with a strictly lower loss. The index rows the
+ *   keeps them. Tried after the plain candidates, it wins only by more than one SE. The index rows the
   regression was fitted on get cross-fitted (out-of-fold) log-odds as their coordinate, a query the full fit's:
   in-sample log-odds would put the index's positives higher than any new positive lands (cross-fit.ts).
  * - Neighbour i of k at distance dᵢ votes wᵢ ∝ 1 / (dᵢ + d̄), d̄ the mean of the k distances, normalised to sum to
@@ -198,9 +208,17 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     return { index, project };
   };
 
-  /** Held-out log loss per k of the grid (mean over labels), and each row's weighted positives at every k. */
-  const evaluate = function* (model: Weighted<R>, held: readonly R[], weights?: readonly number[]): Steps<{ loss: number[]; votes: number[][][] }> {
+  /**
+   * Held-out log loss per k of the grid (mean over labels), each row's own loss at every k (mean over labels,
+   * unweighted: the one-SE rule pairs them), and each row's weighted positives at every k.
+   */
+  const evaluate = function* (
+    model: Weighted<R>,
+    held: readonly R[],
+    weights?: readonly number[],
+  ): Steps<{ loss: number[]; rowLoss: Float64Array[]; votes: number[][][] }> {
     const loss = kGrid.map(() => 0);
+    const rowLoss = kGrid.map(() => new Float64Array(held.length));
     const votes: number[][][] = [];
     const total = weights ? weights.reduce((a, x) => a + x, 0) : held.length;
     for (const [i, row] of held.entries()) {
@@ -212,7 +230,9 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
         const kk = Math.min(k, found.length);
         for (let j = 0; j < nLabels; j++) {
           const p = (wp[j]! + m * baseRates[j]!) / (kk + m);
-          loss[g]! -= (w * (ys[j] ? Math.log(p) : Math.log(1 - p))) / (total * nLabels);
+          const l = -(ys[j] ? Math.log(p) : Math.log(1 - p));
+          loss[g]! += (w * l) / (total * nLabels);
+          rowLoss[g]![i]! += l / nLabels;
         }
         return wp;
       });
@@ -220,7 +240,7 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
       // One query can cost a millisecond or more in twenty-odd dimensions: a pause after each keeps every step short.
       yield;
     }
-    return { loss, votes };
+    return { loss, rowLoss, votes };
   };
 
   let chosen: Candidate = { name: 'uniform', w: allowed, axis: 0 };
@@ -255,10 +275,12 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
     if (top > 0) {
       const imp = importance.map((x) => x / top);
       const rank = [...imp.keys()].sort((a, b) => imp[b]! - imp[a]! || a - b);
-      candidates.push({ name: 'logistic', w: imp, axis: 0 }, { name: 'logistic-sqrt', w: imp.map(Math.sqrt), axis: 0 });
-      for (const n of [4, 8]) if (n < d) candidates.push({ name: `logistic-top${n}`, w: imp.map((x, f) => (rank.indexOf(f) < n ? x : 0)), axis: 0 });
+      // In the order of complexity the one-SE rule walks (header): the further a metric departs from uniform, the later.
+      candidates.push({ name: 'logistic-sqrt', w: imp.map(Math.sqrt), axis: 0 }, { name: 'logistic', w: imp, axis: 0 });
+      for (const n of [8, 4]) if (n < d) candidates.push({ name: `logistic-top${n}`, w: imp.map((x, f) => (rank.indexOf(f) < n ? x : 0)), axis: 0 });
     }
-    let best = Infinity;
+    // The incumbent's per-row held-out losses at its best k; a later candidate must beat them by one SE.
+    let incumbent: Float64Array | null = null;
     const tryAll = function* (cs: readonly Candidate[]): Steps<void> {
       for (const c of cs) {
         const model = yield* build(
@@ -267,18 +289,18 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
           (i) => searchVectors[i]!,
           (i) => axis!.indexed[i]!,
         );
-        const { loss } = yield* evaluate(model, held, heldWeights);
-        const l = Math.min(...loss);
-        if (l < best - 1e-12) {
-          best = l;
+        const { loss, rowLoss } = yield* evaluate(model, held, heldWeights);
+        const rows = rowLoss[loss.indexOf(Math.min(...loss))]!;
+        if (!incumbent || clearsOneSe(incumbent, rows, heldWeights)) {
+          incumbent = rows;
           chosen = c;
         }
       }
     };
     yield* tryAll(candidates);
     axis = yield* fitAxisSteps(priors, onAllowed, searchAllowed, (j) => searchRows.map((r) => labelsOf(r)[j]!));
-    // The logistic axis on top of the winning weights, then alone: tried after the plain metrics, so it wins only
-    // when the held-out loss is strictly lower.
+    // The logistic axis on top of the winning weights (lightest first), then alone: tried after the plain metrics,
+    // so it replaces the plain winner only when its held-out loss is lower by more than one SE.
     const axisGrid = spec.logisticAxisGrid ?? LOGISTIC_AXIS_GRID;
     if (axis && axisGrid.length > 0) {
       const base = chosen;
@@ -310,31 +332,39 @@ export function* fitLearnedKnnModelSteps<R extends TimedRow>(corpus: readonly R[
   let heldPriors: number[][] = [];
   if (calibrationRows.length > 0) {
     // k and β on the weighted sample against the whole index (one query per row at the largest k)...
-    const { loss, votes } = yield* evaluate(final, held, heldWeights);
+    const { loss, rowLoss, votes } = yield* evaluate(final, held, heldWeights);
     const sampledPriors = priors.length === 0 ? [] : held.map((r) => priorOf(spec.vectorOf(r)));
     const total = heldWeights.reduce((a, x) => a + x, 0);
-    let g = loss.indexOf(Math.min(...loss));
-    heldOutLogLoss = loss[g]!;
-    for (const b of priors.length === 0 ? [] : (spec.logisticPriorGrid ?? LOGISTIC_PRIOR_GRID)) {
-      for (const [gi, kk] of kGrid.entries()) {
-        const kn = Math.min(kk, indexRows.length);
+    // (β, k) pairs in the one-SE rule's order: no prior before any, a smaller β before a larger, and at each β the
+    // larger (smoother) k first.
+    const pairs: { g: number; beta: number; loss: number; rows: Float64Array }[] = [];
+    for (let gi = kGrid.length - 1; gi >= 0; gi--) pairs.push({ g: gi, beta: 0, loss: loss[gi]!, rows: rowLoss[gi]! });
+    for (const b of priors.length === 0 ? [] : [...(spec.logisticPriorGrid ?? LOGISTIC_PRIOR_GRID)].sort((x, y) => x - y)) {
+      for (let gi = kGrid.length - 1; gi >= 0; gi--) {
+        const kn = Math.min(kGrid[gi]!, indexRows.length);
         const mPrior = b * kn;
+        const rows = new Float64Array(held.length);
         let l = 0;
         for (const [i, r] of held.entries()) {
           const ys = labelsOf(r);
-          for (let j = 0; j < nLabels; j++) l += heldWeights[i]! * pointLogLoss((votes[i]![gi]![j]! + mPrior * sampledPriors[i]![j]!) / (kn + mPrior), ys[j]!);
+          for (let j = 0; j < nLabels; j++) rows[i]! += pointLogLoss((votes[i]![gi]![j]! + mPrior * sampledPriors[i]![j]!) / (kn + mPrior), ys[j]!) / nLabels;
+          l += heldWeights[i]! * rows[i]!;
         }
-        l /= total * nLabels;
-        if (l < heldOutLogLoss - 1e-12) {
-          heldOutLogLoss = l;
-          g = gi;
-          beta = b;
-        }
+        pairs.push({ g: gi, beta: b, loss: l / total, rows });
         // One (β, k) pair per piece: a pass over up to 20,000 held-out rows.
         yield;
       }
     }
-    k = kGrid[g]!;
+    const pick =
+      pairs[
+        chooseByOneSe(
+          pairs.map((p) => p.rows),
+          heldWeights,
+        )
+      ]!;
+    heldOutLogLoss = pick.loss;
+    beta = pick.beta;
+    k = kGrid[pick.g]!;
     // ...then the calibration slice (plain, not weighted: the calibrator sees the market as it is) at that k only,
     // which costs far less than the largest k when a small k won.
     heldPriors = beta > 0 ? calibrationRows.map((r) => priorOf(spec.vectorOf(r))) : [];

@@ -1,20 +1,11 @@
 import { JEFFREYS_PRIOR } from '../../../domain/scoring/knn-label-model';
 import { fitLearnedKnnModelSteps, stratify, type LearnedKnnSpec } from '../../../domain/scoring/learned-knn-model';
 import { runSteps } from '../../../domain/scoring/stepwise';
-import { SeededRandom } from '../../../ingest/simulator/seeded-random';
+import { LEARNED_KNN_KEYS, learnedKnnRows, type LearnedKnnRow } from '../../support/learned-knn-rows';
 
-type Row = { mint: string; observedAt: Date; v: number[]; y: boolean };
-
-const T0 = Date.parse('2026-10-01T00:00:00Z');
-const KEYS = Array.from({ length: 12 }, (_, j) => `f${j}`);
-
-function corpus(n: number, seed: number, chance: (v: number[]) => number): Row[] {
-  const rng = new SeededRandom(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const v = KEYS.map(() => rng.uniform(0, 1));
-    return { mint: `m${String(i).padStart(5, '0')}`, observedAt: new Date(T0 + i * 60_000), v, y: rng.chance(chance(v)) };
-  });
-}
+type Row = LearnedKnnRow;
+const KEYS = LEARNED_KNN_KEYS;
+const corpus = learnedKnnRows;
 
 const spec = (extra: Partial<LearnedKnnSpec<Row>> = {}): LearnedKnnSpec<Row> => ({
   featureKeys: KEYS,
