@@ -45,19 +45,27 @@ export function replayPublished(byModel: ReadonlyMap<string, ReadonlyMap<number,
   if (!(o.everyMs > 0)) throw new RangeError(`everyMs must be > 0, got ${o.everyMs}`);
   const all = [...byModel.get(first)!.values()].flat();
   const times = all.map((p) => p.observedAt.getTime());
+  // Each version's forward rows keyed by (mint, moment), per age: built once, read at every window and at the end.
+  const keyedRows = new Map<string, Map<string, ForwardPrediction>>();
+  const rowsOf = (version: string, age: number) => {
+    const id = `${version}\u0000${age}`;
+    let m = keyedRows.get(id);
+    if (!m) keyedRows.set(id, (m = new Map((byModel.get(version)!.get(age) ?? []).map((p) => [rowKey(p), p]))));
+    return m;
+  };
   const decisions: ReplayDecision[] = [];
   const served: PublishedReplay['served'] = [{ from: null, version: first }];
   if (all.length > 0) {
     let champion = first;
     const final = new Set<string>();
     // Decisions after the last forward row would change nothing served.
-    const last = Math.max(...times);
-    for (let w = Math.ceil(Math.min(...times) / o.everyMs) * o.everyMs; w <= last; w += o.everyMs) {
+    const last = times.reduce((a, t) => Math.max(a, t), -Infinity);
+    for (let w = Math.ceil(times.reduce((a, t) => Math.min(a, t), Infinity) / o.everyMs) * o.everyMs; w <= last; w += o.everyMs) {
       const windowEnd = new Date(w);
       for (const challenger of shadowVersions(champion, o.configured)) {
         const pair = `${challenger}\u0000${champion}`;
         if (final.has(pair)) continue;
-        const evidence = judgeChallenger(pairsAt(byModel, champion, challenger, w), { rule: o.rule, champion, challenger, windowEnd });
+        const evidence = judgeChallenger(pairsAt(byModel, rowsOf, champion, challenger, w), { rule: o.rule, champion, challenger, windowEnd });
         decisions.push({
           windowEnd,
           champion,
@@ -81,20 +89,9 @@ export function replayPublished(byModel: ReadonlyMap<string, ReadonlyMap<number,
   const servingAt = (fittedAt: Date) => served.filter((s) => s.from === null || s.from.getTime() < fittedAt.getTime()).pop()!.version;
   const predictions = new Map<number, ForwardPrediction[]>();
   for (const [age, firstPreds] of byModel.get(first)!) {
-    const keyed = new Map<string, Map<string, ForwardPrediction>>();
-    for (const { version } of served)
-      keyed.set(
-        version,
-        new Map(
-          byModel
-            .get(version)!
-            .get(age)!
-            .map((p) => [rowKey(p), p]),
-        ),
-      );
     predictions.set(
       age,
-      firstPreds.map((p) => keyed.get(servingAt(p.fittedAt))!.get(rowKey(p)) ?? p),
+      firstPreds.map((p) => rowsOf(servingAt(p.fittedAt), age).get(rowKey(p)) ?? p),
     );
   }
   return { predictions, decisions, served };
@@ -106,13 +103,14 @@ export function replayPublished(byModel: ReadonlyMap<string, ReadonlyMap<number,
  */
 function pairsAt(
   byModel: ReadonlyMap<string, ReadonlyMap<number, readonly ForwardPrediction[]>>,
+  rowsOf: (version: string, age: number) => ReadonlyMap<string, ForwardPrediction>,
   champion: string,
   challenger: string,
   until: number,
 ): PairedScore[] {
   const out: PairedScore[] = [];
   for (const [age, preds] of byModel.get(champion)!) {
-    const other = new Map((byModel.get(challenger)!.get(age) ?? []).map((p) => [rowKey(p), p]));
+    const other = rowsOf(challenger, age);
     for (const p of preds) {
       const resolved = p.resolvedAt.getTime();
       if (resolved > until || p.observedAt.getTime() >= resolved) continue;

@@ -2,7 +2,7 @@ import { holdoutBacktest } from './holdout-backtest';
 import { DEFAULT_MIN_CALIBRATION_SAMPLES, DEFAULT_PRIOR_STRENGTH } from './calibration';
 import { splitCorpusSteps, type TimedRow } from './corpus-split';
 import { buildKdTreeIndexOfSteps, buildKdTreeIndexOnColumnsSteps, type KdTreeIndex, type NearestRows } from './kd-tree-index';
-import { DEFAULT_K, fitScalingOfSteps, fitScalingSteps, type KnnNeighbour, type Scaling } from './knn-index';
+import { DEFAULT_K, fitScalingOfSteps, type KnnNeighbour, type Scaling } from './knn-index';
 import { fitLabelCalibrationSteps, labelScore, type BaseRatePrior, type LabelFit, type LabelScore } from './knn-label-model';
 import { crossFittedLogOddsSteps } from './cross-fit';
 import { fitLogisticSteps, type LogisticModel } from './logistic-regression';
@@ -456,10 +456,7 @@ function* fitAxisSteps(
     const oof = yield* crossFittedLogOddsSteps(searchAllowed, labelsAt(j));
     for (let i = 0; i < indexed.length; i++) indexed[i]! += oof[i]! / models.length;
   }
-  const { mean, std } = yield* fitScalingSteps(
-    Array.from(indexed, (x) => [x]),
-    1,
-  );
+  const { mean, std } = yield* fitScalingOfSteps(indexed.length, (i) => indexed.subarray(i, i + 1), 1);
   // fitScaling maps a constant column to std 1; a constant axis separates nothing.
   const spread = indexed.some((x) => x !== indexed[0]);
   return spread ? { of, indexed, mean: mean[0]!, std: std[0]! } : null;
